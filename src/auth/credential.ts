@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Queryable } from '../db/client.js';
+import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
+
+export type Role = 'platform' | 'admin' | 'collaborator' | 'student' | 'app';
+
+/** Who is calling: resolved once per request from the Authorization header. */
+export interface Credential {
+  tokenId: number;
+  role: Role;
+  /** null for a platform credential, which spans schools. */
+  schoolId: number | null;
+  userId: number | null;
+}
+
+export const digestToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/**
+ * Reads `Bearer <t>`, `Token token="<t>"` and `Token token=<t>` (the Rails forms). Tokens are opaque
+ * and may contain `:`, so only the scheme and the optional `token=` / quotes are stripped.
+ */
+export function tokenFromHeader(header: string | undefined): string | null {
+  if (!header) return null;
+  const value = header.trim();
+  const bearer = /^Bearer\s+(.+)$/i.exec(value);
+  if (bearer) return bearer[1].trim() || null;
+  const rails = /^Token\s+token=(?:"([^"]*)"|([^\s,]+))/i.exec(value);
+  if (rails) return (rails[1] ?? rails[2]) || null;
+  return null;
+}
+
+export async function findCredential(db: Queryable, token: string): Promise<Credential | null> {
+  const [row] = await db
+    .select({ id: apiTokens.id, role: apiTokens.role, schoolId: apiTokens.schoolId, userId: apiTokens.userId })
+    .from(apiTokens)
+    .where(and(eq(apiTokens.tokenDigest, digestToken(token)), isNull(apiTokens.revokedAt)))
+    .limit(1);
+  return row ? { tokenId: row.id, role: row.role, schoolId: row.schoolId, userId: row.userId } : null;
+}
+
+/** Creates a credential and returns the token: the only time the clear token exists. */
+export async function issueToken(
+  db: Queryable,
+  grant: { role: Role; schoolId?: number | null; userId?: number | null; label?: string },
+): Promise<string> {
+  const token = `lp_${grant.role}_${randomBytes(32).toString('base64url')}`;
+  await db.insert(apiTokens).values({
+    tokenDigest: digestToken(token),
+    role: grant.role,
+    schoolId: grant.schoolId ?? null,
+    userId: grant.userId ?? null,
+    label: grant.label ?? null,
+  });
+  return token;
+}

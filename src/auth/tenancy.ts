@@ -1,0 +1,32 @@
+import { eq, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { AppError, forbidden } from '../graphql/errors.js';
+import type { Context } from '../graphql/context.js';
+import type { Role } from './credential.js';
+
+/** The tenancy condition on a school_id column; undefined only for a platform credential reading across schools. */
+export function inSchool(ctx: Context, column: PgColumn): SQL | undefined {
+  return ctx.schoolId === null ? undefined : eq(column, ctx.schoolId);
+}
+
+/** The school a write goes to. A platform credential must name it (`X-School-Id`). */
+export function writeSchool(ctx: Context): number {
+  if (ctx.schoolId !== null) return ctx.schoolId;
+  throw new AppError(
+    'bad_request',
+    'A platform credential acts on one school at a time: name it with the X-School-Id header',
+  );
+}
+
+export function hasRole(ctx: Context, ...roles: Role[]): boolean {
+  return !!ctx.credential && roles.includes(ctx.credential.role);
+}
+
+export function requireRole(ctx: Context, ...roles: Role[]): void {
+  if (!hasRole(ctx, ...roles)) throw forbidden();
+}
+
+/** Roles that manage a school's content. */
+export const STAFF: Role[] = ['platform', 'admin', 'collaborator', 'app'];
+/** Every role that may read a school's catalogue. */
+export const ANY_ROLE: Role[] = ['platform', 'admin', 'collaborator', 'app', 'student'];

@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { Logger } from 'drizzle-orm/logger';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+
+/** The drizzle database both drivers give: code is written against this type only. */
+export type Db = PgDatabase<PgQueryResultHKT>;
+/** A database or a transaction: what queries run on. */
+export type Queryable = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Counts statements sent to the database; tests read it to prove loaders batch. */
+export class StatementCounter implements Logger {
+  count = 0;
+  logQuery(): void {
+    this.count += 1;
+  }
+}
+
+export interface Database {
+  db: Db;
+  driver: 'pglite' | 'postgres';
+  statements: StatementCounter;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** The embedded client, when the driver is PGlite (tests dump and reload its data directory). */
+  pglite?: PGlite;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; when absent the embedded PGlite is used. */
+  url?: string;
+  /** PGlite data directory (`memory://` for a throwaway database). */
+  dataDir?: string;
+  /** A PGlite data-directory dump to start from (tests start each file from a migrated dump). */
+  loadDataDir?: Blob;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+const projectRoot = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + import.meta.url);
+    dir = parent;
+  }
+  return dir;
+})();
+
+export const migrationsFolder = join(projectRoot, 'schema', 'migrations');
+const casing = 'snake_case' as const;
+// Any constant key: instances starting together take turns migrating.
+const MIGRATION_LOCK_KEY = 7_310_021;
+
+export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
+  const statements = new StatementCounter();
+  if (options.url) {
+    const client = postgres(options.url, {
+      max: options.maxConnections ?? 10,
+      onnotice: () => {},
+      connection: { application_name: 'learning-platform' },
+    });
+    const db = drizzlePostgres(client, { casing, logger: statements }) as unknown as Db;
+    return {
+      db,
+      driver: 'postgres',
+      statements,
+      async migrate() {
+        const conn = await client.reserve();
+        try {
+          await conn`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+          await migratePostgres(drizzlePostgres(conn, { casing }), { migrationsFolder });
+        } finally {
+          await conn`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
+          conn.release();
+        }
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  const dataDir = options.dataDir ?? resolve(projectRoot, '.data');
+  const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const db = drizzlePglite(pglite, { casing, logger: statements }) as unknown as Db;
+  return {
+    db,
+    driver: 'pglite',
+    statements,
+    pglite,
+    async migrate() {
+      await migratePglite(drizzlePglite(pglite, { casing }), { migrationsFolder });
+    },
+    close: () => pglite.close(),
+  };
+}
+
+/** True when the database answers; used by the readiness probe. */
+export async function ping(db: Db): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

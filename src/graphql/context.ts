@@ -1,0 +1,57 @@
+import DataLoader from 'dataloader';
+import type { Credential } from '../auth/credential.js';
+import type { Db } from '../db/client.js';
+
+/** What every resolver receives; built once per request by graphql/request-context.ts. */
+export interface Context {
+  db: Db;
+  credential: Credential | null;
+  /**
+   * The school every read and write is scoped to: the credential's school, or for a platform
+   * credential the school it names with `X-School-Id` (null: a platform credential reading across schools).
+   */
+  schoolId: number | null;
+  now(): Date;
+  loaders: LoaderRegistry;
+}
+
+/** A batch function defined once per module; the registry turns it into a per-request DataLoader. */
+export interface LoaderDefinition<K, V> {
+  readonly name: string;
+  batch(ctx: Context, keys: readonly K[]): Promise<readonly (V | Error)[]>;
+  cacheKey?: (key: K) => unknown;
+}
+
+export function defineLoader<K, V>(
+  name: string,
+  batch: LoaderDefinition<K, V>['batch'],
+  cacheKey?: (key: K) => unknown,
+): LoaderDefinition<K, V> {
+  return { name, batch, cacheKey };
+}
+
+/** Per-request loaders, each created on first use (Saleor's pattern). */
+export class LoaderRegistry {
+  private readonly loaders = new Map<LoaderDefinition<any, any>, DataLoader<any, any, any>>();
+  constructor(private readonly ctx: () => Context) {}
+
+  get<K, V>(definition: LoaderDefinition<K, V>): DataLoader<K, V, unknown> {
+    let loader = this.loaders.get(definition);
+    if (!loader) {
+      loader = new DataLoader<K, V, unknown>((keys) => definition.batch(this.ctx(), keys), {
+        cacheKeyFn: definition.cacheKey,
+        maxBatchSize: 1000,
+      });
+      this.loaders.set(definition, loader);
+    }
+    return loader as DataLoader<K, V, unknown>;
+  }
+
+  /** After a write, cached reads of the written rows are stale. */
+  clearAll(): void {
+    for (const loader of this.loaders.values()) loader.clearAll();
+  }
+}
+
+export const load = <K, V>(ctx: Context, definition: LoaderDefinition<K, V>, key: K) =>
+  ctx.loaders.get(definition).load(key);

@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import { GraphQLError } from 'graphql';
+import { Field, ObjectType } from 'type-graphql';
+
+/**
+ * Errors raised instead of a result: each code maps once to a GraphQL `extensions.code` and an
+ * HTTP status, read by both faces (graphql/apollo.ts formats them, rest/reply.ts renders them).
+ */
+export const raisedErrors = {
+  bad_request: { http: 400, graphql: 'BAD_USER_INPUT' },
+  unauthenticated: { http: 401, graphql: 'UNAUTHENTICATED' },
+  forbidden: { http: 403, graphql: 'FORBIDDEN' },
+  not_found: { http: 404, graphql: 'NOT_FOUND' },
+  conflict: { http: 409, graphql: 'CONFLICT' },
+  payload_too_large: { http: 413, graphql: 'PAYLOAD_TOO_LARGE' },
+  internal: { http: 500, graphql: 'INTERNAL_SERVER_ERROR' },
+} as const;
+export type RaisedErrorCode = keyof typeof raisedErrors;
+
+export class AppError extends GraphQLError {
+  constructor(
+    readonly code: RaisedErrorCode,
+    message: string,
+    readonly field: string[] = [],
+  ) {
+    super(message, { extensions: { code: raisedErrors[code].graphql, ...(field.length ? { field } : {}) } });
+  }
+}
+
+export const notFound = (what = 'Record') => new AppError('not_found', `${what} not found`);
+export const forbidden = (message = 'This credential may not do that') => new AppError('forbidden', message);
+
+/** A problem with one field of a mutation's input, returned as data in the payload (Saleor style). */
+@ObjectType({ description: 'Why a mutation did not apply: the input field path, a stable code and a message.' })
+export class UserError {
+  @Field(() => [String], { description: 'Path of the input field, empty for the object as a whole.' })
+  field!: string[];
+
+  @Field(() => String, { description: 'blank, invalid, inclusion, taken, not_found, forbidden, ...' })
+  code!: string;
+
+  @Field(() => String)
+  message!: string;
+}
+
+/** The HTTP status of a REST reply whose payload carries these UserErrors: the most severe wins. */
+export function statusForUserErrors(errors: readonly UserError[]): number {
+  if (errors.some((e) => e.code === 'forbidden')) return 403;
+  if (errors.some((e) => e.code === 'taken' || e.code === 'in_use')) return 409;
+  return 422;
+}
+
+/** Rails-style messages for the codes the validators produce. */
+const messages: Record<string, string> = {
+  blank: "can't be blank",
+  present: 'must be blank',
+  inclusion: 'is not included in the list',
+  invalid: 'is invalid',
+  taken: 'has already been taken',
+  not_found: 'must exist',
+  forbidden: 'is not allowed for this credential',
+  greater_than: 'must be greater than %{count}',
+  greater_than_or_equal_to: 'must be greater than or equal to %{count}',
+  less_than_or_equal_to: 'must be less than or equal to %{count}',
+  too_long: 'is too long (maximum is %{count} characters)',
+  not_a_number: 'is not a number',
+  invalid_transition: 'cannot happen from the current state',
+  in_use: 'is still in use by other records',
+};
+
+export function userError(field: string | string[], code: string, message?: string, count?: number): UserError {
+  const e = new UserError();
+  e.field = typeof field === 'string' ? (field ? [field] : []) : field;
+  e.code = code;
+  e.message = message ?? (messages[code] ?? code).replace('%{count}', String(count ?? ''));
+  return e;
+}
+
+/** Thrown inside a mutation to abort its transaction and return these errors as its payload. */
+export class UserErrors extends Error {
+  constructor(readonly errors: UserError[]) {
+    super(errors.map((e) => `${e.field.join('.')}: ${e.message}`).join('; '));
+  }
+}
+
+/** PostgreSQL's unique violation, through either driver (drizzle wraps it in `cause`). */
+export function uniqueViolation(error: unknown): { constraint?: string } | null {
+  for (let e: any = error; e; e = e.cause) {
+    if (e.code === '23505') return { constraint: e.constraint_name ?? e.constraint };
+  }
+  return null;
+}
+
+/**
+ * PostgreSQL's foreign-key violation: `inUse` when a delete hits rows that still reference the
+ * record, otherwise a referenced row vanished between the check and the write.
+ */
+export function foreignKeyViolation(error: unknown): { constraint?: string; inUse: boolean } | null {
+  for (let e: any = error; e; e = e.cause) {
+    if (e.code === '23503') {
+      return { constraint: e.constraint_name ?? e.constraint, inUse: /still referenced/.test(String(e.detail ?? e.message)) };
+    }
+  }
+  return null;
+}

@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { type ClassType, Field, ObjectType } from 'type-graphql';
+import type { Queryable } from '../db/client.js';
+import type { Context } from './context.js';
+import { foreignKeyViolation, uniqueViolation, type UserError, UserError as UserErrorType, UserErrors, userError } from './errors.js';
+
+/** The `{ <resource>, errors }` payload type of a resource's mutations. */
+export function Payload<T extends object>(Node: ClassType<T>, key: string, name = `${Node.name}Payload`) {
+  @ObjectType(name)
+  class PayloadClass {
+    @Field(() => [UserErrorType])
+    errors!: UserError[];
+  }
+  Field(() => Node, { nullable: true })(PayloadClass.prototype, key);
+  return PayloadClass as ClassType<{ errors: UserError[] } & Record<string, unknown>>;
+}
+
+/** Unique constraints that clients can hit, by name, with the input field they are about. */
+const uniqueFields = new Map<string, string[]>();
+export function uniqueConstraintField(constraint: string, field: string | string[]) {
+  uniqueFields.set(constraint, typeof field === 'string' ? [field] : field);
+}
+
+/**
+ * Runs a mutation's writes in one transaction. Validation failures (thrown UserErrors) and
+ * unique violations roll everything back and come back as the payload's `errors`.
+ */
+export async function mutate<R>(
+  ctx: Context,
+  key: string,
+  work: (tx: Queryable) => Promise<R>,
+): Promise<Record<string, unknown> & { errors: UserError[] }> {
+  try {
+    const result = await ctx.db.transaction((tx) => work(tx));
+    ctx.loaders.clearAll();
+    return { [key]: result, errors: [] };
+  } catch (error) {
+    const errors = userErrorsOf(error);
+    if (!errors) throw error;
+    return { [key]: null, errors };
+  }
+}
+
+export function userErrorsOf(error: unknown): UserError[] | null {
+  if (error instanceof UserErrors) return error.errors;
+  const unique = uniqueViolation(error);
+  if (unique) {
+    const field = (unique.constraint && uniqueFields.get(unique.constraint)) || [];
+    return [userError(field, 'taken')];
+  }
+  const fk = foreignKeyViolation(error);
+  if (fk?.inUse) return [userError([], 'in_use', 'is still in use by other records and cannot be deleted')];
+  if (fk) return [userError([], 'not_found', 'a referenced record no longer exists')];
+  return null;
+}

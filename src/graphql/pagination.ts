@@ -1,0 +1,214 @@
+import 'reflect-metadata';
+import { and, asc, count, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
+import { columnKey } from '../db/columns.js';
+import { AppError } from './errors.js';
+import { type Context, defineLoader, type LoaderDefinition } from './context.js';
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+/** REST's per_page default when a page is given. */
+export const DEFAULT_PER_PAGE = 10;
+
+@ArgsType()
+export class ConnectionArgs {
+  @Field(() => Int, { nullable: true, description: `Page size for cursor paging (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The endCursor of the previous page.' })
+  after?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Page number (from 1) for numbered paging; takes precedence over first/after.' })
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: `Page size with page (default ${DEFAULT_PER_PAGE}, at most ${MAX_PAGE_SIZE}); ignored without page.` })
+  perPage?: number | null;
+}
+
+@ObjectType()
+export class PageInfo {
+  @Field(() => Boolean) hasNextPage!: boolean;
+  @Field(() => Boolean) hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true }) startCursor!: string | null;
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+}
+
+/** What a list resolver returns; the generic Connection type renders it. */
+export interface ConnectionData<T> {
+  nodes: T[];
+  pageInfo: PageInfo;
+  totalCount: () => Promise<number>;
+}
+
+/** `XConnection` for a node type: nodes, edges, pageInfo and totalCount (counted only when asked). */
+export function Connection<T extends { id: number }>(Node: ClassType<T>) {
+  @ObjectType(`${Node.name}Edge`)
+  class Edge {
+    @Field(() => String) cursor!: string;
+    @Field(() => Node) node!: T;
+  }
+
+  // type-graphql 2 emits only the types the schema reaches, so the base needs no name of its own.
+  @ObjectType()
+  abstract class ConnectionClass {
+    @Field(() => [Node]) nodes!: T[];
+    @Field(() => PageInfo) pageInfo!: PageInfo;
+
+    @Field(() => [Edge])
+    edges(this: ConnectionData<T>): Edge[] {
+      return this.nodes.map((node) => ({ cursor: encodeCursor(node.id), node }));
+    }
+
+    @Field(() => Int)
+    totalCount(this: ConnectionData<T>): Promise<number> {
+      return this.totalCount();
+    }
+  }
+  return ConnectionClass;
+}
+
+export const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
+
+function decodeCursor(cursor: string): number {
+  const match = /^id:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw new AppError('bad_request', 'after is not a cursor this service gave', ['after']);
+  return Number(match[1]);
+}
+
+/** A page request, checked once: keyset (first/after) or numbered (page/perPage). */
+export interface Window {
+  limit: number;
+  offset: number;
+  afterId: number | null;
+}
+
+export function windowOf(args: ConnectionArgs): Window {
+  if (args.page !== undefined && args.page !== null) {
+    if (args.page < 1) throw new AppError('bad_request', 'page must be 1 or more', ['page']);
+    const perPage = args.perPage ?? DEFAULT_PER_PAGE;
+    if (perPage < 1 || perPage > MAX_PAGE_SIZE)
+      throw new AppError('bad_request', `per_page must be between 1 and ${MAX_PAGE_SIZE}`, ['perPage']);
+    return { limit: perPage, offset: (args.page - 1) * perPage, afterId: null };
+  }
+  const first = args.first ?? DEFAULT_PAGE_SIZE;
+  if (first < 0 || first > MAX_PAGE_SIZE)
+    throw new AppError('bad_request', `first must be between 0 and ${MAX_PAGE_SIZE}`, ['first']);
+  return { limit: first, offset: 0, afterId: args.after ? decodeCursor(args.after) : null };
+}
+
+function toConnection<T extends { id: number }>(
+  rows: T[],
+  window: Window,
+  totalCount: () => Promise<number>,
+): ConnectionData<T> {
+  const nodes = rows.slice(0, window.limit);
+  return {
+    nodes,
+    totalCount,
+    pageInfo: {
+      hasNextPage: rows.length > window.limit,
+      hasPreviousPage: window.offset > 0 || window.afterId !== null,
+      startCursor: nodes.length ? encodeCursor(nodes[0].id) : null,
+      endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null,
+    },
+  };
+}
+
+type TableWithId = PgTable & { id: PgColumn };
+
+/** One page of a table's rows matching `where`, in id order. */
+export async function paginate<TTable extends TableWithId>(
+  ctx: Context,
+  table: TTable,
+  where: SQL | undefined,
+  args: ConnectionArgs,
+): Promise<ConnectionData<TTable['$inferSelect'] & { id: number }>> {
+  const window = windowOf(args);
+  const conditions = and(where, window.afterId !== null ? gt(table.id, window.afterId) : undefined);
+  const rows = (await ctx.db
+    .select()
+    .from(table as PgTable)
+    .where(conditions)
+    .orderBy(asc(table.id))
+    .limit(window.limit + 1)
+    .offset(window.offset)) as (TTable['$inferSelect'] & { id: number })[];
+  let counted: Promise<number> | undefined;
+  const totalCount = () =>
+    (counted ??= ctx.db
+      .select({ n: count() })
+      .from(table as PgTable)
+      .where(where)
+      .then(([r]) => Number(r.n)));
+  return toConnection(rows, window, totalCount);
+}
+
+/**
+ * Loaders for a connection field of a parent (`School.schoolProducts`): one statement for the pages
+ * of every parent in the batch (a window function numbers each parent's rows), one for the counts.
+ */
+export function childConnectionLoaders<TTable extends TableWithId>(
+  name: string,
+  table: TTable,
+  parentColumn: PgColumn,
+  scope: (ctx: Context) => SQL | undefined,
+) {
+  type Row = TTable['$inferSelect'] & { id: number };
+  type Key = { parentId: number; window: Window };
+  const parentKey = columnKey(table, parentColumn);
+  const pages: LoaderDefinition<Key, Row[]> = defineLoader(
+    `${name}.page`,
+    async (ctx, keys) => {
+      const byWindow = new Map<string, Key[]>();
+      for (const key of keys) {
+        const k = JSON.stringify(key.window);
+        byWindow.set(k, [...(byWindow.get(k) ?? []), key]);
+      }
+      const found = new Map<string, Row[]>();
+      for (const [wkey, group] of byWindow) {
+        const { limit, offset, afterId } = group[0].window;
+        const ranked = ctx.db
+          .select({
+            ...getTableColumns(table as PgTable),
+            rank: sql<number>`row_number() over (partition by ${parentColumn} order by ${table.id})`.as('rank'),
+          })
+          .from(table as PgTable)
+          .where(
+            and(
+              inArray(parentColumn, [...new Set(group.map((g) => g.parentId))]),
+              afterId !== null ? gt(table.id, afterId) : undefined,
+              scope(ctx),
+            ),
+          )
+          .as('ranked');
+        const rows = await ctx.db
+          .select()
+          .from(ranked)
+          .where(sql`${ranked.rank} > ${offset} and ${ranked.rank} <= ${offset + limit + 1}`)
+          .orderBy(asc((ranked as any).id));
+        for (const row of rows as any[]) {
+          const key = `${wkey}|${row[parentKey]}`;
+          found.set(key, [...(found.get(key) ?? []), row as Row]);
+        }
+      }
+      return keys.map((k) => found.get(`${JSON.stringify(k.window)}|${k.parentId}`) ?? []);
+    },
+    (key) => `${key.parentId}|${JSON.stringify(key.window)}`,
+  );
+  const counts: LoaderDefinition<number, number> = defineLoader(`${name}.count`, async (ctx, parentIds) => {
+    const rows = await ctx.db
+      .select({ parentId: parentColumn, n: count() })
+      .from(table as PgTable)
+      .where(and(inArray(parentColumn, [...parentIds]), scope(ctx)))
+      .groupBy(parentColumn);
+    const byParent = new Map(rows.map((r) => [Number(r.parentId), Number(r.n)]));
+    return parentIds.map((id) => byParent.get(id) ?? 0);
+  });
+
+  /** The connection of one parent's children. */
+  return async function connectionOf(ctx: Context, parentId: number, args: ConnectionArgs): Promise<ConnectionData<Row>> {
+    const window = windowOf(args);
+    const rows = await ctx.loaders.get(pages).load({ parentId, window });
+    return toConnection(rows, window, () => ctx.loaders.get(counts).load(parentId));
+  };
+}

@@ -1,0 +1,32 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, tstz } from '../../db/columns.js';
+import { schools } from '../schools/school.table.js';
+import { users } from '../users/user.table.js';
+
+export const tokenRole = pgEnum('token_role', ['platform', 'admin', 'collaborator', 'student', 'app']);
+
+/**
+ * API credentials. Only a SHA-256 digest of the token is stored (tokens are 256-bit random
+ * strings, so a slow hash adds nothing). A platform token has no school; every other role
+ * belongs to exactly one school, and a student token to one student.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: id(),
+    tokenDigest: text().notNull().unique('api_tokens_token_digest_key'),
+    role: tokenRole().notNull(),
+    schoolId: integer().references(() => schools.id, { onDelete: 'cascade' }),
+    userId: integer().references(() => users.id, { onDelete: 'cascade' }),
+    label: text(),
+    createdAt: tstz().notNull().defaultNow(),
+    revokedAt: tstz(),
+  },
+  (t) => [
+    index('api_tokens_school_id_idx').on(t.schoolId),
+    index('api_tokens_user_id_idx').on(t.userId),
+    check('api_tokens_school_scope', sql`(${t.role} = 'platform') = (${t.schoolId} is null)`),
+    check('api_tokens_student_user', sql`${t.role} <> 'student' or ${t.userId} is not null`),
+  ],
+);

@@ -1,0 +1,50 @@
+import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, timestamps, tstz } from '../../db/columns.js';
+import { schoolRef, schools } from '../schools/school.table.js';
+import { apiTokens } from '../auth-tokens/api-token.table.js';
+
+/**
+ * An integration of a school. `metadata` lists the events to trigger. The spec's `metaconfig` is
+ * split: secret values are stored encrypted (never returned), the rest in `metaconfigPublic`.
+ * The owner is polymorphic (`ownerType`/`ownerId`), so it has no foreign key.
+ */
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    ownerType: text().notNull(),
+    ownerId: integer().notNull(),
+    type: text(),
+    active: boolean().notNull().default(true),
+    metadata: jsonb().$type<Record<string, unknown>>(),
+    metaconfigCiphertext: text(),
+    metaconfigPublic: jsonb().$type<Record<string, unknown>>(),
+    ...timestamps,
+  },
+  (t) => [
+    index('integrations_school_id_idx').on(t.schoolId, t.id),
+    index('integrations_owner_type_owner_id_idx').on(t.ownerType, t.ownerId),
+  ],
+);
+
+/** A suggestion of a new integration sent to the platform (`POST /integrations/suggestions`). */
+export const integrationSuggestions = pgTable(
+  'integration_suggestions',
+  {
+    id: id(),
+    schoolId: integer().references(() => schools.id, { onDelete: 'cascade' }),
+    name: text(),
+    description: text(),
+    url: text(),
+    createdByTokenId: integer().references(() => apiTokens.id, { onDelete: 'set null' }),
+    createdAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [
+    index('integration_suggestions_school_id_idx').on(t.schoolId),
+    index('integration_suggestions_created_by_token_id_idx').on(t.createdByTokenId),
+  ],
+);
+
+export type IntegrationRow = typeof integrations.$inferSelect;
+export type IntegrationSuggestionRow = typeof integrationSuggestions.$inferSelect;

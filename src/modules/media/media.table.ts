@@ -1,0 +1,59 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, timestamps, tstz } from '../../db/columns.js';
+import { schoolRef } from '../schools/school.table.js';
+import { images, libraryResources } from '../library/library.table.js';
+
+/** Single-table inheritance: plain 'Media' for every media that is not a video with slides or SCORM. */
+export const mediaType = pgEnum('media_type', ['Media', 'VideoSlide', 'ScormPackage']);
+export const mediaProcessingStatus = pgEnum('media_processing_status', ['ready', 'queued', 'processing', 'failed']);
+
+export const media = pgTable(
+  'media',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    title: text().notNull(),
+    type: mediaType().notNull().default('Media'),
+    hostKey: text(),
+    libraryResourceId: integer().references(() => libraryResources.id, { onDelete: 'set null' }),
+    text: text(),
+    /** The video of a VideoSlide (the spec calls it an Image identifier). */
+    videoId: integer().references(() => images.id, { onDelete: 'set null' }),
+    storageFileUrl: text(),
+    processingStatus: mediaProcessingStatus().notNull().default('ready'),
+    processingRequestedAt: tstz(),
+    processedAt: tstz(),
+    ...timestamps,
+  },
+  (t) => [
+    index('media_school_id_idx').on(t.schoolId, t.id),
+    index('media_library_resource_id_idx').on(t.libraryResourceId),
+    index('media_video_id_idx').on(t.videoId),
+  ],
+);
+
+/** The slides of a VideoSlide: image shown from `syncAt` (seconds into the video). */
+export const videoSlideSyncs = pgTable(
+  'video_slide_syncs',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    mediaId: integer()
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    imageId: integer()
+      .notNull()
+      .references(() => images.id, { onDelete: 'restrict' }),
+    syncAt: integer().notNull(),
+  },
+  (t) => [
+    index('video_slide_syncs_media_id_sync_at_idx').on(t.mediaId, t.syncAt),
+    index('video_slide_syncs_image_id_idx').on(t.imageId),
+    index('video_slide_syncs_school_id_idx').on(t.schoolId),
+    check('video_slide_syncs_sync_at_non_negative', sql`${t.syncAt} >= 0`),
+  ],
+);
+
+export type MediaRow = typeof media.$inferSelect;
+export type VideoSlideSyncRow = typeof videoSlideSyncs.$inferSelect;

@@ -1,0 +1,194 @@
+import 'reflect-metadata';
+import { and, eq, inArray } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import type { Queryable } from '../../db/client.js';
+import { replaceLinks } from '../../db/links.js';
+import type { Context } from '../../graphql/context.js';
+import { notFound } from '../../graphql/errors.js';
+import { given, parseId } from '../../graphql/ids.js';
+import { findOr404, loadMany } from '../../graphql/loaders.js';
+import { mutate, Payload } from '../../graphql/mutation.js';
+import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { existingId, existingIds } from '../../graphql/references.js';
+import { Checks } from '../../graphql/validation.js';
+import { categoryById } from '../library/library.loaders.js';
+import { categories, libraryResources } from '../library/library.table.js';
+import { Category } from '../library/category.type.js';
+import { mediaById } from '../media/media.loaders.js';
+import { media } from '../media/media.table.js';
+import { Media } from '../media/media.type.js';
+import { schoolById } from '../schools/school.loaders.js';
+import { School } from '../schools/school.type.js';
+import { users } from '../users/user.table.js';
+import { SchoolProductInput, SchoolProductsArgs } from './school-product.input.js';
+import {
+  categoryIdsOfProduct,
+  classTeacherIdsOfProduct,
+  galleryMediaIdsOfProduct,
+  productsOfSchool,
+  schoolProductById,
+  topicsOfProduct,
+} from './school-product.loaders.js';
+import {
+  schoolProductCategories,
+  schoolProductClassTeachers,
+  schoolProductGalleryMedia,
+  schoolProducts,
+} from './school-product.table.js';
+import { SchoolProduct, SchoolProductConnection, SchoolProductTopic } from './school-product.type.js';
+
+export const SchoolProductPayload = Payload(SchoolProduct, 'schoolProduct');
+type ProductRow = typeof schoolProducts.$inferSelect;
+
+/**
+ * Checks a product as it will be after the change (`current` + `input`), so conditional rules hold
+ * on update too, and resolves its references within the school.
+ */
+async function checkProduct(tx: Queryable, schoolId: number, input: SchoolProductInput, current?: ProductRow) {
+  const checks = new Checks();
+  if (current) checks.notCleared('title', input.title);
+  else checks.required('title', input.title);
+  const after = { ...current, ...given(input) };
+  checks
+    .requiredWhen(after.availableTimeType === 'time', 'availableTimeLength', after.availableTimeLength, 'when available_time_type is time')
+    .requiredWhen(after.availableTimeType === 'time', 'availableTimeUnit', after.availableTimeUnit, 'when available_time_type is time')
+    .requiredWhen(after.availableTimeType === 'date', 'expireDate', after.expireDate, 'when available_time_type is date')
+    .requiredWhen(!!after.published, 'libraryResourceId', after.libraryResourceId, 'when the product is published')
+    .requiredWhen(!!after.maxAttendanceType, 'maxAttendanceLength', after.maxAttendanceLength, `when max_attendance_type is ${after.maxAttendanceType}`)
+    .range('certificationMinProgress', input.certificationMinProgress, 0, 100)
+    .range('availableTimeLength', input.availableTimeLength, 1)
+    .range('maxAttendanceLength', input.maxAttendanceLength, 1);
+  const libraryResourceId = await existingId(tx, checks, 'libraryResourceId', libraryResources, input.libraryResourceId, schoolId);
+  const categoryIds = await existingIds(tx, checks, 'categoryIds', categories, input.categoryIds, schoolId);
+  const galleryMediaIds = await existingIds(tx, checks, 'galleryMediaIds', media, input.galleryMediaIds, schoolId);
+  const classTeacherIds = await existingIds(
+    tx, checks, 'classTeacherIds', users, input.classTeacherIds, schoolId, inArray(users.type, ['Collaborator', 'Admin']),
+  );
+  checks.throwIfAny();
+  const { libraryResourceId: _l, categoryIds: _c, galleryMediaIds: _g, classTeacherIds: _t, ...columns } = given(input);
+  const values = { ...columns } as Partial<typeof schoolProducts.$inferInsert>;
+  if (input.libraryResourceId !== undefined) values.libraryResourceId = libraryResourceId;
+  if (typeof values.title === 'string') values.title = values.title.trim();
+  return { values, categoryIds, galleryMediaIds, classTeacherIds };
+}
+
+async function writeLinks(tx: Queryable, productId: number, input: SchoolProductInput, ids: Awaited<ReturnType<typeof checkProduct>>) {
+  const t = schoolProductCategories;
+  if (input.categoryIds) await replaceLinks(tx, t, t.schoolProductId, productId, t.categoryId, ids.categoryIds);
+  const g = schoolProductGalleryMedia;
+  if (input.galleryMediaIds) await replaceLinks(tx, g, g.schoolProductId, productId, g.mediaId, ids.galleryMediaIds, g.position);
+  const c = schoolProductClassTeachers;
+  if (input.classTeacherIds) await replaceLinks(tx, c, c.schoolProductId, productId, c.userId, ids.classTeacherIds);
+}
+
+@Resolver(() => SchoolProduct)
+export class SchoolProductResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => SchoolProduct)
+  schoolProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return findOr404(ctx, schoolProductById, parseId(id, 'SchoolProduct'), 'SchoolProduct');
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => SchoolProductConnection)
+  schoolProducts(@Args(() => SchoolProductsArgs) args: SchoolProductsArgs, @Ctx() ctx: Context) {
+    const published = args.published === undefined || args.published === null ? undefined : eq(schoolProducts.published, args.published);
+    return paginate(ctx, schoolProducts, and(inSchool(ctx, schoolProducts.schoolId), published), args);
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => SchoolProductPayload)
+  createSchoolProduct(@Arg('input', () => SchoolProductInput) input: SchoolProductInput, @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    return mutate(ctx, 'schoolProduct', async (tx) => {
+      const checked = await checkProduct(tx, schoolId, input);
+      const [row] = await tx
+        .insert(schoolProducts)
+        .values({ ...checked.values, title: checked.values.title!, schoolId })
+        .returning();
+      await writeLinks(tx, row.id, input, checked);
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => SchoolProductPayload)
+  updateSchoolProduct(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => SchoolProductInput) input: SchoolProductInput,
+    @Ctx() ctx: Context,
+  ) {
+    const productId = parseId(id, 'SchoolProduct');
+    return mutate(ctx, 'schoolProduct', async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(schoolProducts)
+        .where(and(eq(schoolProducts.id, productId), inSchool(ctx, schoolProducts.schoolId)))
+        .for('update');
+      if (!current) throw notFound('SchoolProduct');
+      const checked = await checkProduct(tx, current.schoolId, input, current);
+      await writeLinks(tx, productId, input, checked);
+      if (Object.keys(checked.values).length === 0) return current;
+      const [row] = await tx.update(schoolProducts).set(checked.values).where(eq(schoolProducts.id, productId)).returning();
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => SchoolProductPayload)
+  deleteSchoolProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const productId = parseId(id, 'SchoolProduct');
+    return mutate(ctx, 'schoolProduct', async (tx) => {
+      const [row] = await tx
+        .delete(schoolProducts)
+        .where(and(eq(schoolProducts.id, productId), inSchool(ctx, schoolProducts.schoolId)))
+        .returning();
+      if (!row) throw notFound('SchoolProduct');
+      return row;
+    });
+  }
+
+  @FieldResolver(() => School)
+  school(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(schoolById).load(product.schoolId);
+  }
+
+  @FieldResolver(() => [SchoolProductTopic])
+  topics(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(topicsOfProduct).load(product.id);
+  }
+
+  @FieldResolver(() => [ID])
+  categoryIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(categoryIdsOfProduct).load(product.id);
+  }
+
+  @FieldResolver(() => [Category])
+  async categories(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return loadMany(ctx, categoryById, await ctx.loaders.get(categoryIdsOfProduct).load(product.id));
+  }
+
+  @FieldResolver(() => [ID], { description: 'Gallery media ids, in gallery order.' })
+  galleryMediaIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(galleryMediaIdsOfProduct).load(product.id);
+  }
+
+  @FieldResolver(() => [Media])
+  async galleryMedia(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return loadMany(ctx, mediaById, await ctx.loaders.get(galleryMediaIdsOfProduct).load(product.id));
+  }
+
+  @FieldResolver(() => [ID])
+  classTeacherIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(classTeacherIdsOfProduct).load(product.id);
+  }
+}
+
+@Resolver(() => School)
+export class SchoolProductsOfSchoolResolver {
+  @FieldResolver(() => SchoolProductConnection)
+  schoolProducts(@Root() school: { id: number }, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
+    return productsOfSchool(ctx, school.id, args);
+  }
+}

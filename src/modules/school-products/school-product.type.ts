@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums.js';
+import { Connection } from '../../graphql/pagination.js';
+import { availableTimeType, availableTimeUnit, productMaxAttendanceType } from './school-product.table.js';
+
+export const AvailableTimeTypeEnum = graphqlEnum('AvailableTimeType', availableTimeType.enumValues, 'time: for a length of time after enrollment; date: until expireDate.');
+export const AvailableTimeUnitEnum = graphqlEnum('AvailableTimeUnit', availableTimeUnit.enumValues);
+export const ProductMaxAttendanceTypeEnum = graphqlEnum('ProductMaxAttendanceType', productMaxAttendanceType.enumValues);
+
+@ObjectType({ description: 'Something a school sells or enrolls students in: courses and learning paths with their terms.' })
+export class SchoolProduct {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => String) title!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => String, { nullable: true }) subtitle!: string | null;
+  @Field(() => String, { nullable: true }) logo!: string | null;
+  @Field(() => String, { nullable: true }) videoUrl!: string | null;
+  @Field(() => String, { nullable: true }) videoTitle!: string | null;
+  @Field(() => String, { nullable: true }) videoDescription!: string | null;
+  @Field(() => Boolean) published!: boolean;
+  @Field(() => Boolean) hidden!: boolean;
+  @Field(() => Boolean) restricted!: boolean;
+  @Field(() => Boolean) certification!: boolean;
+  @Field(() => Boolean) classesAutoGeneration!: boolean;
+  @Field(() => Int, { nullable: true }) certificationMinProgress!: number | null;
+  @Field(() => String, { nullable: true }) metaTitle!: string | null;
+  @Field(() => String, { nullable: true }) metaDescription!: string | null;
+  @Field(() => String, { nullable: true }) metaKeys!: string | null;
+  @Field(() => AvailableTimeTypeEnum, { nullable: true }) availableTimeType!: string | null;
+  @Field(() => Int, { nullable: true }) availableTimeLength!: number | null;
+  @Field(() => AvailableTimeUnitEnum, { nullable: true }) availableTimeUnit!: string | null;
+  @Field(() => Date, { nullable: true }) expireDate!: Date | null;
+  @Field(() => ID, { nullable: true }) libraryResourceId!: number | null;
+  @Field(() => ProductMaxAttendanceTypeEnum, { nullable: true }) maxAttendanceType!: string | null;
+  @Field(() => Int, { nullable: true }) maxAttendanceLength!: number | null;
+  @Field(() => String, { nullable: true }) allowedEmails!: string | null;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType({ description: 'A topic of a school product: what a student will learn.' })
+export class SchoolProductTopic {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => ID) schoolProductId!: number;
+  @Field(() => String) title!: string;
+  @Field(() => String) description!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType()
+export class SchoolProductConnection extends Connection(SchoolProduct) {}
+
+@ObjectType()
+export class SchoolProductTopicConnection extends Connection(SchoolProductTopic) {}

@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { GraphQLEmailAddress, GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, InputType } from 'type-graphql';
+import { ConnectionArgs } from '../../graphql/pagination.js';
+import { UserTypeEnum } from '../users/user.type.js';
+import { SchoolEventEnum } from './school.type.js';
+import type { SchoolEvent } from './school.state.js';
+
+/** Writable school fields. All nullable in GraphQL: required ones are checked by the resolver so a
+ * missing one is an invalid object (UserError / 422), as the spec's "errors" replies expect. */
+@InputType()
+abstract class SchoolFields {
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true }) subdomain?: string | null;
+  @Field(() => [String], { nullable: true }) domains?: string[] | null;
+  @Field(() => String, { nullable: true }) crmToken?: string | null;
+  @Field(() => String, { nullable: true }) adsAdvId?: string | null;
+  @Field(() => String, { nullable: true }) adsPixId?: string | null;
+  @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
+  @Field(() => String, { nullable: true }) phone?: string | null;
+  @Field(() => String, { nullable: true }) cnpj?: string | null;
+  @Field(() => String, { nullable: true }) videoKey?: string | null;
+  @Field(() => String, { nullable: true }) videoPlayerKey?: string | null;
+  @Field(() => String, { nullable: true }) videoAccessToken?: string | null;
+  @Field(() => String, { nullable: true }) videoProjectId?: string | null;
+  @Field(() => String, { nullable: true }) termsOfUse?: string | null;
+  @Field(() => String, { nullable: true }) socialLink1?: string | null;
+  @Field(() => String, { nullable: true }) socialLink2?: string | null;
+  @Field(() => String, { nullable: true }) socialLink3?: string | null;
+  @Field(() => String, { nullable: true }) socialLink4?: string | null;
+  @Field(() => String, { nullable: true }) socialLink5?: string | null;
+  @Field(() => String, { nullable: true }) socialLink6?: string | null;
+  @Field(() => String, { nullable: true }) socialLink7?: string | null;
+  @Field(() => String, { nullable: true }) site?: string | null;
+  @Field(() => String, { nullable: true }) address?: string | null;
+  @Field(() => String, { nullable: true }) companyName?: string | null;
+  @Field(() => String, { nullable: true }) seoTitle?: string | null;
+  @Field(() => String, { nullable: true }) seoDescription?: string | null;
+  @Field(() => String, { nullable: true }) logo?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown> | null;
+  @Field(() => GraphQLJSON, { nullable: true }) metaAvailableLocales?: unknown;
+}
+
+@InputType()
+export class CreateSchoolInput extends SchoolFields {}
+
+@InputType()
+export class UpdateSchoolInput extends SchoolFields {
+  @Field(() => SchoolEventEnum, { nullable: true, description: 'Moves the school to another state (see SchoolStatus).' })
+  event?: SchoolEvent | null;
+}
+
+@InputType({ description: 'One step to a working school: its organization, first admin, library and forum.' })
+export class SchoolWizardInput {
+  @Field(() => String, { nullable: true, description: 'Names the school, its organization and admin; the subdomain is inferred from it.' })
+  name?: string | null;
+  @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
+  @Field(() => String, { nullable: true }) password?: string | null;
+}
+
+@ArgsType()
+export class SchoolsArgs extends ConnectionArgs {
+  @Field(() => GraphQLEmailAddress, { nullable: true, description: 'With type: the schools where a user of that type has this e-mail.' })
+  email?: string | null;
+  @Field(() => UserTypeEnum, { nullable: true, description: 'Student or Collaborator; required with email.' })
+  type?: 'Student' | 'Collaborator' | 'Admin' | null;
+}

@@ -1,0 +1,163 @@
+import 'reflect-metadata';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Queryable } from '../../db/client.js';
+import type { Context } from '../../graphql/context.js';
+import { AppError, notFound } from '../../graphql/errors.js';
+import { given, parseId } from '../../graphql/ids.js';
+import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { paginate } from '../../graphql/pagination.js';
+import { Checks } from '../../graphql/validation.js';
+import { users } from '../users/user.table.js';
+import { CreateSchoolInput, SchoolsArgs, UpdateSchoolInput } from './school.input.js';
+import { domainsOfSchool, organizationById } from './school.loaders.js';
+import { nextSchoolStatus, type SchoolStatus } from './school.state.js';
+import { schoolDomains, schools, schoolStatusChanges } from './school.table.js';
+import { Organization, School, SchoolConnection } from './school.type.js';
+
+export const SchoolPayload = Payload(School, 'school');
+uniqueConstraintField('schools_subdomain_key', 'subdomain');
+uniqueConstraintField('school_domains_domain_key', 'domains');
+
+const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'admin', 'app', 'mail', 'static', 'assets']);
+
+/** Checks a school's fields; `creating` makes the required ones required. */
+export function checkSchool(input: CreateSchoolInput | UpdateSchoolInput, creating: boolean): Checks {
+  const checks = new Checks();
+  if (creating) checks.required('name', input.name).required('subdomain', input.subdomain);
+  else checks.notCleared('name', input.name).notCleared('subdomain', input.subdomain);
+  if (input.subdomain) {
+    const sub = input.subdomain.trim().toLowerCase();
+    if (!SUBDOMAIN.test(sub)) checks.add('subdomain', 'invalid', 'may hold only letters, digits and inner hyphens');
+    else if (RESERVED_SUBDOMAINS.has(sub)) checks.add('subdomain', 'exclusion', 'is reserved');
+  }
+  const domains = (input.domains ?? []).map((d) => d.trim().toLowerCase());
+  domains.forEach((d, i) => {
+    if (!DOMAIN.test(d)) checks.add('domains', 'invalid', `${JSON.stringify(d)} (item ${i}) is not a domain name`);
+  });
+  if (new Set(domains).size !== domains.length) checks.add('domains', 'invalid', 'lists a domain twice');
+  return checks;
+}
+
+/** Replaces a school's domains with `domains` (normalised), keeping their order. */
+export async function setSchoolDomains(tx: Queryable, schoolId: number, domains: string[]) {
+  await tx.delete(schoolDomains).where(eq(schoolDomains.schoolId, schoolId));
+  if (domains.length)
+    await tx.insert(schoolDomains).values(domains.map((d, position) => ({ schoolId, domain: d.trim().toLowerCase(), position })));
+}
+
+/** Applies an event, records the change, and returns the new state (or throws a UserError). */
+export async function applySchoolEvent(tx: Queryable, school: { id: number; status: SchoolStatus }, event: Parameters<typeof nextSchoolStatus>[1]) {
+  const to = nextSchoolStatus(school.status, event);
+  if (!to) {
+    new Checks().add('event', 'invalid_transition', `${event} cannot happen to a school that is ${school.status}`).throwIfAny();
+  }
+  await tx.insert(schoolStatusChanges).values({ schoolId: school.id, event, fromStatus: school.status, toStatus: to! });
+  return to!;
+}
+
+/** Which schools a credential may see: all for a platform credential, else its own. */
+function visibleSchools(ctx: Context): SQL | undefined {
+  return ctx.schoolId === null ? undefined : eq(schools.id, ctx.schoolId);
+}
+
+@Resolver(() => School)
+export class SchoolResolver {
+  @Authorized()
+  @Query(() => School, { description: "A school: any for a platform credential, otherwise the credential's own." })
+  async school(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const [row] = await ctx.db
+      .select()
+      .from(schools)
+      .where(and(eq(schools.id, parseId(id, 'School')), visibleSchools(ctx)));
+    if (!row) throw notFound('School');
+    return row;
+  }
+
+  @Authorized()
+  @Query(() => SchoolConnection)
+  async schools(@Args(() => SchoolsArgs) args: SchoolsArgs, @Ctx() ctx: Context) {
+    if (!!args.email !== !!args.type) {
+      throw new AppError('bad_request', 'email and type go together: give both or neither', [args.email ? 'type' : 'email']);
+    }
+    let byUser: SQL | undefined;
+    if (args.email && args.type) {
+      const members = ctx.db
+        .select({ schoolId: users.schoolId })
+        .from(users)
+        .where(and(eq(users.email, args.email.trim().toLowerCase()), eq(users.type, args.type)));
+      byUser = inArray(schools.id, members);
+    }
+    return paginate(ctx, schools, and(visibleSchools(ctx), byUser), args);
+  }
+
+  @Authorized('platform')
+  @Mutation(() => SchoolPayload)
+  createSchool(@Arg('input', () => CreateSchoolInput) input: CreateSchoolInput, @Ctx() ctx: Context) {
+    return mutate(ctx, 'school', async (tx) => {
+      checkSchool(input, true).throwIfAny();
+      const [row] = await tx
+        .insert(schools)
+        .values({ ...schoolColumns(input), name: input.name!.trim(), subdomain: input.subdomain!.trim().toLowerCase() })
+        .returning();
+      if (input.domains) await setSchoolDomains(tx, row.id, input.domains);
+      return row;
+    });
+  }
+
+  @Authorized('platform', 'admin')
+  @Mutation(() => SchoolPayload, { description: 'Updates a school; `event` moves it to another state.' })
+  updateSchool(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateSchoolInput) input: UpdateSchoolInput,
+    @Ctx() ctx: Context,
+  ) {
+    const schoolId = parseId(id, 'School');
+    return mutate(ctx, 'school', async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(schools)
+        .where(and(eq(schools.id, schoolId), visibleSchools(ctx)))
+        .for('update');
+      if (!current) throw notFound('School');
+      checkSchool(input, false).throwIfAny();
+      const changes: Partial<typeof schools.$inferInsert> = schoolColumns(input);
+      if (input.name) changes.name = input.name.trim();
+      if (input.subdomain) changes.subdomain = input.subdomain.trim().toLowerCase();
+      if (input.event) changes.status = await applySchoolEvent(tx, current, input.event);
+      if (input.domains) await setSchoolDomains(tx, schoolId, input.domains);
+      if (Object.keys(changes).length === 0) return current;
+      const [row] = await tx.update(schools).set(changes).where(eq(schools.id, schoolId)).returning();
+      return row;
+    });
+  }
+
+  @Authorized('platform')
+  @Mutation(() => SchoolPayload, { description: 'Deletes a school and everything it owns.' })
+  deleteSchool(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const schoolId = parseId(id, 'School');
+    return mutate(ctx, 'school', async (tx) => {
+      const [row] = await tx.delete(schools).where(and(eq(schools.id, schoolId), visibleSchools(ctx))).returning();
+      if (!row) throw notFound('School');
+      return row;
+    });
+  }
+
+  @FieldResolver(() => [String])
+  domains(@Root() school: School, @Ctx() ctx: Context) {
+    return ctx.loaders.get(domainsOfSchool).load(school.id);
+  }
+
+  @FieldResolver(() => Organization, { nullable: true })
+  organization(@Root() school: School, @Ctx() ctx: Context) {
+    return school.organizationId ? ctx.loaders.get(organizationById).load(school.organizationId) : null;
+  }
+}
+
+/** The plain columns of a school input (name, subdomain, domains and event are handled apart). */
+function schoolColumns(input: CreateSchoolInput | UpdateSchoolInput) {
+  const { name, subdomain, domains, event, ...rest } = input as UpdateSchoolInput;
+  return given(rest) as Partial<typeof schools.$inferInsert>;
+}

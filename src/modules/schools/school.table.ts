@@ -1,0 +1,98 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, timestamps, tstz } from '../../db/columns.js';
+
+export const schoolStatus = pgEnum('school_status', [
+  'pending',
+  'trial',
+  'active',
+  'overdue',
+  'blocked',
+  'suspended',
+  'canceled',
+]);
+
+export const organizations = pgTable('organizations', {
+  id: id(),
+  name: text().notNull(),
+  ...timestamps,
+});
+
+export const schools = pgTable(
+  'schools',
+  {
+    id: id(),
+    organizationId: integer().references(() => organizations.id, { onDelete: 'set null' }),
+    name: text().notNull(),
+    subdomain: text().notNull(),
+    status: schoolStatus().notNull().default('pending'),
+    crmToken: text(),
+    adsAdvId: text(),
+    adsPixId: text(),
+    email: text(),
+    phone: text(),
+    cnpj: text(),
+    videoKey: text(),
+    videoPlayerKey: text(),
+    videoAccessToken: text(),
+    videoProjectId: text(),
+    termsOfUse: text(),
+    socialLink1: text(),
+    socialLink2: text(),
+    socialLink3: text(),
+    socialLink4: text(),
+    socialLink5: text(),
+    socialLink6: text(),
+    socialLink7: text(),
+    site: text(),
+    address: text(),
+    companyName: text(),
+    seoTitle: text(),
+    seoDescription: text(),
+    logo: text(),
+    metadata: jsonb().$type<Record<string, unknown>>(),
+    metaAvailableLocales: jsonb().$type<unknown>(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('schools_subdomain_key').on(sql`lower(${t.subdomain})`),
+    index('schools_organization_id_idx').on(t.organizationId),
+  ],
+);
+
+/** A school's custom domains: a table (not an array column) so a domain is unique across schools. */
+export const schoolDomains = pgTable(
+  'school_domains',
+  {
+    id: id(),
+    schoolId: integer()
+      .notNull()
+      .references(() => schools.id, { onDelete: 'cascade' }),
+    domain: text().notNull(),
+    position: integer().notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('school_domains_domain_key').on(sql`lower(${t.domain})`),
+    index('school_domains_school_id_idx').on(t.schoolId, t.position),
+  ],
+);
+
+/** The owning school of every school-owned row: `schoolId: schoolRef()`. Deleting a school removes its rows. */
+export const schoolRef = () =>
+  integer()
+    .notNull()
+    .references(() => schools.id, { onDelete: 'cascade' });
+
+/** Every state change of a school, with the event that caused it. */
+export const schoolStatusChanges = pgTable(
+  'school_status_changes',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    event: text().notNull(),
+    fromStatus: schoolStatus().notNull(),
+    toStatus: schoolStatus().notNull(),
+    createdAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [index('school_status_changes_school_id_idx').on(t.schoolId, t.createdAt)],
+);

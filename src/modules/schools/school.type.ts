@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums.js';
+import { Connection } from '../../graphql/pagination.js';
+import { schoolStatus } from './school.table.js';
+import { schoolEvents } from './school.state.js';
+
+export const SchoolStatusEnum = graphqlEnum('SchoolStatus', schoolStatus.enumValues, 'Where a school is in its lifecycle.');
+export const SchoolEventEnum = graphqlEnum('SchoolEvent', schoolEvents, 'Events that move a school between states.');
+
+@ObjectType({ description: 'The legal entity behind one or more schools.' })
+export class Organization {
+  @Field(() => ID) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType({ description: 'An online school: the tenant that owns every other record.' })
+export class School {
+  @Field(() => ID) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) subdomain!: string;
+  @Field(() => SchoolStatusEnum) status!: string;
+  @Field(() => ID, { nullable: true }) organizationId!: number | null;
+  @Field(() => String, { nullable: true }) crmToken!: string | null;
+  @Field(() => String, { nullable: true }) adsAdvId!: string | null;
+  @Field(() => String, { nullable: true }) adsPixId!: string | null;
+  @Field(() => String, { nullable: true }) email!: string | null;
+  @Field(() => String, { nullable: true }) phone!: string | null;
+  @Field(() => String, { nullable: true }) cnpj!: string | null;
+  @Field(() => String, { nullable: true }) videoKey!: string | null;
+  @Field(() => String, { nullable: true }) videoPlayerKey!: string | null;
+  @Field(() => String, { nullable: true }) videoAccessToken!: string | null;
+  @Field(() => String, { nullable: true }) videoProjectId!: string | null;
+  @Field(() => String, { nullable: true }) termsOfUse!: string | null;
+  @Field(() => String, { nullable: true }) socialLink1!: string | null;
+  @Field(() => String, { nullable: true }) socialLink2!: string | null;
+  @Field(() => String, { nullable: true }) socialLink3!: string | null;
+  @Field(() => String, { nullable: true }) socialLink4!: string | null;
+  @Field(() => String, { nullable: true }) socialLink5!: string | null;
+  @Field(() => String, { nullable: true }) socialLink6!: string | null;
+  @Field(() => String, { nullable: true }) socialLink7!: string | null;
+  @Field(() => String, { nullable: true }) site!: string | null;
+  @Field(() => String, { nullable: true }) address!: string | null;
+  @Field(() => String, { nullable: true }) companyName!: string | null;
+  @Field(() => String, { nullable: true }) seoTitle!: string | null;
+  @Field(() => String, { nullable: true }) seoDescription!: string | null;
+  @Field(() => String, { nullable: true }) logo!: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata!: Record<string, unknown> | null;
+  @Field(() => GraphQLJSON, { nullable: true }) metaAvailableLocales!: unknown;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType()
+export class SchoolConnection extends Connection(School) {}

@@ -1,0 +1,126 @@
+import {
+  type DocumentNode,
+  getNamedType,
+  type GraphQLArgument,
+  type GraphQLField,
+  GraphQLID,
+  GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  parse,
+  validate,
+} from 'graphql';
+import { snake } from './names.js';
+import type { ArgSource, Route } from './route-table.js';
+
+/** How a GraphQL result is rendered for REST: snake_case keys, ids as numbers. */
+export type Renderer = (value: any) => any;
+
+export interface CompiledRoute {
+  route: Route;
+  document: DocumentNode;
+  /** Argument name → where it comes from and its GraphQL type. */
+  args: { name: string; source: ArgSource; arg: GraphQLArgument }[];
+  /** The result's shape: a payload (`{ x, errors }`), a connection, an object or a scalar. */
+  shape: 'payload' | 'connection' | 'object' | 'leaf';
+  /** For payloads: the resource fields besides `errors`. */
+  payloadKeys: string[];
+  render: Renderer;
+  paged: boolean;
+}
+
+const renderers = new Map<string, Renderer>();
+
+/** Renders every leaf field of an object type (and lists of leaves), recursively for objects selected. */
+function rendererFor(type: GraphQLOutputType): Renderer {
+  if (isNonNullType(type)) return rendererFor(type.ofType);
+  if (isListType(type)) {
+    const item = rendererFor(type.ofType);
+    return (v) => (v === null || v === undefined ? v : v.map(item));
+  }
+  if (type === GraphQLID) return (v) => (v === null || v === undefined ? v : /^\d+$/.test(String(v)) ? Number(v) : v);
+  if (isLeafType(type)) return (v) => v;
+  const object = type as GraphQLObjectType;
+  const cached = renderers.get(object.name);
+  if (cached) return cached;
+  const fields: [string, string, Renderer][] = [];
+  const render: Renderer = (v) => {
+    if (v === null || v === undefined) return v;
+    const out: Record<string, unknown> = {};
+    for (const [key, restKey, fieldRender] of fields) if (key in v) out[restKey] = fieldRender(v[key]);
+    return out;
+  };
+  renderers.set(object.name, render);
+  for (const field of Object.values(object.getFields())) fields.push([field.name, snake(field.name), rendererFor(field.type)]);
+  return render;
+}
+
+/** The fields REST shows of an object: every leaf (or list of leaves) field that needs no argument. */
+function leafSelection(type: GraphQLObjectType): string {
+  const names = Object.values(type.getFields())
+    .filter((f) => isLeafType(getNamedType(f.type)) && f.args.every((a) => !isNonNullType(a.type)))
+    .map((f) => f.name);
+  return `{ ${names.join(' ')} }`;
+}
+
+function selectionFor(field: GraphQLField<unknown, unknown>): Pick<CompiledRoute, 'shape' | 'payloadKeys'> & { selection: string } {
+  const named = getNamedType(field.type);
+  if (!isObjectType(named)) return { shape: 'leaf', payloadKeys: [], selection: '' };
+  const fields = named.getFields();
+  if (fields.errors && isUserErrorList(fields.errors.type)) {
+    const payloadKeys = Object.keys(fields).filter((k) => k !== 'errors');
+    const parts = payloadKeys.map((k) => {
+      const t = getNamedType(fields[k].type);
+      return isObjectType(t) ? `${k} ${leafSelection(t)}` : k;
+    });
+    return { shape: 'payload', payloadKeys, selection: `{ ${parts.join(' ')} errors { field code message } }` };
+  }
+  if (fields.nodes && fields.pageInfo) {
+    const node = getNamedType(fields.nodes.type) as GraphQLObjectType;
+    return {
+      shape: 'connection',
+      payloadKeys: [],
+      selection: `{ nodes ${leafSelection(node)} totalCount pageInfo { hasNextPage endCursor } }`,
+    };
+  }
+  return { shape: 'object', payloadKeys: [], selection: leafSelection(named) };
+}
+
+function isUserErrorList(type: GraphQLOutputType): boolean {
+  return getNamedType(type).name === 'UserError';
+}
+
+/** Builds and validates one row's operation: at start-up, so a broken row stops the service. */
+export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute {
+  const query = schema.getQueryType()!.getFields()[route.field];
+  const mutation = schema.getMutationType()?.getFields()[route.field];
+  const field = query ?? mutation;
+  if (!field) throw new Error(`REST ${route.method} ${route.path}: no GraphQL field ${route.field}`);
+  const operation = query ? 'query' : 'mutation';
+  const args = Object.entries(route.args ?? {}).map(([name, source]) => {
+    const arg = field.args.find((a) => a.name === name);
+    if (!arg) throw new Error(`REST ${route.method} ${route.path}: ${route.field} has no argument ${name}`);
+    return { name, source, arg };
+  });
+  const { shape, payloadKeys, selection } = selectionFor(field);
+  const paged = shape === 'connection';
+  const declared = [...args.map((a) => a.arg)];
+  if (paged) for (const n of ['first', 'after', 'page', 'perPage']) {
+    const arg = field.args.find((a) => a.name === n);
+    if (arg && !declared.includes(arg)) declared.push(arg);
+  }
+  const variables = declared.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
+  const callArgs = declared.map((a) => `${a.name}: $${a.name}`).join(', ');
+  const text = `${operation} Rest${variables ? `(${variables})` : ''} { result: ${route.field}${callArgs ? `(${callArgs})` : ''} ${selection} }`;
+  const document = parse(text);
+  const errors = validate(schema, document);
+  if (errors.length) throw new Error(`REST ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
+  const named = getNamedType(field.type);
+  // A connection renders as the array of its nodes.
+  const render = rendererFor(shape === 'connection' ? (named as GraphQLObjectType).getFields().nodes.type : field.type);
+  return { route, document, args: args.map((a) => ({ ...a })), shape, payloadKeys, render, paged };
+}

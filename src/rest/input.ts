@@ -1,0 +1,87 @@
+import {
+  coerceInputValue,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLString,
+  type GraphQLInputType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+} from 'graphql';
+import { camel, snake } from './names.js';
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A REST value shaped for a GraphQL input type, as Rails' strong parameters would take it:
+ * snake_case keys become the input's camelCase fields, keys the input does not have are dropped,
+ * hashes keyed by indexes (`attributes[0][x]`) become lists, and form strings become numbers and
+ * booleans where the field wants them. A value of the wrong type is left as it is for
+ * `coerceInput` to report.
+ */
+export function shapeInput(value: unknown, type: GraphQLInputType, form: boolean): unknown {
+  if (isNonNullType(type)) return shapeInput(value, type.ofType, form);
+  if (value === undefined) return undefined;
+  if (isListType(type)) {
+    if (form && value === '') return [];
+    let items: unknown[];
+    if (Array.isArray(value)) items = value;
+    else if (isPlainObject(value) && Object.keys(value).every((k) => /^\d+$/.test(k)))
+      items = Object.keys(value).sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
+    else return value;
+    // Forms send `ids[]=` to clear a list: drop the empty strings.
+    if (form) items = items.filter((i) => i !== '');
+    return items.map((item) => shapeInput(item, type.ofType, form));
+  }
+  if (isInputObjectType(type)) {
+    if (!isPlainObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const field of Object.values(type.getFields())) {
+      const restKey = snake(field.name);
+      const raw = restKey in value ? value[restKey] : field.name in value ? value[field.name] : undefined;
+      if (raw !== undefined) out[field.name] = shapeInput(raw, field.type, form);
+    }
+    return out;
+  }
+  return shapeLeaf(value, type, form);
+}
+
+function shapeLeaf(value: unknown, type: GraphQLInputType, form: boolean): unknown {
+  if (form && value === '' && type !== GraphQLString) return null;
+  if (type === GraphQLInt || type === GraphQLFloat) {
+    if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value.trim());
+    return value;
+  }
+  if (type === GraphQLBoolean) {
+    if (value === 'true' || value === '1' || value === 1 || value === 'on') return true;
+    if (value === 'false' || value === '0' || value === 0 || value === 'off' || (form && value === '')) return false;
+    return value;
+  }
+  if (type === GraphQLString && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+  if (type === GraphQLID && typeof value === 'string') return value.trim();
+  if (isEnumType(type) || isScalarType(type)) return value;
+  return value;
+}
+
+export interface InputProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Checks a shaped value against the type: the problems name the REST field (`kind`, `items_attributes[0].quantity`). */
+export function coerceInput(value: unknown, type: GraphQLInputType): { problems: InputProblem[] } {
+  const problems: InputProblem[] = [];
+  coerceInputValue(value, type, (path, _invalid, error) => {
+    problems.push({ path: path.map((p) => (typeof p === 'string' ? camel(p) : p)), message: cleanMessage(error.message) });
+  });
+  return { problems };
+}
+
+/** graphql-js messages speak GraphQL (`Int cannot represent...`): keep them, without quoting the whole input. */
+function cleanMessage(message: string): string {
+  return message.replace(/; Did you mean .*$/, '').replace(/^Expected value of type "([^"]+)", found .*?;\s*/, 'expected $1: ');
+}

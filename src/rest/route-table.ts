@@ -1,0 +1,51 @@
+/**
+ * The REST compatibility layer is data: each module lists rows mapping (method, path) to one
+ * GraphQL root field, where its arguments come from, and how the reply looks. rest/compile.ts
+ * turns every row into a parsed and validated operation at start-up; rest/router.ts runs them.
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type ArgSource =
+  /** A path parameter (`:id`). */
+  | { from: 'path'; name: string }
+  /** A scalar from the merged query and body params (Rails' `params[:name]`). */
+  | { from: 'param'; name: string }
+  /** The resource hash (`{"school": {...}}`), converted to the argument's input type. */
+  | { from: 'resource'; key: string; optional?: boolean; extra?: string[] }
+  /** The whole params object, converted to the argument's input type. */
+  | { from: 'params' }
+  | { from: 'value'; value: unknown };
+
+export const pathParam = (name = 'id'): ArgSource => ({ from: 'path', name });
+export const param = (name: string): ArgSource => ({ from: 'param', name });
+/** `extra` names top-level params merged into the resource (the activity's `exam_questions_attributes`). */
+export const resource = (key: string, options: { optional?: boolean; extra?: string[] } = {}): ArgSource => ({
+  from: 'resource',
+  key,
+  ...options,
+});
+export const allParams = (): ArgSource => ({ from: 'params' });
+export const value = (v: unknown): ArgSource => ({ from: 'value', value: v });
+
+/**
+ * show: 200 with the object. list: a JSON array (paged with page/per_page, else streamed whole).
+ * create: 201 + Location. update: 200 + Location of the show path. destroy: 204. action: 200.
+ */
+export type ReplyKind = 'show' | 'list' | 'create' | 'update' | 'destroy' | 'action';
+
+export interface Route {
+  method: Method | Method[];
+  path: string;
+  /** The GraphQL root field (query or mutation) the route runs. */
+  field: string;
+  args?: Record<string, ArgSource>;
+  reply: ReplyKind;
+  /** Query parameters that select this row among rows of the same path (`find_by=code`). */
+  when?: Record<string, string>;
+  /** The show path of the resource, for Location (`/school_products/:id`). */
+  location?: string;
+  /** Wraps a list reply in an object (`{"messages": [...]}`). */
+  wrap?: string;
+  /** Needs no credential. */
+  public?: boolean;
+}

@@ -1,0 +1,270 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { execute, type GraphQLSchema } from 'graphql';
+import { AppError, raisedErrors, statusForUserErrors } from '../graphql/errors.js';
+import type { Context } from '../graphql/context.js';
+import { MAX_PAGE_SIZE } from '../graphql/pagination.js';
+import { type CompiledRoute, compileRoute } from './compile.js';
+import { coerceInput, shapeInput } from './input.js';
+import { restFieldName, snake } from './names.js';
+import { baseError, errorBody, fromExecutionError, fromUserErrors, type RestError } from './reply.js';
+import type { Method, Route } from './route-table.js';
+
+export interface RestDeps {
+  schema: GraphQLSchema;
+  routes: Route[];
+  /** Builds the request's context; throws AppError('unauthenticated') for a bad credential. */
+  context(request: FastifyRequest, isPublic: boolean): Promise<Context>;
+  log(error: unknown, request: FastifyRequest): void;
+}
+
+interface Row {
+  compiled: CompiledRoute;
+  /** The row's own names for the positional path parameters. */
+  paramNames: string[];
+}
+
+/** `/v1/x/:id/` → `/x/:p0`: rows of one shape share a fastify route whatever their parameter names. */
+export function routeShape(path: string): { shape: string; names: string[] } {
+  const names: string[] = [];
+  const clean = path.replace(/^\/v1(?=\/)/, '').split('?')[0].replace(/\/+$/, '') || '/';
+  const shape = clean.replace(/:([A-Za-z_]+)/g, (_, name: string) => `:p${names.push(name) - 1}`);
+  return { shape, names };
+}
+
+class RestFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: RestError[],
+  ) {
+    super(errors.map((e) => e.message).join('; '));
+  }
+}
+const badRequest = (field: string, message: string) => new RestFailure(400, [{ field, code: 'bad_request', message }]);
+
+/** Registers every row; operations are compiled here, once, and a broken row stops start-up. */
+export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
+  const groups = new Map<string, Map<Method, Row[]>>();
+  for (const route of deps.routes) {
+    const compiled = compileRoute(deps.schema, route);
+    const { shape, names } = routeShape(route.path);
+    const byMethod = groups.get(shape) ?? new Map<Method, Row[]>();
+    groups.set(shape, byMethod);
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      byMethod.set(method, [...(byMethod.get(method) ?? []), { compiled, paramNames: names }]);
+    }
+  }
+  for (const [shape, byMethod] of groups) {
+    for (const [method, rows] of byMethod) {
+      // Rows with a `when` come first: they claim the requests whose query matches them.
+      rows.sort((a, b) => Number(!a.compiled.route.when) - Number(!b.compiled.route.when));
+      app.route({ method, url: shape, handler: (request, reply) => handle(deps, rows, request, reply) });
+    }
+    const allowed = [...byMethod.keys()];
+    const specPath = [...byMethod.values()][0][0].compiled.route.path;
+    const others = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as Method[]).filter((m) => !allowed.includes(m));
+    if (others.length)
+      app.route({
+        method: others,
+        url: shape,
+        handler: (_request, reply) =>
+          reply
+            .code(405)
+            .header('allow', allowed.join(', '))
+            .send(errorBody(baseError('method_not_allowed', `${specPath} answers ${allowed.join(', ')}`))),
+      });
+  }
+}
+
+/** Accept: JSON, anything, nothing, or a vendor type of version 1; a vendor type of another version is 406. */
+function acceptable(accept: string | undefined): boolean {
+  if (!accept) return true;
+  const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase());
+  const otherVersion = (t: string) => /^application\/vnd\.[^.]+(?:\.[^.+]+)*\.v(\d+)\+json$/.exec(t)?.[1];
+  return types.some((t) => {
+    const version = otherVersion(t);
+    return version === undefined || version === '1';
+  });
+}
+
+function sendError(reply: FastifyReply, status: number, errors: RestError[]) {
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(errors));
+}
+
+async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, reply: FastifyReply) {
+  try {
+    if (!acceptable(request.headers.accept)) {
+      throw new RestFailure(406, baseError('not_acceptable', 'This service speaks version 1 of the interface (application/json)'));
+    }
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const row = rows.find((r) => !r.compiled.route.when || Object.entries(r.compiled.route.when).every(([k, v]) => query[k] === v));
+    if (!row) throw new RestFailure(404, baseError('route_not_found', `No route matches ${request.method} ${request.url}`));
+    const { compiled } = row;
+    const body = request.body;
+    if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
+      throw badRequest('base', 'The body must be an object of parameters');
+    // Rails' params: query, then body, then path parameters win.
+    const params: Record<string, unknown> = { ...query, ...((body as object) ?? {}) };
+    const pathValues = Object.values((request.params ?? {}) as Record<string, string>);
+    row.paramNames.forEach((name, i) => (params[name] = pathValues[i]));
+    const form = !!request.headers['content-type'] && !/json/i.test(request.headers['content-type']);
+
+    const ctx = await deps.context(request, !!compiled.route.public);
+    if (!compiled.route.public && !ctx.credential) {
+      throw new RestFailure(401, baseError('unauthenticated', 'A valid credential is required (Authorization: Bearer <token>)'));
+    }
+    const variables = variablesFor(compiled, params, form);
+    if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
+    const result = await run(deps, compiled, ctx, variables, request);
+    return replyOne(compiled, result, reply);
+  } catch (error) {
+    if (error instanceof RestFailure) return sendError(reply, error.status, error.errors);
+    if (error instanceof AppError) return sendError(reply, raisedErrors[error.code].http, [{ field: error.field.length ? restFieldName(error.field) : 'base', code: error.code, message: error.message }]);
+    deps.log(error, request);
+    return sendError(reply, 500, baseError('internal', 'Internal server error'));
+  }
+}
+
+function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const { name, source, arg } of compiled.args) {
+    let raw: unknown;
+    switch (source.from) {
+      case 'path':
+      case 'param':
+        raw = params[source.name];
+        break;
+      case 'value':
+        raw = source.value;
+        break;
+      case 'params':
+        raw = params;
+        break;
+      case 'resource': {
+        raw = params[source.key];
+        const missing = raw === undefined || raw === null || raw === '' || (typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length === 0 && !source.extra?.length);
+        if (missing && !source.optional) throw badRequest(source.key, `param is missing or the value is empty: ${source.key}`);
+        if (raw !== undefined && raw !== null && raw !== '' && (typeof raw !== 'object' || Array.isArray(raw)))
+          throw badRequest(source.key, `${source.key} must be a hash of fields`);
+        if (source.extra) {
+          raw = { ...((raw as object) ?? {}) };
+          for (const key of source.extra) if (params[key] !== undefined) (raw as Record<string, unknown>)[key] = params[key];
+        }
+        raw ??= {};
+        break;
+      }
+    }
+    const shaped = shapeInput(raw, arg.type, form);
+    const { problems } = coerceInput(shaped, arg.type);
+    if (problems.length) {
+      const prefix = source.from === 'path' || source.from === 'param' ? [source.name] : [];
+      throw new RestFailure(
+        400,
+        problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]) , code: 'invalid_type', message: p.message })),
+      );
+    }
+    if (shaped !== undefined) variables[name] = shaped;
+  }
+  return variables;
+}
+
+async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variables: Record<string, unknown>, request: FastifyRequest) {
+  const result = await execute({ schema: deps.schema, document: compiled.document, contextValue: ctx, variableValues: variables });
+  if (result.errors?.length) {
+    const mapped = fromExecutionError(result.errors[0]);
+    if (mapped) throw new RestFailure(mapped.status, mapped.errors);
+    deps.log(result.errors[0].originalError ?? result.errors[0], request);
+    throw new RestFailure(500, baseError('internal', 'Internal server error'));
+  }
+  return (result.data as { result: any }).result;
+}
+
+function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
+  const { route } = compiled;
+  const rendered = compiled.render(result);
+  let resource: any = rendered;
+  if (compiled.shape === 'payload') {
+    if (result.errors.length) return sendError(reply, statusForUserErrors(result.errors), fromUserErrors(result.errors));
+    // One resource in the payload is the reply; several (the wizard) reply together.
+    const keys = compiled.payloadKeys.map(snake);
+    resource = keys.length === 1 ? rendered[keys[0]] : Object.fromEntries(keys.map((k) => [k, rendered[k]]));
+  }
+  if (route.reply === 'destroy') return reply.code(204).send();
+  if (route.location && resource && typeof resource === 'object' && 'id' in resource && (route.reply === 'create' || route.reply === 'update')) {
+    reply.header('location', route.location.replace(':id', String(resource.id)));
+  }
+  return reply.code(route.reply === 'create' ? 201 : 200).send(resource);
+}
+
+/** A list: one page with `page`, else the whole list, streamed page by page so memory stays bounded. */
+async function replyList(
+  deps: RestDeps,
+  compiled: CompiledRoute,
+  ctx: Context,
+  variables: Record<string, unknown>,
+  params: Record<string, unknown>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const pageParam = params.page;
+  const paged = pageParam !== undefined && pageParam !== '';
+  const url = new URL(request.url, 'http://x');
+  const link = (page: number, perPage: number) => {
+    url.searchParams.set('page', String(page));
+    url.searchParams.set('per_page', String(perPage));
+    return `${url.pathname}${url.search}`;
+  };
+  const wrap = (json: string) => (compiled.route.wrap ? `{"${compiled.route.wrap}":${json}}` : json);
+  if (paged) {
+    const pageVars = pageVariables(pageParam, params.per_page);
+    const first = await run(deps, compiled, ctx, { ...variables, ...pageVars }, request);
+    const total: number = first.totalCount;
+    const lastPage = Math.max(1, Math.ceil(total / pageVars.perPage));
+    const links = [`<${link(1, pageVars.perPage)}>; rel="first"`, `<${link(lastPage, pageVars.perPage)}>; rel="last"`];
+    if (pageVars.page < lastPage) links.push(`<${link(pageVars.page + 1, pageVars.perPage)}>; rel="next"`);
+    if (pageVars.page > 1) links.push(`<${link(Math.min(pageVars.page - 1, lastPage), pageVars.perPage)}>; rel="prev"`);
+    return reply
+      .code(200)
+      .headers({ 'x-total-count': String(total), 'x-page': String(pageVars.page), 'x-per-page': String(pageVars.perPage), link: links.join(', ') })
+      .type('application/json; charset=utf-8')
+      .send(wrap(JSON.stringify(compiled.render(first.nodes))));
+  }
+  const firstPage = await run(deps, compiled, ctx, { ...variables, first: MAX_PAGE_SIZE }, request);
+  const total: number = firstPage.totalCount;
+  reply.headers({
+    'x-total-count': String(total),
+    'x-page': '1',
+    'x-per-page': String(total),
+    link: `<${url.pathname}${url.search}>; rel="first", <${url.pathname}${url.search}>; rel="last"`,
+  });
+  reply.code(200).type('application/json; charset=utf-8');
+  if (!firstPage.pageInfo.hasNextPage) return reply.send(wrap(JSON.stringify(compiled.render(firstPage.nodes))));
+  async function* pages() {
+    let page = firstPage;
+    let separator = '';
+    yield compiled.route.wrap ? `{"${compiled.route.wrap}":[` : '[';
+    for (;;) {
+      for (const node of compiled.render(page.nodes)) {
+        yield separator + JSON.stringify(node);
+        separator = ',';
+      }
+      if (!page.pageInfo.hasNextPage) break;
+      page = await run(deps, compiled, ctx, { ...variables, first: MAX_PAGE_SIZE, after: page.pageInfo.endCursor }, request);
+    }
+    yield compiled.route.wrap ? ']}' : ']';
+  }
+  return reply.send(Readable.from(pages()));
+}
+
+function pageVariables(page: unknown, perPage: unknown): { page: number; perPage: number } {
+  const asInt = (v: unknown, name: string) => {
+    if (typeof v === 'number' && Number.isInteger(v)) return v;
+    if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v.trim());
+    throw badRequest(name, `${name} must be a whole number`);
+  };
+  const p = asInt(page, 'page');
+  if (p < 1) throw badRequest('page', 'page must be 1 or more');
+  const pp = perPage === undefined || perPage === '' ? 10 : asInt(perPage, 'per_page');
+  if (pp < 1 || pp > MAX_PAGE_SIZE) throw badRequest('per_page', `per_page must be between 1 and ${MAX_PAGE_SIZE}`);
+  return { page: p, perPage: pp };
+}
