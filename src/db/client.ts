@@ -74,13 +74,14 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       driver: 'postgres',
       statements,
       async migrate() {
-        const conn = await client.reserve();
+        // One connection (max: 1) so the advisory lock and the migration share a session.
+        const session = postgres(options.url!, { max: 1, onnotice: () => {} });
         try {
-          await conn`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
-          await migratePostgres(drizzlePostgres(conn, { casing }), { migrationsFolder });
+          await session`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+          await migratePostgres(drizzlePostgres(session, { casing }), { migrationsFolder });
+          await session`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
         } finally {
-          await conn`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
-          conn.release();
+          await session.end({ timeout: 5 });
         }
       },
       close: () => client.end({ timeout: 5 }),

@@ -1,0 +1,193 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import postgres from 'postgres';
+import qs from 'qs';
+import { inject } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { issueToken, type Role } from '../../src/auth/credential.js';
+import { type Database, openDatabase } from '../../src/db/client.js';
+
+export type Encoding = 'json' | 'form' | 'multipart';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  text: string;
+}
+
+/** A controllable clock: tests move time instead of waiting for it. */
+export class TestClock {
+  constructor(private current = new Date('2026-01-15T12:00:00Z')) {}
+  now = () => new Date(this.current);
+  set(date: Date | string) {
+    this.current = new Date(date);
+  }
+  advanceDays(days: number) {
+    this.current = new Date(this.current.getTime() + days * 86_400_000);
+  }
+}
+
+/** Multipart body with bracket names, as browsers and Rails clients send it. */
+function multipart(body: Record<string, unknown>): { payload: Buffer; contentType: string } {
+  const boundary = `----lp${randomBytes(8).toString('hex')}`;
+  const flat = qs.stringify(body, { encode: false, arrayFormat: 'brackets' }).split('&').filter(Boolean);
+  const parts = flat.map((pair) => {
+    const i = pair.indexOf('=');
+    const [name, value] = [pair.slice(0, i), pair.slice(i + 1)];
+    return `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  });
+  return { payload: Buffer.from(parts.join('') + `--${boundary}--\r\n`), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export class Client {
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly token: string | null,
+    private readonly extraHeaders: Record<string, string> = {},
+  ) {}
+
+  /** The same client acting for a school (platform credentials name it with X-School-Id). */
+  forSchool(schoolId: number): Client {
+    return new Client(this.app, this.token, { ...this.extraHeaders, 'x-school-id': String(schoolId) });
+  }
+
+  async request(
+    method: string,
+    url: string,
+    body?: unknown,
+    options: { encoding?: Encoding; headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<Reply> {
+    const headers: Record<string, string> = { ...this.extraHeaders, ...options.headers };
+    if (this.token) headers.authorization ??= `Bearer ${this.token}`;
+    let payload: string | Buffer | undefined;
+    if (options.raw !== undefined) payload = options.raw;
+    else if (body !== undefined) {
+      const encoding = options.encoding ?? 'json';
+      if (encoding === 'json') {
+        payload = JSON.stringify(body);
+        headers['content-type'] ??= 'application/json';
+      } else if (encoding === 'form') {
+        payload = qs.stringify(body, { arrayFormat: 'brackets' });
+        headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      } else {
+        const m = multipart(body as Record<string, unknown>);
+        payload = m.payload;
+        headers['content-type'] ??= m.contentType;
+      }
+    }
+    const res = await this.app.inject({ method: method as any, url, headers, payload });
+    let parsed: any = null;
+    if (res.body && /json/.test(String(res.headers['content-type'] ?? ''))) parsed = JSON.parse(res.body);
+    return { status: res.statusCode, headers: res.headers as Reply['headers'], body: parsed, text: res.body };
+  }
+
+  get = (url: string, options?: Parameters<Client['request']>[3]) => this.request('GET', url, undefined, options);
+  post = (url: string, body?: unknown, options?: Parameters<Client['request']>[3]) => this.request('POST', url, body, options);
+  put = (url: string, body?: unknown, options?: Parameters<Client['request']>[3]) => this.request('PUT', url, body, options);
+  patch = (url: string, body?: unknown, options?: Parameters<Client['request']>[3]) => this.request('PATCH', url, body, options);
+  delete = (url: string, options?: Parameters<Client['request']>[3]) => this.request('DELETE', url, undefined, options);
+
+  /** POST /graphql; returns `{ data, errors }`. */
+  async graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data: T; errors?: any[]; status: number }> {
+    const res = await this.request('POST', '/graphql', { query, variables });
+    return { ...res.body, status: res.status };
+  }
+}
+
+export interface TestSchool {
+  id: number;
+  adminId: number;
+  libraryId: number;
+  forumId: number;
+  /** The school's admin credential (from the wizard). */
+  admin: Client;
+}
+
+export class Service {
+  readonly anonymous: Client;
+  platform!: Client;
+  private schools = 0;
+
+  constructor(
+    readonly app: FastifyInstance,
+    readonly database: Database,
+    readonly clock: TestClock,
+    private readonly cleanup: () => Promise<void>,
+  ) {
+    this.anonymous = new Client(app, null);
+  }
+
+  get db() {
+    return this.database.db;
+  }
+
+  client(token: string | null, headers?: Record<string, string>): Client {
+    return new Client(this.app, token, headers);
+  }
+
+  /** A new credential of a role (straight to the database: tokens have no API of their own yet). */
+  async token(role: Role, schoolId: number | null = null, userId: number | null = null): Promise<Client> {
+    return this.client(await issueToken(this.db, { role, schoolId, userId, label: 'test' }));
+  }
+
+  /** A school made the way clients make one: through the wizard, with its admin credential. */
+  async school(name = `School ${++this.schools}`): Promise<TestSchool> {
+    const res = await this.platform.post('/schools/wizard', {
+      school: { name, email: `admin${this.schools}-${randomBytes(3).toString('hex')}@example.com`, password: 'secret-password' },
+    });
+    if (res.status !== 201) throw new Error(`wizard failed: ${res.status} ${res.text}`);
+    return {
+      id: res.body.school.id,
+      adminId: res.body.admin.id,
+      libraryId: res.body.library.id,
+      forumId: res.body.forum.id,
+      admin: this.client(res.body.admin.credentials),
+    };
+  }
+
+  /** How many SQL statements `work` sends. */
+  async countStatements(work: () => Promise<unknown>): Promise<number> {
+    const before = this.database.statements.count;
+    await work();
+    return this.database.statements.count - before;
+  }
+
+  async stop() {
+    await this.app.close();
+    await this.database.close();
+    await this.cleanup();
+  }
+}
+
+let fileDatabases = 0;
+
+/** A service on a database of this test file's own, migrated, empty. */
+export async function startService(options: { now?: Date } = {}): Promise<Service> {
+  const info = inject('testDatabase');
+  let database: Database;
+  let cleanup = async () => {};
+  if (info.kind === 'postgres') {
+    const name = `${info.template!.replace(/_tmpl_\d+$/, '')}_f${process.pid}_${++fileDatabases}`;
+    const admin = postgres(info.url!, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`drop database if exists "${name}"`);
+    await admin.unsafe(`create database "${name}" template "${info.template}"`);
+    const url = new URL(info.url!);
+    url.pathname = `/${name}`;
+    database = await openDatabase({ url: url.toString(), maxConnections: 5 });
+    cleanup = async () => {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    };
+  } else {
+    database = await openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([readFileSync(info.dumpFile!)]) });
+  }
+  const clock = new TestClock(options.now);
+  const app = await createApp({ database, now: clock.now });
+  await app.ready();
+  const service = new Service(app, database, clock, cleanup);
+  service.platform = await service.token('platform');
+  return service;
+}
