@@ -11,6 +11,7 @@ import { AppError, raisedErrors } from './graphql/errors.js';
 import { anonymousContext, contextFor, type ContextDeps } from './graphql/request-context.js';
 import { appSchema } from './graphql/schema.js';
 import { routes } from './modules/index.js';
+import { QS_OPTIONS } from './rest/get-body.js';
 import { baseError, errorBody } from './rest/reply.js';
 import { registerRestRoutes } from './rest/router.js';
 
@@ -22,7 +23,6 @@ export interface AppOptions {
   bodyLimit?: number;
 }
 
-const QS_OPTIONS = { depth: 10, arrayLimit: 1000, parameterLimit: 5000, allowDots: false } as const;
 
 /** Strips what clients put around a route: `/api`, `/v1`, a `.json` suffix. */
 export function normaliseUrl(url: string): string {

@@ -3,7 +3,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Context } from './context.js';
-import { AppError } from './errors.js';
+import { AppError, raisedErrors } from './errors.js';
 
 const exampleQuery = `# Send your token in the Headers tab: {"Authorization": "Bearer <token>"}
 query Schools {
@@ -31,6 +31,10 @@ const clientCodes = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
+  // The service's own raised codes (a bad credential fails while the context is built).
+  ...Object.values(raisedErrors)
+    .map((e) => e.graphql)
+    .filter((code) => code !== 'INTERNAL_SERVER_ERROR'),
 ]);
 
 export function createApollo(schema: GraphQLSchema, log: (error: unknown) => void): ApolloServer<Context> {

@@ -42,8 +42,9 @@ export interface ConnectionData<T> {
 }
 
 /** `XConnection` for a node type: nodes, edges, pageInfo and totalCount (counted only when asked). */
-export function Connection<T extends { id: number }>(Node: ClassType<T>) {
-  @ObjectType(`${Node.name}Edge`)
+/** `typeName` is the node's GraphQL name when it differs from its class name. */
+export function Connection<T extends { id: number }>(Node: ClassType<T>, typeName = Node.name) {
+  @ObjectType(`${typeName}Edge`)
   class Edge {
     @Field(() => String) cursor!: string;
     @Field(() => Node) node!: T;

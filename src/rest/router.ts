@@ -5,6 +5,7 @@ import { AppError, raisedErrors, statusForUserErrors } from '../graphql/errors.j
 import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
+import { getRequestBody } from './get-body.js';
 import { coerceInput, shapeInput } from './input.js';
 import { restFieldName, snake } from './names.js';
 import { baseError, errorBody, fromExecutionError, fromUserErrors, type RestError } from './reply.js';
@@ -100,7 +101,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     const row = rows.find((r) => !r.compiled.route.when || Object.entries(r.compiled.route.when).every(([k, v]) => query[k] === v));
     if (!row) throw new RestFailure(404, baseError('route_not_found', `No route matches ${request.method} ${request.url}`));
     const { compiled } = row;
-    const body = request.body;
+    const body = request.method === 'GET' ? await getRequestBody(request) : request.body;
     if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
       throw badRequest('base', 'The body must be an object of parameters');
     // Rails' params: query, then body, then path parameters win.

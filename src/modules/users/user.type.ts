@@ -1,19 +1,40 @@
 import 'reflect-metadata';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { GraphQLEmailAddress } from 'graphql-scalars';
 import { graphqlEnum } from '../../graphql/enums.js';
+import { Connection } from '../../graphql/pagination.js';
 import { userType } from './user.table.js';
 
 export const UserTypeEnum = graphqlEnum('UserType', userType.enumValues, 'The kind of a person of a school.');
+export type UserKind = (typeof userType.enumValues)[number];
 
-@ObjectType({ description: 'A person of a school: a student, a collaborator or an admin.' })
-export class User {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
-  @Field(() => UserTypeEnum) type!: string;
-  @Field(() => String) fullName!: string;
-  @Field(() => String) email!: string;
-  @Field(() => String, { nullable: true }) document!: string | null;
-  @Field(() => String, { nullable: true }) phone!: string | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
+/** The fields every kind of person shows; Student, Collaborator and Admin are this shape under their own names. */
+function personType(kind: UserKind, description: string) {
+  @ObjectType(kind, { description })
+  class Person {
+    @Field(() => ID) id!: number;
+    @Field(() => ID) schoolId!: number;
+    @Field(() => String) fullName!: string;
+    @Field(() => String) email!: string;
+    @Field(() => String, { nullable: true }) document!: string | null;
+    @Field(() => String, { nullable: true }) phone!: string | null;
+    @Field(() => Date) createdAt!: Date;
+    @Field(() => Date) updatedAt!: Date;
+  }
+  @ObjectType(`${kind}Connection`)
+  class PersonConnection extends Connection(Person, kind) {}
+  return { Type: Person, ConnectionType: PersonConnection };
+}
+
+export const StudentTypes = personType('Student', 'A student of a school.');
+export const CollaboratorTypes = personType('Collaborator', 'A teacher or staff member of a school.');
+export const AdminTypes = personType('Admin', 'An administrator of a school.');
+
+@InputType({ description: 'Create takes fullName and email (unique within the school); update any of them.' })
+export class PersonInput {
+  @Field(() => String, { nullable: true }) fullName?: string | null;
+  @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
+  @Field(() => String, { nullable: true, description: 'At least 8 characters; stored as a scrypt hash.' }) password?: string | null;
+  @Field(() => String, { nullable: true }) document?: string | null;
+  @Field(() => String, { nullable: true }) phone?: string | null;
 }

@@ -1,0 +1,101 @@
+import 'reflect-metadata';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { Arg, Args, ArgsType, Authorized, Ctx, Field, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { GraphQLEmailAddress } from 'graphql-scalars';
+import { hashPassword } from '../../auth/password.js';
+import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import type { Context } from '../../graphql/context.js';
+import { notFound } from '../../graphql/errors.js';
+import { parseId } from '../../graphql/ids.js';
+import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { Checks } from '../../graphql/validation.js';
+import { users } from './user.table.js';
+import { AdminTypes, CollaboratorTypes, PersonInput, StudentTypes, type UserKind } from './user.type.js';
+
+uniqueConstraintField('users_school_id_email_key', 'email');
+
+@ArgsType()
+export class PeopleArgs extends ConnectionArgs {
+  @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
+}
+
+const MIN_PASSWORD = 8;
+
+async function personValues(input: PersonInput, creating: boolean) {
+  const checks = new Checks();
+  if (creating) checks.required('fullName', input.fullName).required('email', input.email);
+  else checks.notCleared('fullName', input.fullName).notCleared('email', input.email);
+  if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD)
+    checks.add('password', 'too_short', `is too short (minimum is ${MIN_PASSWORD} characters)`);
+  checks.throwIfAny();
+  const values: Partial<typeof users.$inferInsert> = {};
+  if (input.fullName) values.fullName = input.fullName.trim();
+  if (input.email) values.email = input.email.trim().toLowerCase();
+  if (input.password) values.passwordHash = await hashPassword(input.password);
+  if (input.document !== undefined) values.document = input.document;
+  if (input.phone !== undefined) values.phone = input.phone;
+  return values;
+}
+
+/**
+ * Queries and mutations for one kind of person (`student`, `students`, `createStudent`, ...):
+ * the three kinds differ only in names and in who may manage them.
+ */
+function peopleResolver(kind: UserKind, types: typeof StudentTypes) {
+  const one = kind.charAt(0).toLowerCase() + kind.slice(1);
+  const PersonPayload = Payload(types.Type, one, `${kind}Payload`);
+  const ofKind = (ctx: Context, id?: number): SQL | undefined =>
+    and(eq(users.type, kind), inSchool(ctx, users.schoolId), id === undefined ? undefined : eq(users.id, id));
+  const managers = kind === 'Admin' ? (['platform', 'admin'] as const) : STAFF;
+
+  @Resolver(() => types.Type)
+  class PeopleResolver {
+    @Authorized(...ANY_ROLE)
+    @Query(() => types.Type, { name: one })
+    async person(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+      const [row] = await ctx.db.select().from(users).where(ofKind(ctx, parseId(id, kind)));
+      if (!row) throw notFound(kind);
+      return row;
+    }
+
+    @Authorized(...STAFF)
+    @Query(() => types.ConnectionType, { name: `${one}s` })
+    people(@Args(() => PeopleArgs) args: PeopleArgs, @Ctx() ctx: Context) {
+      return paginate(ctx, users, and(ofKind(ctx), args.email ? eq(users.email, args.email.toLowerCase()) : undefined), args);
+    }
+
+    @Authorized(...managers)
+    @Mutation(() => PersonPayload, { name: `create${kind}` })
+    create(@Arg('input', () => PersonInput) input: PersonInput, @Ctx() ctx: Context) {
+      const schoolId = writeSchool(ctx);
+      return mutate(ctx, one, async (tx) => {
+        const values = await personValues(input, true);
+        const [row] = await tx
+          .insert(users)
+          .values({ ...values, fullName: values.fullName!, email: values.email!, schoolId, type: kind })
+          .returning();
+        return row;
+      });
+    }
+
+    @Authorized(...managers)
+    @Mutation(() => PersonPayload, { name: `update${kind}` })
+    update(@Arg('id', () => ID) id: string, @Arg('input', () => PersonInput) input: PersonInput, @Ctx() ctx: Context) {
+      const userId = parseId(id, kind);
+      return mutate(ctx, one, async (tx) => {
+        const values = await personValues(input, false);
+        const [current] = await tx.select().from(users).where(ofKind(ctx, userId));
+        if (!current) throw notFound(kind);
+        if (Object.keys(values).length === 0) return current;
+        const [row] = await tx.update(users).set(values).where(eq(users.id, userId)).returning();
+        return row;
+      });
+    }
+  }
+  return PeopleResolver;
+}
+
+export const StudentResolver = peopleResolver('Student', StudentTypes);
+export const CollaboratorResolver = peopleResolver('Collaborator', CollaboratorTypes);
+export const AdminResolver = peopleResolver('Admin', AdminTypes);
