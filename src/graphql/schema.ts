@@ -1,20 +1,39 @@
 import 'reflect-metadata';
 import { GraphQLDateTime } from 'graphql-scalars';
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import { authChecker } from '../auth/auth-checker.js';
 import { resolvers } from '../modules/index.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 
+/**
+ * type-graphql wraps every plain field in an async middleware chain, a promise per field per
+ * row (a 500-row list spent most of its time there). This service authorizes root fields only,
+ * so a plain data field is marked simple; one that carries roles or middlewares keeps its chain.
+ */
+function plainFieldsAreSimple() {
+  const storage = getMetadataStorage();
+  // Roles and field middlewares are attached to fields during the build: read their own registries.
+  const guards = [...storage.authorizedFields, ...storage.middlewares];
+  const related = (a: Function, b: Function) => a === b || a.prototype instanceof b || b.prototype instanceof a;
+  for (const field of storage.fields) {
+    const guarded = guards.some((g) => g.fieldName === field.name && related(g.target, field.target));
+    field.simple = guarded ? false : (field.simple ?? true);
+  }
+}
+
 /** The one schema both faces execute; built once per process. */
 export function appSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({
-    resolvers: resolvers as unknown as NonEmptyArray<Function>,
-    validate: true,
-    authChecker,
-    authMode: 'error',
-    scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
-  });
+  built ??= (async () => {
+    plainFieldsAreSimple();
+    return buildSchema({
+      resolvers: resolvers as unknown as NonEmptyArray<Function>,
+      validate: true,
+      authChecker,
+      authMode: 'error',
+      scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
+    });
+  })();
   return built;
 }
