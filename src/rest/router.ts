@@ -191,8 +191,10 @@ function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
     resource = keys.length === 1 ? rendered[keys[0]] : Object.fromEntries(keys.map((k) => [k, rendered[k]]));
   }
   if (route.reply === 'destroy') return reply.code(204).send();
-  if (route.location && resource && typeof resource === 'object' && 'id' in resource && (route.reply === 'create' || route.reply === 'update')) {
-    reply.header('location', route.location.replace(':id', String(resource.id)));
+  // The Location names the resource, or the first of several (the wizard's school).
+  const located = compiled.shape === 'payload' && compiled.payloadKeys.length > 1 ? resource?.[snake(compiled.payloadKeys[0])] : resource;
+  if (route.location && located?.id !== undefined && (route.reply === 'create' || route.reply === 'update')) {
+    reply.header('location', route.location.replace(':id', String(located.id)));
   }
   return reply.code(route.reply === 'create' ? 201 : 200).send(resource);
 }
