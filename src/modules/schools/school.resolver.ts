@@ -8,6 +8,7 @@ import { given, parseId } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
+import { emitEvent } from '../events/events.js';
 import { users } from '../users/user.table.js';
 import { CreateSchoolInput, SchoolsArgs, UpdateSchoolInput } from './school.input.js';
 import { domainsOfSchool, organizationById } from './school.loaders.js';
@@ -21,7 +22,8 @@ uniqueConstraintField('school_domains_domain_key', 'domains');
 
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'admin', 'app', 'mail', 'static', 'assets']);
+/** Subdomains no school may have (checked on create and update; the wizard skips them). */
+export const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'admin', 'app', 'mail', 'static', 'assets']);
 
 /** Checks a school's fields; `creating` makes the required ones required. */
 export function checkSchool(input: CreateSchoolInput | UpdateSchoolInput, creating: boolean): Checks {
@@ -55,8 +57,18 @@ export async function applySchoolEvent(tx: Queryable, school: { id: number; stat
     new Checks().add('event', 'invalid_transition', `${event} cannot happen to a school that is ${school.status}`).throwIfAny();
   }
   await tx.insert(schoolStatusChanges).values({ schoolId: school.id, event, fromStatus: school.status, toStatus: to! });
+  await emitEvent(tx, {
+    schoolId: school.id,
+    name: 'school.status_changed',
+    subjectType: 'School',
+    subjectId: school.id,
+    payload: { event, from: school.status, to },
+  });
   return to!;
 }
+
+/** The user types `schools(email, type)` looks up (GET /schools?email=&type=). */
+const SCHOOL_MEMBER_TYPES: readonly string[] = ['Student', 'Collaborator'];
 
 /** Which schools a credential may see: all for a platform credential, else its own. */
 function visibleSchools(ctx: Context): SQL | undefined {
@@ -81,6 +93,10 @@ export class SchoolResolver {
   async schools(@Args(() => SchoolsArgs) args: SchoolsArgs, @Ctx() ctx: Context) {
     if (!!args.email !== !!args.type) {
       throw new AppError('bad_request', 'email and type go together: give both or neither', [args.email ? 'type' : 'email']);
+    }
+    // The spec's allowed values for type are Student and Collaborator (UserType also has Admin).
+    if (args.type && !SCHOOL_MEMBER_TYPES.includes(args.type)) {
+      throw new AppError('bad_request', `type must be one of ${SCHOOL_MEMBER_TYPES.join(', ')}`, ['type']);
     }
     let byUser: SQL | undefined;
     if (args.email && args.type) {
