@@ -14,7 +14,7 @@ import { forums } from '../forums/forum.table.js';
 import { Forum } from '../forums/forum.type.js';
 import { users } from '../users/user.table.js';
 import { SchoolWizardInput } from './school.input.js';
-import { applySchoolEvent } from './school.resolver.js';
+import { applySchoolEvent, RESERVED_SUBDOMAINS } from './school.resolver.js';
 import { organizations, schools } from './school.table.js';
 import { Organization, School } from './school.type.js';
 
@@ -52,14 +52,14 @@ export function slugify(name: string): string {
   return slug || 'school';
 }
 
-/** The slug itself when free, else the slug with the first free numeric suffix. */
+/** The slug itself when free and not reserved, else the slug with the first free numeric suffix. */
 async function freeSubdomain(tx: Queryable, base: string): Promise<string> {
   const taken = await tx
     .select({ subdomain: sql<string>`lower(${schools.subdomain})` })
     .from(schools)
     .where(or(eq(sql`lower(${schools.subdomain})`, base), like(sql`lower(${schools.subdomain})`, `${base}-%`)));
   const used = new Set(taken.map((t) => t.subdomain));
-  if (!used.has(base) && !['www', 'api', 'admin', 'app'].includes(base)) return base;
+  if (!used.has(base) && !RESERVED_SUBDOMAINS.has(base)) return base;
   for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
