@@ -13,6 +13,7 @@ import { appSchema } from './graphql/schema.js';
 import { routes } from './modules/index.js';
 import { QS_OPTIONS } from './rest/get-body.js';
 import { baseError, errorBody } from './rest/reply.js';
+import { registerOpenApiRoute } from './rest/openapi-route.js';
 import { registerRestRoutes } from './rest/router.js';
 
 export interface AppOptions {
@@ -104,6 +105,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     log: (error) => log(error),
   });
 
+  registerOpenApiRoute(app, schema, routes);
   app.get('/health', async () => ({ status: 'ok' }));
 
   app.setNotFoundHandler((request, reply) =>

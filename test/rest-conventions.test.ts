@@ -133,6 +133,13 @@ describe('REST conventions (DESIGN.md)', () => {
     expect(ignored.headers['x-total-count']).toBe('5');
   });
 
+  it('serves its OpenAPI description, the committed one', async () => {
+    const { readFileSync } = await import('node:fs');
+    const res = await service.anonymous.get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(JSON.parse(readFileSync('schema/openapi.json', 'utf8')));
+  });
+
   it('the playground is served to a browser, self-contained', async () => {
     const res = await service.anonymous.get('/graphql', { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);

@@ -45,7 +45,8 @@ export interface DatabaseOptions {
   maxConnections?: number;
 }
 
-const projectRoot = (() => {
+/** The directory holding package.json, from src/ (tsx, vitest) or dist/src/ (node). */
+export const projectRoot = (() => {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);

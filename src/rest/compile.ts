@@ -60,11 +60,12 @@ function rendererFor(type: GraphQLOutputType): Renderer {
 }
 
 /** The fields REST shows of an object: every leaf (or list of leaves) field that needs no argument. */
+export function restFields(type: GraphQLObjectType) {
+  return Object.values(type.getFields()).filter((f) => isLeafType(getNamedType(f.type)) && f.args.every((a) => !isNonNullType(a.type)));
+}
+
 function leafSelection(type: GraphQLObjectType): string {
-  const names = Object.values(type.getFields())
-    .filter((f) => isLeafType(getNamedType(f.type)) && f.args.every((a) => !isNonNullType(a.type)))
-    .map((f) => f.name);
-  return `{ ${names.join(' ')} }`;
+  return `{ ${restFields(type).map((f) => f.name).join(' ')} }`;
 }
 
 function selectionFor(field: GraphQLField<unknown, unknown>): Pick<CompiledRoute, 'shape' | 'payloadKeys'> & { selection: string } {

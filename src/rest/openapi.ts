@@ -1,0 +1,432 @@
+import {
+  getNamedType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  isEnumType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+} from 'graphql';
+import { DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from '../graphql/pagination.js';
+import { compileRoute, type CompiledRoute, restFields } from './compile.js';
+import { camel, snake } from './names.js';
+import type { Method, Route } from './route-table.js';
+
+/**
+ * The OpenAPI 3.1 description of the REST layer, derived from the route rows and the GraphQL
+ * schema only: a row's path and method, the root field it runs, where its arguments come from and
+ * the shape of its reply. Schemas are named after the GraphQL types. The output is deterministic
+ * (paths, methods and components in a fixed order) so the committed file diffs cleanly.
+ */
+type JsonSchema = Record<string, unknown>;
+type Operation = Record<string, unknown>;
+
+const METHOD_ORDER: Method[] = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
+const ERROR_SCHEMA = 'ErrorReply';
+const ref = (name: string, section = 'schemas') => ({ $ref: `#/components/${section}/${name}` });
+const byKey = <T>(entries: [string, T][]) => Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+const errorResponses = {
+  400: ['BadRequest', 'Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page.'],
+  401: ['Unauthorized', 'No valid credential.'],
+  403: ['Forbidden', 'The credential may not do this.'],
+  404: ['NotFound', 'No such object (or it belongs to another school).'],
+  409: ['Conflict', 'A uniqueness conflict, or the object is still in use.'],
+  422: ['UnprocessableEntity', 'The object is invalid; nothing was changed.'],
+} as const;
+
+/** JSON Schemas of the GraphQL scalars REST carries; other custom scalars are left unconstrained. */
+const scalarSchemas: Record<string, JsonSchema> = {
+  ID: { type: 'integer' },
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  String: { type: 'string' },
+  Boolean: { type: 'boolean' },
+  DateTime: { type: 'string', format: 'date-time' },
+  Date: { type: 'string', format: 'date' },
+  EmailAddress: { type: 'string', format: 'email' },
+  URL: { type: 'string', format: 'uri' },
+  UUID: { type: 'string', format: 'uuid' },
+  NonNegativeInt: { type: 'integer', minimum: 0 },
+  PositiveInt: { type: 'integer', minimum: 1 },
+  NonNegativeFloat: { type: 'number', minimum: 0 },
+  JSONObject: { type: 'object' },
+  JSON: {},
+};
+
+/** Adds `null` to a schema (3.1 style); an unconstrained schema already admits it. */
+function orNull(schema: JsonSchema): JsonSchema {
+  if ('$ref' in schema) return { anyOf: [schema, { type: 'null' }] };
+  if (typeof schema.type !== 'string') return schema;
+  const out: JsonSchema = { ...schema, type: [schema.type, 'null'] };
+  if (Array.isArray(schema.enum)) out.enum = [...schema.enum, null];
+  return out;
+}
+
+/** The fields REST renders of a type: the runner's own rule (rest/compile.ts). */
+const renderedFields = (type: GraphQLNamedType) => (isObjectType(type) ? restFields(type) : []);
+
+const describe = (schema: JsonSchema, thing: { description?: string | null; deprecationReason?: string | null }) => {
+  const out = { ...schema };
+  if (thing.description) out.description = thing.description;
+  if (thing.deprecationReason) out.deprecated = true;
+  return out;
+};
+
+class Builder {
+  readonly schemas = new Map<string, JsonSchema>();
+
+  constructor(readonly schema: GraphQLSchema) {
+    if (schema.getType(ERROR_SCHEMA)) throw new Error(`OpenAPI: the GraphQL type ${ERROR_SCHEMA} clashes with the REST error schema`);
+  }
+
+  leaf(type: GraphQLNamedType): JsonSchema {
+    if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value) };
+    const known = scalarSchemas[type.name];
+    if (known) return { ...known };
+    return isScalarType(type) && type.description ? { description: type.description } : {};
+  }
+
+  /** A GraphQL output type as REST renders it: objects by reference to their leaf fields. */
+  output(type: GraphQLOutputType, nullable = true): JsonSchema {
+    if (isNonNullType(type)) return this.output(type.ofType, false);
+    let schema: JsonSchema;
+    if (isListType(type)) schema = { type: 'array', items: this.output(type.ofType) };
+    else if (isObjectType(type)) schema = ref(this.object(type.name));
+    else schema = this.leaf(type as GraphQLNamedType);
+    return nullable ? orNull(schema) : schema;
+  }
+
+  object(name: string): string {
+    if (this.schemas.has(name)) return name;
+    const type = this.schema.getType(name)!;
+    this.schemas.set(name, {});
+    const fields = renderedFields(type);
+    this.schemas.set(name, {
+      ...(type.description ? { description: type.description } : {}),
+      type: 'object',
+      required: fields.map((f) => snake(f.name)),
+      properties: Object.fromEntries(fields.map((f) => [snake(f.name), describe(this.output(f.type), f)])),
+    });
+    return name;
+  }
+
+  /** A GraphQL input type as REST accepts it: snake_case keys, nested inputs by reference. */
+  input(type: GraphQLInputType, nullable = true): JsonSchema {
+    if (isNonNullType(type)) return this.input(type.ofType, false);
+    let schema: JsonSchema;
+    if (isListType(type)) schema = { type: 'array', items: this.input(type.ofType) };
+    else if (isInputObjectType(type)) schema = ref(this.inputObject(type.name));
+    else schema = this.leaf(type);
+    return nullable ? orNull(schema) : schema;
+  }
+
+  inputObject(name: string): string {
+    if (this.schemas.has(name)) return name;
+    const type = this.schema.getType(name);
+    if (!isInputObjectType(type)) throw new Error(`OpenAPI: ${name} is not an input type`);
+    this.schemas.set(name, {});
+    const fields = Object.values(type.getFields());
+    const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => snake(f.name));
+    this.schemas.set(name, {
+      ...(type.description ? { description: type.description } : {}),
+      type: 'object',
+      ...(required.length ? { required } : {}),
+      properties: Object.fromEntries(
+        fields.map((f) => {
+          const schema = describe(this.input(f.type), f);
+          if (f.defaultValue !== undefined) schema.default = f.defaultValue;
+          return [snake(f.name), schema];
+        }),
+      ),
+    });
+    return name;
+  }
+}
+
+/** `/x/:id?find_by=code` → `/x/{id}`, the parameter names, and the key for the row's `when`. */
+function pathTemplate(path: string): { template: string; names: string[] } {
+  const names: string[] = [];
+  const clean = path.split('?')[0].replace(/\/+$/, '') || '/';
+  const template = clean.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => `{${names.push(name) - 1}}`);
+  return { template, names };
+}
+
+const fill = (template: string, names: string[]) => template.replace(/\{(\d+)\}/g, (_, i: string) => `{${names[Number(i)]}}`);
+
+interface Entry {
+  key: string;
+  method: Method;
+  compiled: CompiledRoute;
+  field: GraphQLField<unknown, unknown>;
+  operation: 'query' | 'mutation';
+  /** The row's own names of the positional path parameters, and the names the path key uses. */
+  rowNames: string[];
+  keyNames: string[];
+}
+
+const pascal = (s: string) => camel(s.replace(/[^A-Za-z0-9_]+/g, '_')).replace(/^_*([a-z])/, (_, c: string) => c.toUpperCase()).replace(/_/g, '');
+
+/** `updateSchool`, or with the method and/or path that tell its rows apart (`updateSchoolPutSchoolById`). */
+function operationIds(entries: Entry[]): Map<Entry, string> {
+  const groups = new Map<string, Entry[]>();
+  for (const e of entries) groups.set(e.compiled.route.field, [...(groups.get(e.compiled.route.field) ?? []), e]);
+  const ids = new Map<Entry, string>();
+  const used = new Set<string>();
+  for (const [field, group] of groups) {
+    const methods = new Set(group.map((e) => e.method)).size > 1;
+    const paths = new Set(group.map((e) => e.key)).size > 1;
+    for (const e of group) {
+      let id = field;
+      if (group.length > 1 && methods) id += pascal(e.method.toLowerCase());
+      if (group.length > 1 && paths)
+        id += e.key
+          .replace(/\{([^}]+)\}/g, 'by_$1')
+          .split(/[/?=&]+/)
+          .filter(Boolean)
+          .map(pascal)
+          .join('');
+      let unique = id;
+      for (let n = 2; used.has(unique); n++) unique = `${id}${n}`;
+      used.add(unique);
+      ids.set(e, unique);
+    }
+  }
+  return ids;
+}
+
+export function buildOpenApi(schema: GraphQLSchema, routes: Route[]): object {
+  const builder = new Builder(schema);
+
+  // Rows of one path template share a path key named after the first row's parameters. A row
+  // with `when` answers only with those query parameters, so its key carries them (and its own names).
+  const templates = new Map<string, string[]>();
+  const entries: Entry[] = [];
+  const taken = new Map<string, Route>();
+  for (const route of routes) {
+    const compiled = compileRoute(schema, route);
+    const { template, names } = pathTemplate(route.path);
+    const query = Object.entries(route.when ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+    if (!query.length && !templates.has(template)) templates.set(template, names);
+    const keyNames = query.length ? names : templates.get(template)!;
+    const key = fill(template, keyNames) + (query.length ? `?${query.map(([k, v]) => `${k}=${v}`).join('&')}` : '');
+    const queryField = schema.getQueryType()?.getFields()[route.field];
+    const field = (queryField ?? schema.getMutationType()!.getFields()[route.field])!;
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      const other = taken.get(`${method} ${key}`);
+      if (other) throw new Error(`OpenAPI: rows ${other.field} and ${route.field} both answer ${method} ${key}`);
+      taken.set(`${method} ${key}`, route);
+      entries.push({ key, method, compiled, field, operation: queryField ? 'query' : 'mutation', rowNames: names, keyNames });
+    }
+  }
+
+  const ids = operationIds(entries);
+  const paths = new Map<string, Map<Method, Operation>>();
+  for (const entry of entries) {
+    const ops = paths.get(entry.key) ?? new Map<Method, Operation>();
+    paths.set(entry.key, ops);
+    ops.set(entry.method, operation(builder, entry, ids.get(entry)!));
+  }
+
+  const components = {
+    schemas: {} as Record<string, JsonSchema>,
+    responses: Object.fromEntries(
+      Object.values(errorResponses).map(([name, description]) => [
+        name,
+        { description, content: { 'application/json': { schema: ref(ERROR_SCHEMA) } } },
+      ]),
+    ),
+    headers: {
+      Location: { description: 'The show path of the resource.', schema: { type: 'string', format: 'uri-reference' } },
+      'X-Total-Count': { description: 'How many objects the whole list holds.', schema: { type: 'integer', minimum: 0 } },
+      'X-Page': { description: 'The page returned (1 for a whole list).', schema: { type: 'integer', minimum: 1 } },
+      'X-Per-Page': { description: 'The page size (the whole count for a whole list).', schema: { type: 'integer', minimum: 0 } },
+      Link: { description: 'RFC 8288 links: first, last, and next/prev where they exist.', schema: { type: 'string' } },
+    },
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Authorization: Bearer <token>; the Rails form Token token="<token>" is accepted too.',
+      },
+    },
+  };
+  components.schemas = byKey([
+    ...builder.schemas.entries(),
+    [
+      ERROR_SCHEMA,
+      {
+        description: "Every error status: messages and codes by field (snake_case, `base` for the object as a whole).",
+        type: 'object',
+        required: ['errors', 'details'],
+        properties: {
+          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          details: {
+            type: 'object',
+            additionalProperties: {
+              type: 'array',
+              items: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    ],
+  ]);
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Learning platform REST API',
+      version: '1',
+      description: [
+        'The REST compatibility layer: every operation runs one GraphQL field (`x-graphql-field`) of the schema served at /graphql.',
+        'Every path also answers under the `/v1` and `/api` prefixes and with an optional `.json` suffix (`/v1/schools/12.json`).',
+        'A path key with a query (`/enrollments/{code}?find_by=code`) is the operation chosen when the request carries those query parameters.',
+        'Bodies are wrapped in the resource key and may be JSON, `application/x-www-form-urlencoded` or `multipart/form-data` with bracket names (`school[name]=x`).',
+        `Lists are whole unless \`page\` is given; with it \`per_page\` defaults to ${DEFAULT_PER_PAGE} and may be at most ${MAX_PAGE_SIZE}.`,
+        'Errors have one shape for every status (`ErrorReply`).',
+      ].join('\n\n'),
+    },
+    paths: byKey(
+      [...paths].map(([key, ops]) => [
+        key,
+        Object.fromEntries(METHOD_ORDER.filter((m) => ops.has(m)).map((m) => [m.toLowerCase(), ops.get(m)!])),
+      ]),
+    ),
+    components,
+  };
+}
+
+function operation(builder: Builder, entry: Entry, operationId: string): Operation {
+  const { compiled, field, method } = entry;
+  const { route } = compiled;
+  const argOf = (name: string): GraphQLArgument | undefined => compiled.args.find((a) => a.name === name)?.arg;
+  const parameters: JsonSchema[] = [];
+
+  entry.rowNames.forEach((rowName, i) => {
+    const source = compiled.args.find((a) => a.source.from === 'path' && a.source.name === rowName);
+    const schema = source ? builder.input(source.arg.type, false) : /(^|_)id$/.test(rowName) ? { type: 'integer' } : { type: 'string' };
+    parameters.push({ name: entry.keyNames[i], in: 'path', required: true, schema });
+  });
+  for (const { source, arg } of compiled.args) {
+    if (source.from === 'param')
+      parameters.push(describe({ name: source.name, in: 'query', required: isNonNullType(arg.type), schema: builder.input(arg.type, false) }, arg));
+  }
+  for (const [name, value] of Object.entries(route.when ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))
+    parameters.push({ name, in: 'query', required: true, schema: { type: 'string', enum: [value] } });
+  if (compiled.paged) {
+    parameters.push(
+      { name: 'page', in: 'query', required: false, description: 'Page number, from 1; without it the list is whole.', schema: { type: 'integer', minimum: 1 } },
+      {
+        name: 'per_page',
+        in: 'query',
+        required: false,
+        description: 'Page size, only with page.',
+        schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PER_PAGE },
+      },
+    );
+  }
+
+  // Bodies: a resource hash under its key (plus `extra` top-level params), or the whole params object.
+  let body: JsonSchema | undefined;
+  for (const { source, arg } of compiled.args) {
+    if (source.from === 'resource') {
+      const input = getNamedType(arg.type);
+      const inputFields = isInputObjectType(input) ? input.getFields() : {};
+      const properties: Record<string, JsonSchema> = { [source.key]: builder.input(arg.type, false) };
+      // Extras the input has no field for are dropped by the router, so they are not described.
+      for (const extra of source.extra ?? []) {
+        const f = inputFields[camel(extra)];
+        if (f) properties[extra] = describe(builder.input(f.type), f);
+      }
+      body = { type: 'object', ...(source.optional ? {} : { required: [source.key] }), properties };
+    } else if (source.from === 'params') {
+      if (method === 'GET' || method === 'DELETE') {
+        const input = getNamedType(arg.type);
+        for (const f of isInputObjectType(input) ? Object.values(input.getFields()) : [])
+          parameters.push(describe({ name: snake(f.name), in: 'query', required: false, schema: builder.input(f.type, false) }, f));
+      } else body = builder.input(arg.type, false);
+    }
+  }
+
+  const op: Operation = {
+    operationId,
+    tags: [resourceName(entry)],
+    summary: `${entry.operation === 'query' ? 'Query' : 'Mutation'}.${route.field}`,
+    ...(field.description ? { description: field.description } : {}),
+    'x-graphql-field': route.field,
+  };
+  if (parameters.length) op.parameters = parameters;
+  if (body) {
+    const content = { schema: body };
+    op.requestBody = {
+      required: !compiled.args.some((a) => a.source.from === 'resource' && a.source.optional),
+      content: { 'application/json': content, 'application/x-www-form-urlencoded': content, 'multipart/form-data': content },
+    };
+  }
+  op.responses = responses(builder, entry);
+  op.security = route.public ? [] : [{ bearer: [] }];
+  return op;
+}
+
+/** The GraphQL type of the object a row replies with (its tag): the payload's first resource, a connection's node. */
+function resourceName({ compiled, field }: Entry): string {
+  let type = getNamedType(field.type);
+  if (compiled.shape === 'payload') type = getNamedType((type as GraphQLObjectType).getFields()[compiled.payloadKeys[0]].type);
+  if (compiled.shape === 'connection') type = getNamedType((type as GraphQLObjectType).getFields().nodes.type);
+  return type.name;
+}
+
+function responses(builder: Builder, entry: Entry): Record<string, unknown> {
+  const { compiled, field } = entry;
+  const { route } = compiled;
+  const out: Record<string, unknown> = {};
+  const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+  if (route.reply === 'destroy') out['204'] = { description: 'Deleted.' };
+  else if (compiled.shape === 'connection') {
+    const nodes = (getNamedType(field.type) as GraphQLObjectType).getFields().nodes;
+    const list = builder.output(nodes.type, false);
+    const schema = route.wrap ? { type: 'object', required: [route.wrap], properties: { [route.wrap]: list } } : list;
+    out['200'] = {
+      description: 'The list (one page with `page`).',
+      headers: Object.fromEntries(['X-Total-Count', 'X-Page', 'X-Per-Page', 'Link'].map((h) => [h, ref(h, 'headers')])),
+      content: json(schema),
+    };
+  } else {
+    // A payload's one resource is the reply; several resources reply together under their keys.
+    const top = getNamedType(field.type);
+    const parts: [string, GraphQLOutputType][] =
+      compiled.shape === 'payload'
+        ? compiled.payloadKeys.map((k) => [snake(k), (top as GraphQLObjectType).getFields()[k].type])
+        : [['', field.type]];
+    const schema =
+      parts.length === 1
+        ? builder.output(parts[0][1], false)
+        : { type: 'object', required: parts.map(([k]) => k), properties: Object.fromEntries(parts.map(([k, t]) => [k, builder.output(t, false)])) };
+    const created = route.reply === 'create';
+    // The router sends Location only for a reply that is one resource with an id.
+    const single = parts.length === 1 ? getNamedType(parts[0][1]) : undefined;
+    const located = !!route.location && (created || route.reply === 'update') && isObjectType(single) && 'id' in single.getFields();
+    out[created ? '201' : '200'] = {
+      description: created ? 'Created.' : 'OK.',
+      ...(located ? { headers: { Location: ref('Location', 'headers') } } : {}),
+      content: json(schema),
+    };
+  }
+
+  const statuses: (keyof typeof errorResponses)[] = [400];
+  if (!route.public) statuses.push(401, 403);
+  if (entry.rowNames.length) statuses.push(404);
+  if (compiled.shape === 'payload') statuses.push(409, 422);
+  for (const status of statuses) out[status] = ref(errorResponses[status][0], 'responses');
+  return out;
+}

@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { projectRoot } from '../db/client.js';
+import { appSchema } from '../graphql/schema.js';
+import { routes } from '../modules/index.js';
+import { buildOpenApi } from '../rest/openapi.js';
+
+/**
+ * The generated descriptions of the service, committed under schema/. The writer
+ * (tools/write-artifacts.ts) and the staleness test (test/artifacts.test.ts) both render them
+ * here, so they compare the very same text.
+ */
+export const artifacts = {
+  graphql: { file: 'schema/schema.graphql', render: renderGraphqlSdl },
+  openapi: { file: 'schema/openapi.json', render: renderOpenApi },
+} as const;
+
+/** The GraphQL SDL, types and fields sorted so the file changes only when the schema does. */
+export async function renderGraphqlSdl(): Promise<string> {
+  return `${printSchema(lexicographicSortSchema(await appSchema()))}\n`;
+}
+
+/** The OpenAPI description of the REST layer, as 2-space JSON. */
+export async function renderOpenApi(): Promise<string> {
+  return `${JSON.stringify(buildOpenApi(await appSchema(), routes), null, 2)}\n`;
+}
+
+/** An artifact's absolute path, relative to the project root. */
+export function artifactPath(file: string): string {
+  return join(projectRoot, file);
+}
