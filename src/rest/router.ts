@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { execute, type GraphQLSchema } from 'graphql';
+import { execute, getNullableType, type GraphQLSchema, isListType } from 'graphql';
 import { AppError, raisedErrors, statusForUserErrors } from '../graphql/errors.js';
 import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE } from '../graphql/pagination.js';
@@ -143,10 +143,16 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
         break;
       case 'resource': {
         raw = params[source.key];
-        const missing = raw === undefined || raw === null || raw === '' || (typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length === 0 && !source.extra?.length);
-        if (missing && !source.optional) throw badRequest(source.key, `param is missing or the value is empty: ${source.key}`);
-        if (raw !== undefined && raw !== null && raw !== '' && (typeof raw !== 'object' || Array.isArray(raw)))
-          throw badRequest(source.key, `${source.key} must be a hash of fields`);
+        // A list argument (`enrollments: [...]` of the batch) takes an array or an index-keyed hash.
+        const list = isListType(getNullableType(arg.type));
+        const empty = raw === undefined || raw === null || raw === '' || (typeof raw === 'object' && Object.keys(raw).length === 0 && !source.extra?.length);
+        if (empty && !source.optional) throw badRequest(source.key, `param is missing or the value is empty: ${source.key}`);
+        if (!empty && (typeof raw !== 'object' || (Array.isArray(raw) && !list)))
+          throw badRequest(source.key, list ? `${source.key} must be a list of hashes` : `${source.key} must be a hash of fields`);
+        if (list) {
+          raw ??= [];
+          break;
+        }
         if (source.extra) {
           raw = { ...((raw as object) ?? {}) };
           for (const key of source.extra) if (params[key] !== undefined) (raw as Record<string, unknown>)[key] = params[key];
