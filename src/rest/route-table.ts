@@ -49,3 +49,24 @@ export interface Route {
   /** Needs no credential. */
   public?: boolean;
 }
+
+/**
+ * Row builders for the usual shapes, one line each. `location` is the show path (`/courses/:id`);
+ * `args` adds or overrides arguments (a parent from the path: `{ courseId: pathParam('course_id') }`).
+ */
+type Extra = Partial<Pick<Route, 'when' | 'wrap' | 'public'>> & { args?: Record<string, ArgSource> };
+export const rows = {
+  list: (path: string, field: string, extra: Extra = {}): Route => ({ method: 'GET', path, field, reply: 'list', ...extra }),
+  show: (path: string, field: string, extra: Extra = {}): Route => ({
+    method: 'GET', path, field, reply: 'show', ...extra, args: { id: pathParam(), ...extra.args },
+  }),
+  create: (path: string, field: string, key: string, location: string, extra: Extra = {}): Route => ({
+    method: 'POST', path, field, reply: 'create', location, ...extra, args: { input: resource(key), ...extra.args },
+  }),
+  update: (path: string, field: string, key: string, location: string, extra: Extra = {}): Route => ({
+    method: ['PUT', 'PATCH'], path, field, reply: 'update', location, ...extra, args: { id: pathParam(), input: resource(key), ...extra.args },
+  }),
+  destroy: (path: string, field: string, extra: Extra = {}): Route => ({
+    method: 'DELETE', path, field, reply: 'destroy', ...extra, args: { id: pathParam(), ...extra.args },
+  }),
+};

@@ -3,10 +3,10 @@ import { and, eq } from 'drizzle-orm';
 import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
@@ -62,13 +62,10 @@ export class SchoolProductTopicResolver {
     @Arg('input', () => SchoolProductTopicInput) input: SchoolProductTopicInput,
     @Ctx() ctx: Context,
   ) {
+    writeSchool(ctx);
     const topicId = parseId(id, 'SchoolProductTopic');
     return mutate(ctx, 'schoolProductTopic', async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(schoolProductTopics)
-        .where(and(eq(schoolProductTopics.id, topicId), inSchool(ctx, schoolProductTopics.schoolId)));
-      if (!current) throw notFound('SchoolProductTopic');
+      const current = await lockOwned(tx, ctx, schoolProductTopics, topicId, 'SchoolProductTopic');
       const checks = new Checks().notCleared('title', input.title).notCleared('description', input.description).notCleared('schoolProductId', input.schoolProductId);
       const productId = await existingId(tx, checks, 'schoolProductId', schoolProducts, input.schoolProductId, current.schoolId);
       checks.throwIfAny();
@@ -82,14 +79,8 @@ export class SchoolProductTopicResolver {
   @Authorized(...STAFF)
   @Mutation(() => SchoolProductTopicPayload)
   deleteSchoolProductTopic(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    writeSchool(ctx);
     const topicId = parseId(id, 'SchoolProductTopic');
-    return mutate(ctx, 'schoolProductTopic', async (tx) => {
-      const [row] = await tx
-        .delete(schoolProductTopics)
-        .where(and(eq(schoolProductTopics.id, topicId), inSchool(ctx, schoolProductTopics.schoolId)))
-        .returning();
-      if (!row) throw notFound('SchoolProductTopic');
-      return row;
-    });
+    return mutate(ctx, 'schoolProductTopic', (tx) => deleteOwned(tx, ctx, schoolProductTopics, topicId, 'SchoolProductTopic'));
   }
 }

@@ -5,10 +5,10 @@ import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { findOr404, loadMany } from '../../graphql/loaders.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { existingId, existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
@@ -119,14 +119,11 @@ export class SchoolProductResolver {
     @Arg('input', () => SchoolProductInput) input: SchoolProductInput,
     @Ctx() ctx: Context,
   ) {
+    // A platform credential names the school it writes in (X-School-Id), as on create.
+    writeSchool(ctx);
     const productId = parseId(id, 'SchoolProduct');
     return mutate(ctx, 'schoolProduct', async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(schoolProducts)
-        .where(and(eq(schoolProducts.id, productId), inSchool(ctx, schoolProducts.schoolId)))
-        .for('update');
-      if (!current) throw notFound('SchoolProduct');
+      const current = await lockOwned(tx, ctx, schoolProducts, productId, 'SchoolProduct');
       const checked = await checkProduct(tx, current.schoolId, input, current);
       await writeLinks(tx, productId, input, checked);
       if (Object.keys(checked.values).length === 0) return current;
@@ -138,15 +135,9 @@ export class SchoolProductResolver {
   @Authorized(...STAFF)
   @Mutation(() => SchoolProductPayload)
   deleteSchoolProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    writeSchool(ctx);
     const productId = parseId(id, 'SchoolProduct');
-    return mutate(ctx, 'schoolProduct', async (tx) => {
-      const [row] = await tx
-        .delete(schoolProducts)
-        .where(and(eq(schoolProducts.id, productId), inSchool(ctx, schoolProducts.schoolId)))
-        .returning();
-      if (!row) throw notFound('SchoolProduct');
-      return row;
-    });
+    return mutate(ctx, 'schoolProduct', (tx) => deleteOwned(tx, ctx, schoolProducts, productId, 'SchoolProduct'));
   }
 
   @FieldResolver(() => School)
