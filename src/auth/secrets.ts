@@ -1,0 +1,58 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * One key for the secrets the service keeps (gateway keys, host access tokens, integration
+ * settings) and the tokens it signs (SCORM launches). Every instance behind a load balancer must
+ * share it: set SECRETS_KEY (32 bytes, base64). The fallback is for development and tests only.
+ */
+function loadKey(): Buffer {
+  const configured = process.env.SECRETS_KEY;
+  if (configured) {
+    const key = Buffer.from(configured, 'base64');
+    if (key.length !== 32) throw new Error('SECRETS_KEY must be 32 bytes, base64-encoded');
+    return key;
+  }
+  return createHash('sha256').update('learning-platform development secrets key').digest();
+}
+const key = loadKey();
+const signingKey = createHmac('sha256', key).update('signing').digest();
+
+/** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
+export function encryptSecret(plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+}
+
+export function decryptSecret(stored: string): string {
+  const [version, iv, tag, data] = stored.split('.');
+  if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a secret this service stored');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** What a reply may show of a write-only secret: its last four characters. */
+export const secretHint = (plain: string) => (plain.length <= 4 ? '****' : `****${plain.slice(-4)}`);
+
+/** A signed, expiring token carrying `claims` (`<payload>.<signature>`, base64url). */
+export function signToken(claims: Record<string, unknown>, expiresAt: Date): string {
+  const payload = Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(expiresAt.getTime() / 1000) })).toString('base64url');
+  return `${payload}.${createHmac('sha256', signingKey).update(payload).digest('base64url')}`;
+}
+
+/** The claims of a token this service signed and that has not expired at `now`; null otherwise. */
+export function verifyToken(token: string, now: Date): Record<string, unknown> | null {
+  const [payload, signature] = token.split('.');
+  if (!payload || !signature) return null;
+  const expected = createHmac('sha256', signingKey).update(payload).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return typeof claims.exp === 'number' && claims.exp * 1000 > now.getTime() ? claims : null;
+  } catch {
+    return null;
+  }
+}
