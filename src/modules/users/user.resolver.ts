@@ -82,6 +82,7 @@ function peopleResolver(kind: UserKind, types: typeof StudentTypes) {
     @Authorized(...managers)
     @Mutation(() => PersonPayload, { name: `update${kind}` })
     update(@Arg('id', () => ID) id: string, @Arg('input', () => PersonInput) input: PersonInput, @Ctx() ctx: Context) {
+      writeSchool(ctx);
       const userId = parseId(id, kind);
       return mutate(ctx, one, async (tx) => {
         const values = await personValues(input, false);
