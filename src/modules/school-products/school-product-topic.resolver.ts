@@ -62,7 +62,6 @@ export class SchoolProductTopicResolver {
     @Arg('input', () => SchoolProductTopicInput) input: SchoolProductTopicInput,
     @Ctx() ctx: Context,
   ) {
-    writeSchool(ctx);
     const topicId = parseId(id, 'SchoolProductTopic');
     return mutate(ctx, 'schoolProductTopic', async (tx) => {
       const current = await lockOwned(tx, ctx, schoolProductTopics, topicId, 'SchoolProductTopic');
@@ -79,7 +78,6 @@ export class SchoolProductTopicResolver {
   @Authorized(...STAFF)
   @Mutation(() => SchoolProductTopicPayload)
   deleteSchoolProductTopic(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    writeSchool(ctx);
     const topicId = parseId(id, 'SchoolProductTopic');
     return mutate(ctx, 'schoolProductTopic', (tx) => deleteOwned(tx, ctx, schoolProductTopics, topicId, 'SchoolProductTopic'));
   }

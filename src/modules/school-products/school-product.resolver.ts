@@ -120,7 +120,6 @@ export class SchoolProductResolver {
     @Ctx() ctx: Context,
   ) {
     // A platform credential names the school it writes in (X-School-Id), as on create.
-    writeSchool(ctx);
     const productId = parseId(id, 'SchoolProduct');
     return mutate(ctx, 'schoolProduct', async (tx) => {
       const current = await lockOwned(tx, ctx, schoolProducts, productId, 'SchoolProduct');
@@ -135,7 +134,6 @@ export class SchoolProductResolver {
   @Authorized(...STAFF)
   @Mutation(() => SchoolProductPayload)
   deleteSchoolProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    writeSchool(ctx);
     const productId = parseId(id, 'SchoolProduct');
     return mutate(ctx, 'schoolProduct', (tx) => deleteOwned(tx, ctx, schoolProducts, productId, 'SchoolProduct'));
   }
