@@ -1,0 +1,110 @@
+import { and, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Context } from '../../graphql/context.js';
+import { notFound } from '../../graphql/errors.js';
+import { idOrNull, parseId } from '../../graphql/ids.js';
+import { findOr404 } from '../../graphql/loaders.js';
+import { courseModuleLinks, lessons } from '../courses/course.table.js';
+import { enrollments } from '../enrollments/enrollment.table.js';
+import { pathCourses } from '../paths/path.table.js';
+import { schoolProductById } from '../school-products/school-product.loaders.js';
+import { schoolProductCourses, schoolProductPaths } from '../school-products/school-product-content.table.js';
+
+/**
+ * Where content is read: the whole school (`/lessons`), one product's content
+ * (`/school_products/:id/lessons`: its courses, directly or through its paths), or what one
+ * enrollment's student may see (`/enrollments/:id/lessons`: the enrolled product's content, lessons
+ * only once released, nothing at all unless the enrollment is active).
+ */
+export type ContentScope =
+  | { kind: 'school' }
+  | { kind: 'product'; productId: number }
+  | { kind: 'enrollment'; productId: number; enrollmentId: number; activatedAt: Date | null; now: Date }
+  | { kind: 'nothing' };
+
+/** An enrollment is active when its status says so and it has not run out. */
+export function isActiveEnrollment(e: { status: string; unlimited: boolean; availableUntil: Date | null }, now: Date): boolean {
+  return e.status === 'active' && (e.unlimited || !e.availableUntil || e.availableUntil > now);
+}
+
+/** The scope named by a query's `schoolProductId` / `enrollmentId` arguments (a foreign or unknown one is a 404). */
+export async function contentScope(
+  ctx: Context,
+  args: { schoolProductId?: string | null; enrollmentId?: string | null },
+): Promise<ContentScope> {
+  if (args.schoolProductId) {
+    const product = await findOr404(ctx, schoolProductById, parseId(args.schoolProductId, 'SchoolProduct'), 'SchoolProduct');
+    return { kind: 'product', productId: product.id };
+  }
+  if (args.enrollmentId) {
+    const id = idOrNull(args.enrollmentId);
+    const own = ctx.credential?.role === 'student' ? eq(enrollments.studentId, ctx.credential.userId ?? -1) : undefined;
+    const [enrollment] = id
+      ? await ctx.db
+          .select()
+          .from(enrollments)
+          .where(and(eq(enrollments.id, id), ctx.schoolId === null ? undefined : eq(enrollments.schoolId, ctx.schoolId), own))
+      : [];
+    if (!enrollment) throw notFound('Enrollment');
+    const now = ctx.now();
+    if (!isActiveEnrollment(enrollment, now)) return { kind: 'nothing' };
+    return { kind: 'enrollment', productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now };
+  }
+  return { kind: 'school' };
+}
+
+/** Course ids of a product: its own courses and those of its paths (a subquery, for `inArray`). */
+export function productCourseIds(ctx: Context, productId: number) {
+  const direct = ctx.db.select({ id: schoolProductCourses.courseId }).from(schoolProductCourses).where(eq(schoolProductCourses.schoolProductId, productId));
+  const viaPaths = ctx.db
+    .select({ id: pathCourses.courseId })
+    .from(pathCourses)
+    .where(inArray(pathCourses.pathId, ctx.db.select({ id: schoolProductPaths.pathId }).from(schoolProductPaths).where(eq(schoolProductPaths.schoolProductId, productId))));
+  return direct.union(viaPaths);
+}
+
+/** Path ids of a product (a subquery). */
+export function productPathIds(ctx: Context, productId: number) {
+  return ctx.db.select({ id: schoolProductPaths.pathId }).from(schoolProductPaths).where(eq(schoolProductPaths.schoolProductId, productId));
+}
+
+const FALSE = sql`false`;
+
+/** The condition on `courses.id`-like column for a scope; undefined for the whole school. */
+export function courseCondition(ctx: Context, scope: ContentScope, courseIdColumn: Parameters<typeof inArray>[0]): SQL | undefined {
+  if (scope.kind === 'school') return undefined;
+  if (scope.kind === 'nothing') return FALSE;
+  return inArray(courseIdColumn, productCourseIds(ctx, scope.productId));
+}
+
+/** The condition on a course-module id column: modules of the scope's courses. */
+export function moduleCondition(ctx: Context, scope: ContentScope, moduleIdColumn: Parameters<typeof inArray>[0]): SQL | undefined {
+  if (scope.kind === 'school') return undefined;
+  if (scope.kind === 'nothing') return FALSE;
+  return inArray(
+    moduleIdColumn,
+    ctx.db
+      .select({ id: courseModuleLinks.courseModuleId })
+      .from(courseModuleLinks)
+      .where(inArray(courseModuleLinks.courseId, productCourseIds(ctx, scope.productId))),
+  );
+}
+
+/**
+ * Lessons of the scope; for an enrollment, released ones only: `available`, `release_at` passed,
+ * and `release_after` days passed since the enrollment was activated.
+ */
+export function lessonCondition(ctx: Context, scope: ContentScope): SQL | undefined {
+  const inModules = moduleCondition(ctx, scope, lessons.courseModuleId);
+  if (scope.kind !== 'enrollment') return inModules;
+  const now = scope.now;
+  const activated = scope.activatedAt ?? now;
+  return and(
+    inModules,
+    eq(lessons.available, true),
+    or(isNull(lessons.releaseAt), lte(lessons.releaseAt, now)),
+    or(
+      isNull(lessons.releaseAfter),
+      sql`${activated.toISOString()}::timestamptz + make_interval(days => ${lessons.releaseAfter}) <= ${now.toISOString()}::timestamptz`,
+    ),
+  );
+}
