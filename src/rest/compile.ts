@@ -7,6 +7,7 @@ import {
   GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
+  isAbstractType,
   isLeafType,
   isListType,
   isNonNullType,
@@ -43,7 +44,8 @@ function rendererFor(type: GraphQLOutputType): Renderer {
     return (v) => (v === null || v === undefined ? v : v.map(item));
   }
   if (type === GraphQLID) return (v) => (v === null || v === undefined ? v : /^\d+$/.test(String(v)) ? Number(v) : v);
-  if (isLeafType(type)) return (v) => v;
+  // Leaves pass through; REST selects no field of a union or interface (only leaf fields are shown).
+  if (isLeafType(type) || isAbstractType(type)) return (v) => v;
   const object = type as GraphQLObjectType;
   const cached = renderers.get(object.name);
   if (cached) return cached;

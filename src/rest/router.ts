@@ -164,7 +164,9 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
     const shaped = shapeInput(raw, arg.type, form);
     const { problems } = coerceInput(shaped, arg.type);
     if (problems.length) {
-      const prefix = source.from === 'path' || source.from === 'param' ? [source.name] : [];
+      // Name the field as the client sent it: a path/query param by its name, a list body under its key.
+      const prefix =
+        source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
       throw new RestFailure(
         400,
         problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]) , code: 'invalid_type', message: p.message })),

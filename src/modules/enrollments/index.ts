@@ -1,7 +1,10 @@
 import type { Route } from '../../rest/route-table.js';
+import { SchoolProductEnrollmentsResolver, StudentEnrollmentsResolver } from './enrollment-relations.resolver.js';
+import { EnrollmentResolver } from './enrollment.resolver.js';
+import { enrollmentRoutes } from './enrollment.routes.js';
+import { RegistrationResolver } from './registration.resolver.js';
 
-/** Filled in by the enrollments work (issue 3). */
 export const enrollmentsModule = {
-  resolvers: [] as Function[],
-  routes: [] as Route[],
+  resolvers: [EnrollmentResolver, RegistrationResolver, StudentEnrollmentsResolver, SchoolProductEnrollmentsResolver] as Function[],
+  routes: enrollmentRoutes as Route[],
 };

@@ -28,9 +28,20 @@ export const EVENT_NAMES = [
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-export async function emitEvent(
-  tx: Queryable,
-  event: { schoolId: number; name: EventName; subjectType: string; subjectId: number | null; payload?: Record<string, unknown> },
-): Promise<void> {
-  await tx.insert(domainEvents).values({ ...event, payload: event.payload ?? {} });
+export interface DomainEvent {
+  schoolId: number;
+  name: EventName;
+  subjectType: string;
+  subjectId: number | null;
+  payload?: Record<string, unknown>;
+}
+
+export async function emitEvent(tx: Queryable, event: DomainEvent): Promise<void> {
+  await emitEvents(tx, [event]);
+}
+
+/** Several events in one statement (a batch write emits one per row). */
+export async function emitEvents(tx: Queryable, events: readonly DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.insert(domainEvents).values(events.map((e) => ({ ...e, payload: e.payload ?? {} })));
 }

@@ -1,0 +1,75 @@
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { inSchool } from '../../auth/tenancy.js';
+import { type Context, defineLoader } from '../../graphql/context.js';
+import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
+import { childConnectionLoaders } from '../../graphql/pagination.js';
+import { courseClasses } from '../course-classes/course-class.table.js';
+import { users } from '../users/user.table.js';
+import { enrollmentCourseClasses, enrollments, type EnrollmentRow, registrations, type RegistrationRow } from './enrollment.table.js';
+
+/** A student credential acts for one student: the id it may see, else null (every other role). */
+export function ownStudentId(ctx: Context): number | null {
+  if (ctx.credential?.role !== 'student') return null;
+  return ctx.credential.userId ?? 0;
+}
+
+/** The enrollments the caller may see: its school's, and for a student credential only its own. */
+export function visibleEnrollments(ctx: Context): SQL | undefined {
+  const own = ownStudentId(ctx);
+  return and(inSchool(ctx, enrollments.schoolId), own === null ? undefined : eq(enrollments.studentId, own));
+}
+
+export function visibleRegistrations(ctx: Context): SQL | undefined {
+  const own = ownStudentId(ctx);
+  return and(inSchool(ctx, registrations.schoolId), own === null ? undefined : eq(registrations.studentId, own));
+}
+
+function visibleById<T extends { id: number }>(name: string, table: typeof enrollments | typeof registrations, visible: (ctx: Context) => SQL | undefined) {
+  return defineLoader<number, T | null>(name, async (ctx, ids) => {
+    const rows = (await ctx.db
+      .select()
+      .from(table)
+      .where(and(inArray(table.id, [...ids]), visible(ctx)))) as unknown as T[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+}
+
+export const enrollmentById = visibleById<EnrollmentRow>('enrollment.byId', enrollments, visibleEnrollments);
+export const registrationById = visibleById<RegistrationRow>('registration.byId', registrations, visibleRegistrations);
+
+/** Students of the caller's school by id (a student credential sees only itself). */
+export const studentById = defineLoader<number, typeof users.$inferSelect | null>('enrollment.studentById', async (ctx, ids) => {
+  const own = ownStudentId(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(users)
+    .where(and(inArray(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId), own === null ? undefined : eq(users.id, own)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
+});
+
+export const courseClassById = byIdLoader('courseClass.byId', courseClasses);
+
+export const courseClassIdsOfEnrollment = linkedIdsLoader(
+  'enrollment.courseClassIds',
+  enrollmentCourseClasses,
+  enrollmentCourseClasses.enrollmentId,
+  enrollmentCourseClasses.courseClassId,
+);
+
+export const enrollmentsOfStudent = childConnectionLoaders('student.enrollments', enrollments, enrollments.studentId, visibleEnrollments);
+export const enrollmentsOfProduct = childConnectionLoaders('schoolProduct.enrollments', enrollments, enrollments.schoolProductId, visibleEnrollments);
+export const enrollmentsOfRegistration = childConnectionLoaders(
+  'registration.enrollments',
+  enrollments,
+  enrollments.registrationId,
+  visibleEnrollments,
+);
+
+/** The enrollments in a course class, as a condition on enrollments.id. */
+export const inCourseClass = (courseClassId: number): SQL =>
+  inArray(
+    enrollments.id,
+    sql`(select ${enrollmentCourseClasses.enrollmentId} from ${enrollmentCourseClasses} where ${enrollmentCourseClasses.courseClassId} = ${courseClassId})`,
+  );

@@ -1,0 +1,223 @@
+import 'reflect-metadata';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ANY_ROLE, STAFF, writeSchool } from '../../auth/tenancy.js';
+import type { Queryable } from '../../db/client.js';
+import { replaceLinks } from '../../db/links.js';
+import type { Context } from '../../graphql/context.js';
+import { AppError, notFound } from '../../graphql/errors.js';
+import { given, parseId } from '../../graphql/ids.js';
+import { findOr404, loadMany } from '../../graphql/loaders.js';
+import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { paginate } from '../../graphql/pagination.js';
+import { Checks } from '../../graphql/validation.js';
+import { CourseClass } from '../course-classes/course-class.type.js';
+import { isActiveEnrollment } from '../content/content-scope.js';
+import { emitEvent, emitEvents } from '../events/events.js';
+import { schoolProductById } from '../school-products/school-product.loaders.js';
+import { SchoolProduct } from '../school-products/school-product.type.js';
+import { StudentTypes } from '../users/user.type.js';
+import { EnrollmentInput, EnrollmentsArgs } from './enrollment.input.js';
+import {
+  courseClassById,
+  courseClassIdsOfEnrollment,
+  enrollmentById,
+  inCourseClass,
+  registrationById,
+  studentById,
+  visibleEnrollments,
+} from './enrollment.loaders.js';
+import { checkEnrollments } from './enrollment.rules.js';
+import { enrollmentCourseClasses, enrollments, type EnrollmentRow } from './enrollment.table.js';
+import { Enrollment, EnrollmentConnection, EnrollmentsPayload, EnrollmentStatusCheck, Registration } from './enrollment.type.js';
+
+export const EnrollmentPayload = Payload(Enrollment, 'enrollment');
+uniqueConstraintField('enrollments_school_id_code_key', 'code');
+
+/** The most enrollments one batch may create (the request body limit bounds it too). */
+export const MAX_BATCH = 1000;
+
+/** Exactly one of id and code names an enrollment. */
+function oneOf(id: string | null | undefined, code: string | null | undefined): { id: number } | { code: string } {
+  const hasCode = typeof code === 'string' && code.trim() !== '';
+  if ((id !== null && id !== undefined) === hasCode) throw new AppError('bad_request', 'Name the enrollment by id or by code (one of them)', hasCode ? ['id'] : ['code']);
+  return hasCode ? { code: code!.trim() } : { id: parseId(id!, 'Enrollment') };
+}
+
+/** Code look-ups need one school: codes are unique within a school only. */
+function byCode(ctx: Context, code: string): SQL {
+  if (ctx.schoolId === null)
+    throw new AppError('bad_request', 'Codes are unique within a school: name the school with the X-School-Id header');
+  return eq(enrollments.code, code);
+}
+
+/** Inserts checked enrollments (one statement for all), links their classes and emits their events. */
+async function createEnrollmentRows(tx: Queryable, ctx: Context, schoolId: number, inputs: EnrollmentInput[], batch: boolean) {
+  const root = new Checks();
+  const checked = await checkEnrollments(
+    tx,
+    ctx,
+    schoolId,
+    inputs.map((input, i) => ({ input, checks: batch ? root.nested('enrollments', i) : root })),
+  );
+  root.throwIfAny();
+  const inserted = await tx
+    .insert(enrollments)
+    .values(checked.map((c) => ({ ...c.values, schoolId }) as typeof enrollments.$inferInsert))
+    .returning();
+  // Identity values follow the VALUES order: sorting by id restores the input order.
+  const rows = inserted.sort((a, b) => a.id - b.id);
+  const links = rows.flatMap((row, i) => (checked[i].courseClassIds ?? []).map((courseClassId) => ({ enrollmentId: row.id, courseClassId })));
+  if (links.length) await tx.insert(enrollmentCourseClasses).values(links);
+  // An enrollment created with created_at is an import: its callbacks (events) are skipped.
+  const live = rows.map((row, i) => ({ row, i })).filter(({ i }) => !inputs[i].createdAt);
+  await emitEvents(
+    tx,
+    live.flatMap(({ row, i }) =>
+      (checked[i].activated ? (['enrollment.created', 'enrollment.activated'] as const) : (['enrollment.created'] as const)).map((name) => ({
+        schoolId,
+        name,
+        subjectType: 'Enrollment',
+        subjectId: row.id,
+        payload: eventPayload(row),
+      })),
+    ),
+  );
+  return rows;
+}
+
+const eventPayload = (row: EnrollmentRow) => ({
+  studentId: row.studentId,
+  registrationId: row.registrationId,
+  schoolProductId: row.schoolProductId,
+  status: row.status,
+});
+
+@Resolver(() => Enrollment)
+export class EnrollmentResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => Enrollment, { description: 'An enrollment by id or by code (give one). A student credential sees only its own.' })
+  async enrollment(
+    @Arg('id', () => ID, { nullable: true }) id: string | null | undefined,
+    @Arg('code', () => String, { nullable: true }) code: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    const key = oneOf(id, code);
+    if ('id' in key) return findOr404(ctx, enrollmentById, key.id, 'Enrollment');
+    const [row] = await ctx.db.select().from(enrollments).where(and(byCode(ctx, key.code), visibleEnrollments(ctx)));
+    if (!row) throw notFound('Enrollment');
+    return row;
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => EnrollmentConnection, {
+    description: 'Enrollments of the school, narrowed by student, course class, school product and status. A student credential sees only its own.',
+  })
+  async enrollments(@Args(() => EnrollmentsArgs) args: EnrollmentsArgs, @Ctx() ctx: Context) {
+    const conditions: (SQL | undefined)[] = [visibleEnrollments(ctx)];
+    if (args.studentId !== undefined && args.studentId !== null) {
+      const student = await findOr404(ctx, studentById, parseId(args.studentId, 'Student'), 'Student');
+      conditions.push(eq(enrollments.studentId, student.id));
+    }
+    if (args.schoolProductId !== undefined && args.schoolProductId !== null) {
+      const product = await findOr404(ctx, schoolProductById, parseId(args.schoolProductId, 'SchoolProduct'), 'SchoolProduct');
+      conditions.push(eq(enrollments.schoolProductId, product.id));
+    }
+    if (args.courseClassId !== undefined && args.courseClassId !== null) {
+      const courseClass = await findOr404(ctx, courseClassById, parseId(args.courseClassId, 'CourseClass'), 'CourseClass');
+      conditions.push(inCourseClass(courseClass.id));
+    }
+    if (args.status) conditions.push(eq(enrollments.status, args.status));
+    return paginate(ctx, enrollments, and(...conditions), args);
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => EnrollmentStatusCheck, {
+    description: "Whether the student's enrollment is active (status active and access not ended); not found when it is not that student's.",
+  })
+  async enrollmentStatus(@Arg('studentId', () => ID) studentId: string, @Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const student = await findOr404(ctx, studentById, parseId(studentId, 'Student'), 'Student');
+    const row = await findOr404(ctx, enrollmentById, parseId(id, 'Enrollment'), 'Enrollment');
+    if (row.studentId !== student.id) throw notFound('Enrollment');
+    const active = isActiveEnrollment(row, ctx.now());
+    return { id: row.id, studentId: row.studentId, status: row.status, active, unlimited: row.unlimited, availableUntil: row.availableUntil };
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => EnrollmentPayload, { description: 'Enrolls the student of a registration in a school product.' })
+  createEnrollment(@Arg('input', () => EnrollmentInput) input: EnrollmentInput, @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    return mutate(ctx, 'enrollment', async (tx) => (await createEnrollmentRows(tx, ctx, schoolId, [input], false))[0]);
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => EnrollmentsPayload, {
+    description: `Creates every enrollment or none, in one transaction (at most ${MAX_BATCH}). Errors name the item: ["enrollments", "<index>", "<field>"].`,
+  })
+  async createEnrollments(@Arg('inputs', () => [EnrollmentInput]) inputs: EnrollmentInput[], @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    if (inputs.length === 0) throw new AppError('bad_request', 'Give at least one enrollment', ['enrollments']);
+    if (inputs.length > MAX_BATCH) throw new AppError('bad_request', `A batch holds at most ${MAX_BATCH} enrollments`, ['enrollments']);
+    return mutate(ctx, 'enrollments', (tx) => createEnrollmentRows(tx, ctx, schoolId, inputs, true));
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => EnrollmentPayload, { description: 'Updates an enrollment named by id or by code (give one); the result must be valid as a whole.' })
+  updateEnrollment(
+    @Arg('id', () => ID, { nullable: true }) id: string | null | undefined,
+    @Arg('code', () => String, { nullable: true }) code: string | null | undefined,
+    @Arg('input', () => EnrollmentInput) input: EnrollmentInput,
+    @Ctx() ctx: Context,
+  ) {
+    writeSchool(ctx);
+    const key = oneOf(id, code);
+    return mutate(ctx, 'enrollment', async (tx) => {
+      const which = 'id' in key ? eq(enrollments.id, key.id) : byCode(ctx, key.code);
+      const [current] = await tx.select().from(enrollments).where(and(which, visibleEnrollments(ctx))).for('update');
+      if (!current) throw notFound('Enrollment');
+      const checks = new Checks();
+      const [checked] = await checkEnrollments(tx, ctx, current.schoolId, [{ input, current, checks }]);
+      checks.throwIfAny();
+      if (checked.courseClassIds) {
+        const t = enrollmentCourseClasses;
+        await replaceLinks(tx, t, t.enrollmentId, current.id, t.courseClassId, checked.courseClassIds);
+      }
+      if (Object.keys(checked.values).length === 0 && checked.courseClassIds === null) return current;
+      const [row] = await tx
+        .update(enrollments)
+        .set({ ...checked.values, updatedAt: new Date() })
+        .where(eq(enrollments.id, current.id))
+        .returning();
+      const changed = Object.keys(given(input));
+      await emitEvent(tx, { schoolId: row.schoolId, name: 'enrollment.updated', subjectType: 'Enrollment', subjectId: row.id, payload: { ...eventPayload(row), changed } });
+      if (checked.activated)
+        await emitEvent(tx, { schoolId: row.schoolId, name: 'enrollment.activated', subjectType: 'Enrollment', subjectId: row.id, payload: eventPayload(row) });
+      return row;
+    });
+  }
+
+  @FieldResolver(() => StudentTypes.Type)
+  student(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(studentById).load(enrollment.studentId);
+  }
+
+  @FieldResolver(() => Registration)
+  registration(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(registrationById).load(enrollment.registrationId);
+  }
+
+  @FieldResolver(() => SchoolProduct)
+  schoolProduct(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(schoolProductById).load(enrollment.schoolProductId);
+  }
+
+  @FieldResolver(() => [ID], { description: 'The course classes the enrollment is in.' })
+  courseClassIds(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(courseClassIdsOfEnrollment).load(enrollment.id);
+  }
+
+  @FieldResolver(() => [CourseClass])
+  async courseClasses(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return loadMany(ctx, courseClassById, await ctx.loaders.get(courseClassIdsOfEnrollment).load(enrollment.id));
+  }
+}
