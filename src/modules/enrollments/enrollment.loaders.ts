@@ -49,7 +49,7 @@ export const studentById = defineLoader<number, typeof users.$inferSelect | null
   return ids.map((id) => byId.get(id) ?? null);
 });
 
-export const courseClassById = byIdLoader('courseClass.byId', courseClasses);
+export { courseClassById } from '../course-classes/course-class.loaders.js';
 
 export const courseClassIdsOfEnrollment = linkedIdsLoader(
   'enrollment.courseClassIds',

@@ -1,0 +1,120 @@
+import 'reflect-metadata';
+import { and, eq } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { replaceLinks } from '../../db/links.js';
+import type { Context } from '../../graphql/context.js';
+import { notFound } from '../../graphql/errors.js';
+import { parseId } from '../../graphql/ids.js';
+import { findOr404 } from '../../graphql/loaders.js';
+import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { paginate } from '../../graphql/pagination.js';
+import { existingIds } from '../../graphql/references.js';
+import { Checks } from '../../graphql/validation.js';
+import { contentScope } from '../content/content-scope.js';
+import { emptyConnection, rankedPage } from '../courses/content-order.js';
+import { scopeOf, withScope } from '../courses/content-view.js';
+import { courses } from '../courses/course.table.js';
+import { Course } from '../courses/course.type.js';
+import { schoolProductPaths } from '../school-products/school-product-content.table.js';
+import { CreatePathInput, PathsArgs, UpdatePathInput } from './path.input.js';
+import { courseIdsOfPath, coursesOfPath, pathById, productPathRanks } from './path.loaders.js';
+import { pathCourses, paths, type PathRow } from './path.table.js';
+import { Path, PathConnection } from './path.type.js';
+
+export const PathPayload = Payload(Path, 'path');
+uniqueConstraintField('paths_school_id_code_key', 'code');
+
+/** A code is trimmed; a blank one means none (so blank codes never collide). */
+const normalCode = (code: string | null | undefined) => (code === undefined ? undefined : code?.trim() || null);
+
+@Resolver(() => Path)
+export class PathResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => Path, { description: 'A path; with schoolProductId or enrollmentId, only a path of that scope (404 otherwise).' })
+  async path(
+    @Arg('id', () => ID) id: string,
+    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
+    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    const pathId = parseId(id, 'Path');
+    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
+    const row = await findOr404(ctx, pathById, pathId, 'Path');
+    if (scope.kind === 'school') return row;
+    if (scope.kind === 'nothing') throw notFound('Path');
+    const [link] = await ctx.db
+      .select({ pathId: schoolProductPaths.pathId })
+      .from(schoolProductPaths)
+      .where(and(eq(schoolProductPaths.schoolProductId, scope.productId), eq(schoolProductPaths.pathId, row.id)));
+    if (!link) throw notFound('Path');
+    // The scope travels with the path, so its courses' lessons keep the scope's release rules.
+    return withScope(row, scope);
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => PathConnection, {
+    description: "Paths of the school (in id order), or of a school product or of an enrollment (its product's, when active), in the product's order.",
+  })
+  async paths(@Args(() => PathsArgs) args: PathsArgs, @Ctx() ctx: Context) {
+    const scope = await contentScope(ctx, args);
+    if (scope.kind === 'school') return paginate(ctx, paths, inSchool(ctx, paths.schoolId), args);
+    if (scope.kind === 'nothing') return emptyConnection();
+    // A product's paths (or an enrollment's product's) come in the product's order.
+    const page = await rankedPage(ctx, paths, productPathRanks(ctx.db, scope.productId), inSchool(ctx, paths.schoolId), args);
+    return { ...page, nodes: page.nodes.map((p) => withScope(p, scope)) };
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => PathPayload, { description: 'Creates a path; courseIds (courses of the school) give its courses in order.' })
+  createPath(@Arg('input', () => CreatePathInput) input: CreatePathInput, @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    return mutate(ctx, 'path', async (tx) => {
+      const checks = new Checks().required('name', input.name).required('description', input.description);
+      const courseIds = await existingIds(tx, checks, 'courseIds', courses, input.courseIds, schoolId);
+      checks.throwIfAny();
+      const [row] = await tx
+        .insert(paths)
+        .values({ schoolId, name: input.name!.trim(), description: input.description!, imageUrl: input.imageUrl ?? null, code: normalCode(input.code) })
+        .returning();
+      const t = pathCourses;
+      if (courseIds.length) await replaceLinks(tx, t, t.pathId, row.id, t.courseId, courseIds, t.position);
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => PathPayload, { description: 'Changes the name and the description of a path (neither may be cleared).' })
+  updatePath(@Arg('id', () => ID) id: string, @Arg('input', () => UpdatePathInput) input: UpdatePathInput, @Ctx() ctx: Context) {
+    const pathId = parseId(id, 'Path');
+    return mutate(ctx, 'path', async (tx) => {
+      const current = await lockOwned(tx, ctx, paths, pathId, 'Path');
+      new Checks().notCleared('name', input.name).notCleared('description', input.description).throwIfAny();
+      const changes: Partial<PathRow> = {};
+      if (input.name !== undefined) changes.name = input.name!.trim();
+      if (input.description !== undefined) changes.description = input.description;
+      if (Object.keys(changes).length === 0) return current;
+      const [row] = await tx.update(paths).set(changes).where(eq(paths.id, pathId)).returning();
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => PathPayload, { description: 'Deletes a path (its course links and its place in products go with it).' })
+  deletePath(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const pathId = parseId(id, 'Path');
+    return mutate(ctx, 'path', (tx) => deleteOwned(tx, ctx, paths, pathId, 'Path'));
+  }
+
+  @FieldResolver(() => [ID], { description: 'The course ids of the path, in its order.' })
+  courseIds(@Root() path: PathRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(courseIdsOfPath).load(path.id);
+  }
+
+  @FieldResolver(() => [Course], { description: "The path's courses, in its order (read in the path's scope: an enrollment's release rules hold below)." })
+  async courses(@Root() path: PathRow, @Ctx() ctx: Context) {
+    const scope = scopeOf(path);
+    return (await ctx.loaders.get(coursesOfPath).load(path.id)).map((c) => withScope(c, scope));
+  }
+}

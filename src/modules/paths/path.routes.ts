@@ -1,0 +1,32 @@
+import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+
+const show = '/paths/:id';
+const ofProduct = { args: { schoolProductId: pathParam('school_product_id') } };
+const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
+
+/**
+ * add_course / remove_course take the course as `{"path": {"course_id": 1}}` or `{"course_id": 1}`
+ * (the spec does not show the body; clients send either). The top-level `course_id` is merged
+ * into the optional `path` hash, so a body of either shape (JSON, form or multipart) works.
+ */
+const courseAction = (suffix: string, field: string): Route => ({
+  method: ['PUT', 'PATCH'],
+  path: `/paths/:id/${suffix}`,
+  field,
+  args: { id: pathParam(), input: resource('path', { optional: true, extra: ['course_id'] }) },
+  reply: 'action',
+});
+
+export const pathRoutes: Route[] = [
+  rows.list('/paths', 'paths'),
+  rows.list('/school_products/:school_product_id/paths', 'paths', ofProduct),
+  rows.list('/enrollments/:enrollment_id/paths', 'paths', ofEnrollment),
+  rows.show(show, 'path'),
+  rows.show('/school_products/:school_product_id/paths/:id', 'path', ofProduct),
+  rows.show('/enrollments/:enrollment_id/paths/:id', 'path', ofEnrollment),
+  rows.create('/paths', 'createPath', 'path', show),
+  rows.update(show, 'updatePath', 'path', show),
+  courseAction('add_course', 'addCourseToPath'),
+  courseAction('remove_course', 'removeCourseFromPath'),
+  rows.destroy(show, 'deletePath'),
+];

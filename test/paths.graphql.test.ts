@@ -1,0 +1,295 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { courseModuleLinks, courseModules, courses, lessons } from '../src/modules/courses/course.table.js';
+import { enrollments, registrations } from '../src/modules/enrollments/enrollment.table.js';
+import { pathCourses, paths } from '../src/modules/paths/path.table.js';
+import { schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
+import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
+import { users } from '../src/modules/users/user.table.js';
+import { type Service, startService, type TestSchool } from './support/service.js';
+
+// GraphQL face of Path: path / paths with their scopes, the mutations with UserError payloads,
+// the fields Path.courses / Path.courseIds / SchoolProduct.paths / Enrollment.paths, and batching.
+
+let service: Service;
+let school: TestSchool;
+let other: TestSchool;
+
+beforeAll(async () => {
+  service = await startService();
+  school = await service.school('Paths GraphQL');
+  other = await service.school('Paths GraphQL Other');
+});
+afterAll(() => service?.stop());
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures (courses, products' paths and enrollments are inserted through drizzle).
+
+let serial = 0;
+async function course(s: TestSchool, name = `Course ${++serial}`): Promise<number> {
+  const [row] = await service.db.insert(courses).values({ schoolId: s.id, name }).returning();
+  return row.id;
+}
+async function product(s: TestSchool, pathIds: number[] = []): Promise<number> {
+  const [row] = await service.db.insert(schoolProducts).values({ schoolId: s.id, title: `Product ${++serial}` }).returning();
+  if (pathIds.length)
+    await service.db.insert(schoolProductPaths).values(pathIds.map((pathId, position) => ({ schoolProductId: row.id, pathId, position })));
+  return row.id;
+}
+async function enrollment(s: TestSchool, productId: number, fields: Partial<typeof enrollments.$inferInsert> = {}) {
+  const n = ++serial;
+  const [student] = await service.db
+    .insert(users)
+    .values({ schoolId: s.id, type: 'Student', fullName: `Student ${n}`, email: `gql-path-student${n}@example.com` })
+    .returning();
+  const [registration] = await service.db.insert(registrations).values({ schoolId: s.id, studentId: student.id }).returning();
+  const [row] = await service.db
+    .insert(enrollments)
+    .values({
+      schoolId: s.id,
+      registrationId: registration.id,
+      studentId: student.id,
+      schoolProductId: productId,
+      maxAttendanceType: 'indeterminate',
+      status: 'active',
+      unlimited: true,
+      activatedAt: service.clock.now(),
+      ...fields,
+    })
+    .returning();
+  return { id: row.id, studentId: student.id };
+}
+/** Paths straight into the tables (for the batching test). */
+async function seedPaths(s: TestSchool, count: number, coursesEach: number) {
+  const made = await service.db
+    .insert(paths)
+    .values(Array.from({ length: count }, (_, i) => ({ schoolId: s.id, name: `Seeded ${i}`, description: 'd' })))
+    .returning();
+  const cs = await service.db
+    .insert(courses)
+    .values(Array.from({ length: count * coursesEach }, (_, i) => ({ schoolId: s.id, name: `Seeded course ${i}` })))
+    .returning();
+  await service.db
+    .insert(pathCourses)
+    .values(made.flatMap((p, i) => Array.from({ length: coursesEach }, (_, j) => ({ pathId: p.id, courseId: cs[i * coursesEach + j].id, position: j }))));
+  return made.map((p) => p.id);
+}
+
+const PATH_FIELDS = 'id schoolId name description imageUrl code courseIds courses { id name }';
+const CREATE = `mutation ($input: CreatePathInput!) { createPath(input: $input) { path { ${PATH_FIELDS} } errors { field code message } } }`;
+const UPDATE = `mutation ($id: ID!, $input: UpdatePathInput!) { updatePath(id: $id, input: $input) { path { ${PATH_FIELDS} } errors { field code message } } }`;
+const DELETE = `mutation ($id: ID!) { deletePath(id: $id) { path { id name } errors { field code message } } }`;
+const ADD = `mutation ($id: ID!, $courseId: ID, $input: PathCourseInput) { addCourseToPath(id: $id, courseId: $courseId, input: $input) { path { id courseIds } errors { field code message } } }`;
+const REMOVE = `mutation ($id: ID!, $courseId: ID, $input: PathCourseInput) { removeCourseFromPath(id: $id, courseId: $courseId, input: $input) { path { id courseIds } errors { field code message } } }`;
+const SHOW = `query ($id: ID!, $schoolProductId: ID, $enrollmentId: ID) { path(id: $id, schoolProductId: $schoolProductId, enrollmentId: $enrollmentId) { ${PATH_FIELDS} } }`;
+const LIST = `query ($schoolProductId: ID, $enrollmentId: ID, $first: Int) { paths(schoolProductId: $schoolProductId, enrollmentId: $enrollmentId, first: $first) { totalCount nodes { id courseIds } } }`;
+
+async function createPath(input: Record<string, unknown> = {}, s: TestSchool = school) {
+  const res = await s.admin.graphql(CREATE, { input: { name: `Path ${++serial}`, description: 'd', ...input } });
+  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+  expect(res.data.createPath.errors).toEqual([]);
+  return res.data.createPath.path;
+}
+function expectCode(res: { errors?: any[] }, code: string) {
+  expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
+}
+const idsOf = (list: { id: string }[]) => list.map((x) => Number(x.id));
+
+// =============================================================================================
+
+describe('createPath, updatePath, deletePath', () => {
+  it('creates a path with its courses in order and returns it in the payload', async () => {
+    const [c1, c2] = [await course(school, 'Alpha'), await course(school, 'Beta')];
+    const path = await createPath({ name: 'Track', imageUrl: 'https://x.example.com/i.png', code: 'TRACK', courseIds: [String(c2), String(c1)] });
+    expect(path).toMatchObject({ schoolId: String(school.id), name: 'Track', imageUrl: 'https://x.example.com/i.png', code: 'TRACK', courseIds: [String(c2), String(c1)] });
+    expect(path.courses).toEqual([{ id: String(c2), name: 'Beta' }, { id: String(c1), name: 'Alpha' }]);
+  });
+
+  it('returns UserErrors and writes nothing for a missing name, description, a foreign course or a taken code', async () => {
+    await createPath({ code: 'GQL-TAKEN' });
+    const before = await service.db.select().from(paths);
+    const blank = await school.admin.graphql(CREATE, { input: { name: ' ' } });
+    expect(blank.data.createPath.path).toBeNull();
+    expect(blank.data.createPath.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: ['name'], code: 'blank' }), expect.objectContaining({ field: ['description'], code: 'blank' })]),
+    );
+    const foreign = await school.admin.graphql(CREATE, { input: { name: 'x', description: 'd', courseIds: [String(await course(other))] } });
+    expect(foreign.data.createPath.errors).toEqual([expect.objectContaining({ field: ['courseIds'], code: 'not_found' })]);
+    const taken = await school.admin.graphql(CREATE, { input: { name: 'x', description: 'd', code: 'GQL-TAKEN' } });
+    expect(taken.data.createPath.errors).toEqual([expect.objectContaining({ field: ['code'], code: 'taken' })]);
+    expect(await service.db.select().from(paths)).toEqual(before);
+  });
+
+  it('updates the name and description; a cleared one is a UserError; another school is NOT_FOUND', async () => {
+    const path = await createPath();
+    const res = await school.admin.graphql(UPDATE, { id: path.id, input: { name: 'New name' } });
+    expect(res.data.updatePath).toMatchObject({ errors: [], path: { id: path.id, name: 'New name', description: 'd' } });
+    const cleared = await school.admin.graphql(UPDATE, { id: path.id, input: { description: '' } });
+    expect(cleared.data.updatePath.errors).toEqual([expect.objectContaining({ field: ['description'], code: 'blank' })]);
+    // The update input has no other fields: the spec writes name and description only.
+    expectCode(await school.admin.graphql(UPDATE, { id: path.id, input: { code: 'x' } }), 'BAD_USER_INPUT');
+    const theirs = await createPath({}, other);
+    expectCode(await school.admin.graphql(UPDATE, { id: theirs.id, input: { name: 'x' } }), 'NOT_FOUND');
+  });
+
+  it('deletes a path and returns it; again is NOT_FOUND; a student is FORBIDDEN', async () => {
+    const path = await createPath();
+    const res = await school.admin.graphql(DELETE, { id: path.id });
+    expect(res.data.deletePath).toMatchObject({ errors: [], path: { id: path.id } });
+    expectCode(await school.admin.graphql(DELETE, { id: path.id }), 'NOT_FOUND');
+    const { studentId } = await enrollment(school, await product(school));
+    const student = await service.token('student', school.id, studentId);
+    const mine = await createPath();
+    expectCode(await student.graphql(DELETE, { id: mine.id }), 'FORBIDDEN');
+    expectCode(await student.graphql(CREATE, { input: { name: 'x', description: 'd' } }), 'FORBIDDEN');
+  });
+});
+
+describe('addCourseToPath and removeCourseFromPath', () => {
+  it('takes the course as courseId or as input.courseId; adding twice changes nothing; removing keeps the order', async () => {
+    const [c1, c2, c3] = [await course(school), await course(school), await course(school)];
+    const path = await createPath();
+    expect((await school.admin.graphql(ADD, { id: path.id, courseId: String(c1) })).data.addCourseToPath).toEqual({ errors: [], path: { id: path.id, courseIds: [String(c1)] } });
+    expect((await school.admin.graphql(ADD, { id: path.id, input: { courseId: String(c2) } })).data.addCourseToPath.path.courseIds).toEqual([String(c1), String(c2)]);
+    expect((await school.admin.graphql(ADD, { id: path.id, courseId: String(c3) })).data.addCourseToPath.path.courseIds).toEqual([String(c1), String(c2), String(c3)]);
+    const again = await school.admin.graphql(ADD, { id: path.id, courseId: String(c1) });
+    expect(again.data.addCourseToPath).toEqual({ errors: [], path: { id: path.id, courseIds: [String(c1), String(c2), String(c3)] } });
+    const removed = await school.admin.graphql(REMOVE, { id: path.id, input: { courseId: String(c2) } });
+    expect(removed.data.removeCourseFromPath).toEqual({ errors: [], path: { id: path.id, courseIds: [String(c1), String(c3)] } });
+    const positions = await service.db.select().from(pathCourses).where(eq(pathCourses.pathId, Number(path.id))).orderBy(asc(pathCourses.position));
+    expect(positions.map((p) => p.courseId)).toEqual([c1, c3]);
+  });
+
+  it('returns UserErrors for no course, a foreign course, and removing a course the path lacks', async () => {
+    const path = await createPath();
+    const none = await school.admin.graphql(ADD, { id: path.id });
+    expect(none.data.addCourseToPath).toEqual({ path: null, errors: [expect.objectContaining({ field: ['courseId'], code: 'blank' })] });
+    const foreign = await school.admin.graphql(ADD, { id: path.id, courseId: String(await course(other)) });
+    expect(foreign.data.addCourseToPath.errors).toEqual([expect.objectContaining({ field: ['courseId'], code: 'not_found' })]);
+    const missing = await school.admin.graphql(REMOVE, { id: path.id, courseId: String(await course(school)) });
+    expect(missing.data.removeCourseFromPath).toEqual({ path: null, errors: [{ field: ['courseId'], code: 'inclusion', message: 'is not a course of this path' }] });
+    const theirs = await createPath({}, other);
+    expectCode(await school.admin.graphql(ADD, { id: theirs.id, courseId: String(await course(school)) }), 'NOT_FOUND');
+  });
+});
+
+describe('path and paths, in their scopes', () => {
+  it('path(id) shows a path of the school; another school or a path outside the scope is NOT_FOUND', async () => {
+    const [inside, outside] = [await createPath(), await createPath()];
+    const productId = await product(school, [Number(inside.id)]);
+    expect((await school.admin.graphql(SHOW, { id: inside.id })).data.path.id).toBe(inside.id);
+    expect((await school.admin.graphql(SHOW, { id: inside.id, schoolProductId: String(productId) })).data.path.id).toBe(inside.id);
+    expectCode(await school.admin.graphql(SHOW, { id: outside.id, schoolProductId: String(productId) }), 'NOT_FOUND');
+    const active = await enrollment(school, productId);
+    const pending = await enrollment(school, productId, { status: 'pending' });
+    expect((await school.admin.graphql(SHOW, { id: inside.id, enrollmentId: String(active.id) })).data.path.id).toBe(inside.id);
+    expectCode(await school.admin.graphql(SHOW, { id: inside.id, enrollmentId: String(pending.id) }), 'NOT_FOUND');
+    expectCode(await school.admin.graphql(SHOW, { id: (await createPath({}, other)).id }), 'NOT_FOUND');
+    expectCode(await school.admin.graphql(SHOW, { id: inside.id, schoolProductId: String(await product(other)) }), 'NOT_FOUND');
+  });
+
+  it('paths lists the school, a product, or an active enrollment', async () => {
+    const [p1, p2] = [await createPath(), await createPath()];
+    const productId = await product(school, [Number(p2.id), Number(p1.id)]);
+    const inProduct = (await school.admin.graphql(LIST, { schoolProductId: String(productId) })).data.paths;
+    expect(inProduct.totalCount).toBe(2);
+    expect(idsOf(inProduct.nodes)).toEqual([Number(p2.id), Number(p1.id)]);
+    const active = await enrollment(school, productId);
+    expect((await school.admin.graphql(LIST, { enrollmentId: String(active.id) })).data.paths.totalCount).toBe(2);
+    const expired = await enrollment(school, productId, { unlimited: false, availableUntil: new Date('2020-01-01T00:00:00Z') });
+    expect((await school.admin.graphql(LIST, { enrollmentId: String(expired.id) })).data.paths).toEqual({ totalCount: 0, nodes: [] });
+    const all = (await school.admin.graphql(LIST, { first: 100 })).data.paths;
+    expect(idsOf(all.nodes)).toEqual(expect.arrayContaining([Number(p1.id), Number(p2.id)]));
+    expectCode(await school.admin.graphql(LIST, { enrollmentId: '999999' }), 'NOT_FOUND');
+  });
+});
+
+describe('the relation fields', () => {
+  it("SchoolProduct.paths follows the product's order; Enrollment.paths is empty unless the enrollment is active", async () => {
+    const [p1, p2, p3] = [await createPath(), await createPath(), await createPath()];
+    const productId = await product(school, [Number(p3.id), Number(p1.id), Number(p2.id)]);
+    const res = await school.admin.graphql(`query ($id: ID!) { schoolProduct(id: $id) { paths { id courseIds } } }`, { id: String(productId) });
+    expect(res.errors).toBeUndefined();
+    expect(idsOf(res.data.schoolProduct.paths)).toEqual([Number(p3.id), Number(p1.id), Number(p2.id)]);
+
+    const ENROLLMENT = `query ($id: ID!) { enrollment(id: $id) { paths { id } } }`;
+    const active = await enrollment(school, productId);
+    expect(idsOf((await school.admin.graphql(ENROLLMENT, { id: String(active.id) })).data.enrollment.paths)).toEqual([Number(p3.id), Number(p1.id), Number(p2.id)]);
+    const pending = await enrollment(school, productId, { status: 'pending' });
+    expect((await school.admin.graphql(ENROLLMENT, { id: String(pending.id) })).data.enrollment.paths).toEqual([]);
+  });
+
+  it("Path.courses follows the path's order and never shows another school's course", async () => {
+    const [c1, c2] = [await course(school), await course(school)];
+    const path = await createPath({ courseIds: [String(c2), String(c1)] });
+    await service.db.insert(pathCourses).values({ pathId: Number(path.id), courseId: await course(other), position: 5 });
+    const res = await school.admin.graphql(SHOW, { id: path.id });
+    expect(idsOf(res.data.path.courses)).toEqual([c2, c1]);
+  });
+
+  it("a path read through an enrollment keeps the enrollment's release rules for its courses' lessons", async () => {
+    const courseId = await course(school);
+    const [module] = await service.db.insert(courseModules).values({ schoolId: school.id, name: 'M' }).returning();
+    await service.db.insert(courseModuleLinks).values({ courseId, courseModuleId: module.id });
+    const [released, later] = await service.db
+      .insert(lessons)
+      .values([
+        { schoolId: school.id, courseModuleId: module.id, title: 'Now', type: 'Text', position: 0 },
+        { schoolId: school.id, courseModuleId: module.id, title: 'Later', type: 'Text', position: 1, releaseAfter: 30 },
+      ])
+      .returning();
+    const path = await createPath({ courseIds: [String(courseId)] });
+    const productId = await product(school, [Number(path.id)]);
+    const active = await enrollment(school, productId);
+    const nested = `{ courses { modules { lessons { id } } } }`;
+    const viaEnrollment = await school.admin.graphql(`query ($id: ID!) { enrollment(id: $id) { paths ${nested} } }`, { id: String(active.id) });
+    expect(viaEnrollment.errors).toBeUndefined();
+    expect(idsOf(viaEnrollment.data.enrollment.paths[0].courses[0].modules[0].lessons)).toEqual([released.id]);
+    const viaScopedShow = await school.admin.graphql(`query ($id: ID!, $e: ID) { path(id: $id, enrollmentId: $e) ${nested} }`, { id: path.id, e: String(active.id) });
+    expect(idsOf(viaScopedShow.data.path.courses[0].modules[0].lessons)).toEqual([released.id]);
+    // Staff reading the path itself see every lesson.
+    const direct = await school.admin.graphql(`query ($id: ID!) { path(id: $id) ${nested} }`, { id: path.id });
+    expect(idsOf(direct.data.path.courses[0].modules[0].lessons)).toEqual([released.id, later.id]);
+  });
+});
+
+describe('batching', () => {
+  it('paths { courses { id } } costs the same number of statements for 30 paths as for 1', async () => {
+    const s = await service.school('Batching paths');
+    const query = `query ($first: Int) { paths(first: $first) { nodes { id courseIds courses { id } } } }`;
+    await seedPaths(s, 1, 3);
+    let small: any;
+    const one = await service.countStatements(async () => {
+      small = await s.admin.graphql(query, { first: 100 });
+    });
+    expect(small.errors).toBeUndefined();
+    expect(small.data.paths.nodes).toHaveLength(1);
+    expect(small.data.paths.nodes[0].courses).toHaveLength(3);
+
+    await seedPaths(s, 29, 3);
+    let large: any;
+    const many = await service.countStatements(async () => {
+      large = await s.admin.graphql(query, { first: 100 });
+    });
+    expect(large.errors).toBeUndefined();
+    expect(large.data.paths.nodes).toHaveLength(30);
+    expect(large.data.paths.nodes.every((p: any) => p.courses.length === 3 && p.courseIds.length === 3)).toBe(true);
+    expect(many).toBe(one);
+  });
+
+  it('schoolProducts { paths { courses } } costs the same for many products as for one', async () => {
+    const s = await service.school('Batching products');
+    const query = `{ schoolProducts(first: 100) { nodes { id paths { id courses { id } } } } }`;
+    const [first] = await seedPaths(s, 1, 2);
+    await product(s, [first]);
+    const one = await service.countStatements(() => s.admin.graphql(query));
+    for (let i = 0; i < 10; i++) await product(s, await seedPaths(s, 2, 2));
+    let large: any;
+    const many = await service.countStatements(async () => {
+      large = await s.admin.graphql(query);
+    });
+    expect(large.data.schoolProducts.nodes).toHaveLength(11);
+    expect(large.data.schoolProducts.nodes.flatMap((p: any) => p.paths.flatMap((x: any) => x.courses))).toHaveLength(42);
+    expect(many).toBe(one);
+  });
+});
