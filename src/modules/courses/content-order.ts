@@ -1,0 +1,155 @@
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { unionAll } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import type { Context } from '../../graphql/context.js';
+import { type ConnectionArgs, type ConnectionData, encodeCursor, windowOf } from '../../graphql/pagination.js';
+import { pathCourses } from '../paths/path.table.js';
+import { schoolProductCourses as spc, schoolProductPaths as spp } from '../school-products/school-product-content.table.js';
+import { courseModuleLinks as links, lessons } from './course.table.js';
+
+/**
+ * The order of a school product's content, as its students walk it: the product's own courses in
+ * their position order, then the courses of its paths (path by path, each in the path's order), a
+ * course counted once at its first place; the modules of those courses in that order (each course
+ * orders its modules); the lessons of each module by position. Each builder ranks the content of
+ * several products at once (`rank` restarts at 1 for each product), so a nested field loads the
+ * content of a whole batch of products in one statement.
+ */
+export function courseRanks(db: Db, productIds: number[]) {
+  const direct = db
+    .select({ productId: spc.schoolProductId, courseId: spc.courseId, key: sql<number[]>`array[0, ${spc.position}, 0]`.as('key') })
+    .from(spc)
+    .where(inArray(spc.schoolProductId, productIds));
+  const viaPaths = db
+    .select({ productId: spp.schoolProductId, courseId: pathCourses.courseId, key: sql<number[]>`array[1, ${spp.position}, ${pathCourses.position}]`.as('key') })
+    .from(spp)
+    .innerJoin(pathCourses, eq(pathCourses.pathId, spp.pathId))
+    .where(inArray(spp.schoolProductId, productIds));
+  const content = unionAll(direct, viaPaths).as('product_content');
+  return db
+    .select({
+      productId: content.productId,
+      id: content.courseId,
+      rank: sql<number>`(row_number() over (partition by ${content.productId} order by min(${content.key}), ${content.courseId}))::int`
+        .mapWith(Number)
+        .as('rank'),
+    })
+    .from(content)
+    .groupBy(content.productId, content.courseId)
+    .as('course_ranks');
+}
+
+export function moduleRanks(db: Db, productIds: number[]) {
+  const c = courseRanks(db, productIds);
+  return db
+    .select({
+      productId: c.productId,
+      id: links.courseModuleId,
+      rank: sql<number>`(row_number() over (partition by ${c.productId} order by min(array[${c.rank}, ${links.position}]), ${links.courseModuleId}))::int`
+        .mapWith(Number)
+        .as('rank'),
+    })
+    .from(c)
+    .innerJoin(links, eq(links.courseId, c.id))
+    .groupBy(c.productId, links.courseModuleId)
+    .as('module_ranks');
+}
+
+export function lessonRanks(db: Db, productIds: number[]) {
+  const m = moduleRanks(db, productIds);
+  return db
+    .select({
+      productId: m.productId,
+      id: lessons.id,
+      rank: sql<number>`(row_number() over (partition by ${m.productId} order by ${m.rank}, ${lessons.position}, ${lessons.id}))::int`
+        .mapWith(Number)
+        .as('rank'),
+    })
+    .from(m)
+    .innerJoin(lessons, eq(lessons.courseModuleId, m.id))
+    .as('lesson_ranks');
+}
+
+/** The modules of one course in the course's order. */
+export function courseModuleRanks(db: Db, courseId: number) {
+  return db
+    .select({
+      id: links.courseModuleId,
+      rank: sql<number>`(row_number() over (order by ${links.position}, ${links.courseModuleId}))::int`.mapWith(Number).as('rank'),
+    })
+    .from(links)
+    .where(eq(links.courseId, courseId))
+    .as('course_module_ranks');
+}
+
+/** The lessons of one module by position (then id). */
+export function moduleLessonRanks(db: Db, moduleId: number) {
+  return db
+    .select({
+      id: lessons.id,
+      rank: sql<number>`(row_number() over (order by ${lessons.position}, ${lessons.id}))::int`.mapWith(Number).as('rank'),
+    })
+    .from(lessons)
+    .where(eq(lessons.courseModuleId, moduleId))
+    .as('module_lesson_ranks');
+}
+
+type Ranked = { id: PgColumn | SQL.Aliased; rank: SQL.Aliased<number> };
+type TableWithId = PgTable & { id: PgColumn };
+
+/**
+ * One page of `table`'s rows that have a rank (and match `where`), in rank order. Cursors are the
+ * usual id cursors: the page after a cursor starts after that row's rank.
+ */
+export async function rankedPage<T extends TableWithId>(
+  ctx: Context,
+  table: T,
+  ranks: Ranked & object,
+  where: SQL | undefined,
+  args: ConnectionArgs,
+): Promise<ConnectionData<T['$inferSelect'] & { id: number }>> {
+  type Row = T['$inferSelect'] & { id: number };
+  const window = windowOf(args);
+  const r = ctx.db.$with('ranks').as(ctx.db.select({ id: ranks.id as PgColumn, rank: ranks.rank }).from(ranks as never));
+  const after =
+    window.afterId === null ? undefined : sql`${r.rank} > coalesce((select ${r.rank} from ${r} where ${r.id} = ${window.afterId}), 2147483647)`;
+  const found = await ctx.db
+    .with(r)
+    .select({ row: table as PgTable, rank: r.rank })
+    .from(table as PgTable)
+    .innerJoin(r, eq(r.id, table.id))
+    .where(and(where, after))
+    .orderBy(asc(r.rank))
+    .limit(window.limit + 1)
+    .offset(window.offset);
+  const rows = found.map((f) => (f as unknown as { row: Row }).row);
+  const nodes = rows.slice(0, window.limit);
+  let counted: Promise<number> | undefined;
+  return {
+    nodes,
+    totalCount: () =>
+      (counted ??= ctx.db
+        .with(r)
+        .select({ n: count() })
+        .from(table as PgTable)
+        .innerJoin(r, eq(r.id, table.id))
+        .where(where)
+        .then(([c]) => Number(c.n))),
+    pageInfo: {
+      hasNextPage: rows.length > window.limit,
+      hasPreviousPage: window.offset > 0 || window.afterId !== null,
+      startCursor: nodes.length ? encodeCursor(nodes[0].id) : null,
+      endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null,
+    },
+  };
+}
+
+/** A connection with nothing in it (an inactive enrollment's content). */
+export function emptyConnection<T>(): ConnectionData<T> {
+  return {
+    nodes: [],
+    totalCount: async () => 0,
+    pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+  };
+}

@@ -1,0 +1,111 @@
+import 'reflect-metadata';
+import { eq, sql } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ANY_ROLE, inSchool, STAFF } from '../../auth/tenancy.js';
+import type { Context } from '../../graphql/context.js';
+import { given, parseId } from '../../graphql/ids.js';
+import { mutate, Payload } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { paginate, windowOf } from '../../graphql/pagination.js';
+import { Checks } from '../../graphql/validation.js';
+import { contentScope, courseCondition, moduleCondition } from '../content/content-scope.js';
+import { courseModuleRanks, emptyConnection, moduleRanks, rankedPage } from './content-order.js';
+import { scopedPage, scopedRow } from './content-read.js';
+import { scopeOf, visibleLessons } from './content-view.js';
+import { CourseModuleInput, CourseModulesArgs } from './course.input.js';
+import { courseById, courseModuleById, lessonsOfModule } from './course.loaders.js';
+import { courseModuleLinks, courseModules, type CourseModuleRow, courses } from './course.table.js';
+import { CourseModule, CourseModuleConnection, Lesson } from './course.type.js';
+
+export const CourseModulePayload = Payload(CourseModule, 'courseModule');
+
+@Resolver(() => CourseModule)
+export class CourseModuleResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => CourseModule, { description: 'A course module; with schoolProductId or enrollmentId, only a module of that scope (404 otherwise).' })
+  async courseModule(
+    @Arg('id', () => ID) id: string,
+    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
+    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    const moduleId = parseId(id, 'CourseModule');
+    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
+    return scopedRow(ctx, scope, courseModuleById, courseModules, moduleId, moduleCondition(ctx, scope, courseModules.id), 'CourseModule');
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => CourseModuleConnection, {
+    description:
+      "Modules of a course (courseId, in the course's order), of the school (id order), or of a product's or enrollment's courses (in the product's order). With a scope, the course must be in it (404 otherwise); an inactive enrollment shows none.",
+  })
+  async courseModules(@Args(() => CourseModulesArgs) args: CourseModulesArgs, @Ctx() ctx: Context) {
+    windowOf(args);
+    const scope = await contentScope(ctx, args);
+    const where = inSchool(ctx, courseModules.schoolId);
+    if (scope.kind === 'nothing') return emptyConnection();
+    if (args.courseId !== undefined && args.courseId !== null) {
+      const course = await scopedRow(ctx, scope, courseById, courses, parseId(args.courseId, 'Course'), courseCondition(ctx, scope, courses.id), 'Course');
+      return scopedPage(await rankedPage(ctx, courseModules, courseModuleRanks(ctx.db, course.id), where, args), scope);
+    }
+    if (scope.kind === 'school') return paginate(ctx, courseModules, where, args);
+    return scopedPage(await rankedPage(ctx, courseModules, moduleRanks(ctx.db, [scope.productId]), where, args), scope);
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => CourseModulePayload, { description: 'Creates a module at the end of the course (a course of the school: 404 otherwise).' })
+  createCourseModule(
+    @Arg('courseId', () => ID) courseId: string,
+    @Arg('input', () => CourseModuleInput) input: CourseModuleInput,
+    @Ctx() ctx: Context,
+  ) {
+    const id = parseId(courseId, 'Course');
+    return mutate(ctx, 'courseModule', async (tx) => {
+      // The lock orders concurrent appends to one course, so positions stay distinct.
+      const course = await lockOwned(tx, ctx, courses, id, 'Course');
+      new Checks().required('name', input.name).required('description', input.description).throwIfAny();
+      const [row] = await tx
+        .insert(courseModules)
+        .values({ schoolId: course.schoolId, name: input.name!.trim(), description: input.description! })
+        .returning();
+      const l = courseModuleLinks;
+      const next = sql`(select coalesce(max(${l.position}) + 1, 0) from ${l} where ${l.courseId} = ${course.id})`;
+      await tx.insert(l).values({ courseId: course.id, courseModuleId: row.id, position: next });
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => CourseModulePayload, { description: 'Updates a module (name and description may not be cleared).' })
+  updateCourseModule(@Arg('id', () => ID) id: string, @Arg('input', () => CourseModuleInput) input: CourseModuleInput, @Ctx() ctx: Context) {
+    const moduleId = parseId(id, 'CourseModule');
+    return mutate(ctx, 'courseModule', async (tx) => {
+      const current = await lockOwned(tx, ctx, courseModules, moduleId, 'CourseModule');
+      new Checks().notCleared('name', input.name).notCleared('description', input.description).throwIfAny();
+      const values = given(input);
+      if (typeof values.name === 'string') values.name = values.name.trim();
+      if (Object.keys(values).length === 0) return current;
+      const [row] = await tx
+        .update(courseModules)
+        .set(values as Partial<CourseModuleRow>)
+        .where(eq(courseModules.id, moduleId))
+        .returning();
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => CourseModulePayload, { description: 'Deletes a module from every course holding it, with its lessons.' })
+  deleteCourseModule(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const moduleId = parseId(id, 'CourseModule');
+    return mutate(ctx, 'courseModule', (tx) => deleteOwned(tx, ctx, courseModules, moduleId, 'CourseModule'));
+  }
+
+  @FieldResolver(() => [Lesson], {
+    description:
+      "The module's lessons by position. Read through an enrollment, only the released ones; a student sees lessons only through its enrollments.",
+  })
+  async lessons(@Root() module: CourseModuleRow, @Ctx() ctx: Context) {
+    return visibleLessons(ctx, scopeOf(module), await ctx.loaders.get(lessonsOfModule).load(module.id));
+  }
+}

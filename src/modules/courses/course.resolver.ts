@@ -1,0 +1,151 @@
+import 'reflect-metadata';
+import { eq } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import type { Queryable } from '../../db/client.js';
+import { replaceLinks } from '../../db/links.js';
+import type { Context } from '../../graphql/context.js';
+import { given, parseId } from '../../graphql/ids.js';
+import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { paginate, windowOf } from '../../graphql/pagination.js';
+import { existingIds } from '../../graphql/references.js';
+import { Checks } from '../../graphql/validation.js';
+import { contentScope, courseCondition } from '../content/content-scope.js';
+import { emitEvent } from '../events/events.js';
+import { Path } from '../paths/path.type.js';
+import { courseRanks, emptyConnection, rankedPage } from './content-order.js';
+import { scopedPage, scopedRow } from './content-read.js';
+import { scopeOf, withScope } from './content-view.js';
+import { duplicateCourse } from './course-duplicate.js';
+import { CourseInput, CoursesArgs } from './course.input.js';
+import { courseById, moduleIdsOfCourse, modulesOfCourse, pathsOfCourse } from './course.loaders.js';
+import { courseModuleLinks, courseModules, type CourseRow, courses } from './course.table.js';
+import { Course, CourseConnection, CourseModule } from './course.type.js';
+
+export const CoursePayload = Payload(Course, 'course');
+uniqueConstraintField('courses_school_id_code_key', 'code');
+
+/** Checks a course input (the course as it will be) and resolves its modules within the school. */
+async function checkCourse(tx: Queryable, schoolId: number, input: CourseInput, current?: CourseRow) {
+  const checks = new Checks();
+  if (current) checks.notCleared('name', input.name);
+  else checks.required('name', input.name);
+  checks.notCleared('ready', input.ready).range('duration', input.duration, 0);
+  const moduleIds = await existingIds(tx, checks, 'courseModulesIds', courseModules, input.courseModulesIds, schoolId);
+  checks.throwIfAny();
+  const { courseModulesIds: _m, ...columns } = given(input);
+  const values = { ...columns } as Partial<typeof courses.$inferInsert>;
+  if (typeof values.name === 'string') values.name = values.name.trim();
+  // A code is trimmed; a blank one means none (so blank codes never collide).
+  if (input.code !== undefined) values.code = input.code?.trim() || null;
+  return { values, moduleIds };
+}
+
+async function writeModules(tx: Queryable, courseId: number, input: CourseInput, moduleIds: number[]) {
+  const l = courseModuleLinks;
+  if (input.courseModulesIds) await replaceLinks(tx, l, l.courseId, courseId, l.courseModuleId, moduleIds, l.position);
+}
+
+@Resolver(() => Course)
+export class CourseResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => Course, { description: 'A course; with schoolProductId or enrollmentId, only a course of that scope (404 otherwise).' })
+  async course(
+    @Arg('id', () => ID) id: string,
+    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
+    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    const courseId = parseId(id, 'Course');
+    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
+    return scopedRow(ctx, scope, courseById, courses, courseId, courseCondition(ctx, scope, courses.id), 'Course');
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => CourseConnection, {
+    description: "Courses of the school (id order), or of a school product or an enrollment's product (in the product's order).",
+  })
+  async courses(@Args(() => CoursesArgs) args: CoursesArgs, @Ctx() ctx: Context) {
+    windowOf(args);
+    const scope = await contentScope(ctx, args);
+    if (scope.kind === 'school') return paginate(ctx, courses, inSchool(ctx, courses.schoolId), args);
+    if (scope.kind === 'nothing') return emptyConnection();
+    return scopedPage(await rankedPage(ctx, courses, courseRanks(ctx.db, [scope.productId]), inSchool(ctx, courses.schoolId), args), scope);
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => CoursePayload, { description: 'Creates a course; courseModulesIds (modules of the school) give its modules in order.' })
+  createCourse(@Arg('input', () => CourseInput) input: CourseInput, @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    return mutate(ctx, 'course', async (tx) => {
+      const { values, moduleIds } = await checkCourse(tx, schoolId, input);
+      const [row] = await tx
+        .insert(courses)
+        .values({ ...values, name: values.name!, schoolId })
+        .returning();
+      await writeModules(tx, row.id, input, moduleIds);
+      await emitEvent(tx, { schoolId, name: 'course.created', subjectType: 'Course', subjectId: row.id, payload: { name: row.name, code: row.code } });
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => CoursePayload, { description: 'Updates a course; courseModulesIds, when given, replaces its modules and their order.' })
+  updateCourse(@Arg('id', () => ID) id: string, @Arg('input', () => CourseInput) input: CourseInput, @Ctx() ctx: Context) {
+    const courseId = parseId(id, 'Course');
+    return mutate(ctx, 'course', async (tx) => {
+      const current = await lockOwned(tx, ctx, courses, courseId, 'Course');
+      const { values, moduleIds } = await checkCourse(tx, current.schoolId, input, current);
+      await writeModules(tx, courseId, input, moduleIds);
+      // A new list of modules changes the course too (its updatedAt moves).
+      if (Object.keys(values).length === 0 && !input.courseModulesIds) return current;
+      const [row] = await tx
+        .update(courses)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(courses.id, courseId))
+        .returning();
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => CoursePayload, {
+    description:
+      "Deletes a course (its links to modules, products and paths, and its classes). Its modules stay: they are the school's and may belong to other courses.",
+  })
+  deleteCourse(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const courseId = parseId(id, 'Course');
+    return mutate(ctx, 'course', (tx) => deleteOwned(tx, ctx, courses, courseId, 'Course'));
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => CoursePayload, {
+    description:
+      'Copies a course with its modules, lessons, activities, exam questions, options and assertions, in one transaction. The copy is named "<name> (copy)" and coded "<code>-copy" (then -copy-2, -copy-3, ...; no code stays no code).',
+  })
+  duplicateCourse(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const courseId = parseId(id, 'Course');
+    return mutate(ctx, 'course', async (tx) => {
+      // The lock makes concurrent copies of one course take turns, so each finds the codes of the others.
+      const source = await lockOwned(tx, ctx, courses, courseId, 'Course');
+      return duplicateCourse(tx, source);
+    });
+  }
+
+  @FieldResolver(() => [ID], { description: "The course's module ids, in the course's order." })
+  courseModulesIds(@Root() course: CourseRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(moduleIdsOfCourse).load(course.id);
+  }
+
+  @FieldResolver(() => [CourseModule], { description: "The course's modules, in the course's order." })
+  async modules(@Root() course: CourseRow, @Ctx() ctx: Context) {
+    const scope = scopeOf(course);
+    return (await ctx.loaders.get(modulesOfCourse).load(course.id)).map((m) => withScope(m, scope));
+  }
+
+  @FieldResolver(() => [Path], { description: 'The learning paths holding the course.' })
+  paths(@Root() course: CourseRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(pathsOfCourse).load(course.id);
+  }
+}

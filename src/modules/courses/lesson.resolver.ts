@@ -1,0 +1,166 @@
+import 'reflect-metadata';
+import { and, eq, sql } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import type { Queryable } from '../../db/client.js';
+import type { Context } from '../../graphql/context.js';
+import { forbidden } from '../../graphql/errors.js';
+import { given, parseId } from '../../graphql/ids.js';
+import { mutate, Payload } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { paginate, windowOf } from '../../graphql/pagination.js';
+import { existingId } from '../../graphql/references.js';
+import { Checks } from '../../graphql/validation.js';
+import { type ContentScope, contentScope, lessonCondition, moduleCondition } from '../content/content-scope.js';
+import { emitEvent } from '../events/events.js';
+import { mediaById } from '../media/media.loaders.js';
+import { media } from '../media/media.table.js';
+import { Media } from '../media/media.type.js';
+import { emptyConnection, lessonRanks, moduleLessonRanks, rankedPage } from './content-order.js';
+import { scopedPage, scopedRow } from './content-read.js';
+import { scopeOf, withScope } from './content-view.js';
+import { LessonInput, LessonsArgs } from './course.input.js';
+import { courseModuleById, lessonById } from './course.loaders.js';
+import { courseModules, type LessonRow, lessons } from './course.table.js';
+import { CourseModule, Lesson, LessonConnection } from './course.type.js';
+
+export const LessonPayload = Payload(Lesson, 'lesson');
+
+/** Students read lessons only as their enrollments show them (released ones), never the whole school's or a product's. */
+function guardStudent(ctx: Context, scope: ContentScope) {
+  if (ctx.credential?.role === 'student' && scope.kind !== 'enrollment' && scope.kind !== 'nothing') {
+    throw forbidden('A student reads lessons through its enrollment (enrollmentId, or /enrollments/:id/lessons)');
+  }
+}
+
+/** Checks a lesson input and resolves its media and module within the school. */
+async function checkLesson(tx: Queryable, schoolId: number, input: LessonInput, current?: LessonRow) {
+  const checks = new Checks();
+  if (current) checks.notCleared('title', input.title).notCleared('type', input.type);
+  else checks.required('title', input.title).required('type', input.type);
+  checks
+    .notCleared('available', input.available)
+    .notCleared('unlockCertificate', input.unlockCertificate)
+    .range('minGrade', input.minGrade, 0)
+    .range('releaseAfter', input.releaseAfter, 0)
+    .range('position', input.position, 0);
+  const mediaId = await existingId(tx, checks, 'mediaId', media, input.mediaId, schoolId);
+  const moduleId = await existingId(tx, checks, 'courseModuleId', courseModules, input.courseModuleId, schoolId);
+  checks.throwIfAny();
+  const { mediaId: _m, courseModuleId: _c, position: _p, ...columns } = given(input);
+  const values = { ...columns } as Partial<typeof lessons.$inferInsert>;
+  if (typeof values.title === 'string') values.title = values.title.trim();
+  if (input.mediaId !== undefined) values.mediaId = mediaId;
+  if (input.courseModuleId !== undefined) values.courseModuleId = moduleId;
+  return values;
+}
+
+/**
+ * Where the lesson goes in its module: the given position, else (a new lesson, a lesson moving to
+ * another module, or position null) after the module's last lesson. The module's row is locked so
+ * concurrent appends take turns.
+ */
+async function placement(tx: Queryable, ctx: Context, input: LessonInput, moduleId: number | null | undefined, moved: boolean) {
+  if (typeof input.position === 'number') return { position: input.position };
+  if (!moved && input.position === undefined) return {};
+  if (!moduleId) return { position: 0 };
+  await lockOwned(tx, ctx, courseModules, moduleId, 'CourseModule');
+  return { position: sql`(select coalesce(max(${lessons.position}) + 1, 0) from ${lessons} where ${lessons.courseModuleId} = ${moduleId})` };
+}
+
+@Resolver(() => Lesson)
+export class LessonResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => Lesson, {
+    description:
+      'A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.',
+  })
+  async lesson(
+    @Arg('id', () => ID) id: string,
+    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
+    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    const lessonId = parseId(id, 'Lesson');
+    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
+    guardStudent(ctx, scope);
+    return scopedRow(ctx, scope, lessonById, lessons, lessonId, lessonCondition(ctx, scope), 'Lesson');
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => LessonConnection, {
+    description:
+      "Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.",
+  })
+  async lessons(@Args(() => LessonsArgs) args: LessonsArgs, @Ctx() ctx: Context) {
+    windowOf(args);
+    const scope = await contentScope(ctx, args);
+    guardStudent(ctx, scope);
+    if (scope.kind === 'nothing') return emptyConnection();
+    const where = and(inSchool(ctx, lessons.schoolId), lessonCondition(ctx, scope));
+    if (args.courseModuleId !== undefined && args.courseModuleId !== null) {
+      const moduleId = parseId(args.courseModuleId, 'CourseModule');
+      const module = await scopedRow(ctx, scope, courseModuleById, courseModules, moduleId, moduleCondition(ctx, scope, courseModules.id), 'CourseModule');
+      return scopedPage(await rankedPage(ctx, lessons, moduleLessonRanks(ctx.db, module.id), where, args), scope);
+    }
+    if (scope.kind === 'school') return paginate(ctx, lessons, where, args);
+    return scopedPage(await rankedPage(ctx, lessons, lessonRanks(ctx.db, [scope.productId]), where, args), scope);
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => LessonPayload, { description: 'Creates a lesson; with courseModuleId, in that module (at the end unless position is given).' })
+  createLesson(@Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    return mutate(ctx, 'lesson', async (tx) => {
+      const values = await checkLesson(tx, schoolId, input);
+      const place = await placement(tx, ctx, input, values.courseModuleId, true);
+      const [row] = await tx
+        .insert(lessons)
+        .values({ ...values, ...place, title: values.title!, type: values.type!, schoolId })
+        .returning();
+      await emitEvent(tx, {
+        schoolId,
+        name: 'lesson.created',
+        subjectType: 'Lesson',
+        subjectId: row.id,
+        payload: { title: row.title, courseModuleId: row.courseModuleId },
+      });
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => LessonPayload, { description: 'Updates a lesson; a new courseModuleId moves it (to the end of that module unless position is given).' })
+  updateLesson(@Arg('id', () => ID) id: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+    const lessonId = parseId(id, 'Lesson');
+    return mutate(ctx, 'lesson', async (tx) => {
+      const current = await lockOwned(tx, ctx, lessons, lessonId, 'Lesson');
+      const values = await checkLesson(tx, current.schoolId, input, current);
+      const moduleId = values.courseModuleId !== undefined ? values.courseModuleId : current.courseModuleId;
+      const moved = values.courseModuleId !== undefined && values.courseModuleId !== current.courseModuleId;
+      const changes = { ...values, ...(await placement(tx, ctx, input, moduleId, moved)) };
+      if (Object.keys(changes).length === 0) return current;
+      const [row] = await tx.update(lessons).set(changes).where(eq(lessons.id, lessonId)).returning();
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => LessonPayload)
+  deleteLesson(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const lessonId = parseId(id, 'Lesson');
+    return mutate(ctx, 'lesson', (tx) => deleteOwned(tx, ctx, lessons, lessonId, 'Lesson'));
+  }
+
+  @FieldResolver(() => CourseModule, { nullable: true, description: 'The module holding the lesson (null for a draft).' })
+  async module(@Root() lesson: LessonRow, @Ctx() ctx: Context) {
+    if (lesson.courseModuleId === null) return null;
+    const module = await ctx.loaders.get(courseModuleById).load(lesson.courseModuleId);
+    return module && withScope(module, scopeOf(lesson));
+  }
+
+  @FieldResolver(() => Media, { nullable: true })
+  media(@Root() lesson: LessonRow, @Ctx() ctx: Context) {
+    return lesson.mediaId === null ? null : ctx.loaders.get(mediaById).load(lesson.mediaId);
+  }
+}
