@@ -1,12 +1,21 @@
 import type { Route } from '../rest/route-table.js';
+import { activitiesModule } from './activities/index.js';
+import { courseClassesModule } from './course-classes/index.js';
+import { coursesModule } from './courses/index.js';
+import { collaborativeModule } from './collaborative/index.js';
 import { enrollmentsModule } from './enrollments/index.js';
+import { forumsModule } from './forums/index.js';
 import { ordersModule } from './orders/index.js';
+import { pathsModule } from './paths/index.js';
 import { schoolProductsModule } from './school-products/index.js';
 import { schoolsModule } from './schools/index.js';
 import { usersModule } from './users/index.js';
+import { messagesModule } from './messages/index.js';
+import { notificationsModule } from './notifications/index.js';
+import { integrationsModule } from './integrations/index.js';
 
 /** What each domain contributes: resolvers for the schema, rows for the REST table. */
-const modules = [schoolsModule, usersModule, schoolProductsModule, enrollmentsModule, ordersModule];
+const modules = [schoolsModule, usersModule, schoolProductsModule, coursesModule, enrollmentsModule, ordersModule, pathsModule, courseClassesModule, activitiesModule, forumsModule, collaborativeModule, messagesModule, notificationsModule, integrationsModule];
 
 export const resolvers: Function[] = modules.flatMap((m): Function[] => m.resolvers);
 export const routes: Route[] = modules.flatMap((m) => m.routes);

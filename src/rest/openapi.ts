@@ -421,6 +421,8 @@ function responses(builder: Builder, entry: Entry): Record<string, unknown> {
       ...(located ? { headers: { Location: ref('Location', 'headers') } } : {}),
       content: json(schema),
     };
+    if (created && route.createdFlag)
+      out['200'] = { description: `Nothing created (\`${route.createdFlag}\` is false): an idempotent repeat or a dry run.`, content: json(schema) };
   }
 
   const statuses: (keyof typeof errorResponses)[] = [400];

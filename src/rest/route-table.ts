@@ -48,13 +48,18 @@ export interface Route {
   wrap?: string;
   /** Needs no credential. */
   public?: boolean;
+  /**
+   * For a create row whose operation may create nothing (an idempotent repeat, a dry run): the
+   * reply's boolean field that says whether it did. When it is false: 200 and no Location.
+   */
+  createdFlag?: string;
 }
 
 /**
  * Row builders for the usual shapes, one line each. `location` is the show path (`/courses/:id`);
  * `args` adds or overrides arguments (a parent from the path: `{ courseId: pathParam('course_id') }`).
  */
-type Extra = Partial<Pick<Route, 'when' | 'wrap' | 'public'>> & { args?: Record<string, ArgSource> };
+type Extra = Partial<Pick<Route, 'when' | 'wrap' | 'public' | 'createdFlag'>> & { args?: Record<string, ArgSource> };
 export const rows = {
   list: (path: string, field: string, extra: Extra = {}): Route => ({ method: 'GET', path, field, reply: 'list', ...extra }),
   show: (path: string, field: string, extra: Extra = {}): Route => ({

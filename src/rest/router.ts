@@ -201,10 +201,12 @@ function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
   if (route.reply === 'destroy') return reply.code(204).send();
   // The Location names the resource, or the first of several (the wizard's school).
   const located = compiled.shape === 'payload' && compiled.payloadKeys.length > 1 ? resource?.[snake(compiled.payloadKeys[0])] : resource;
-  if (route.location && located?.id !== undefined && (route.reply === 'create' || route.reply === 'update')) {
+  // A create row may report that nothing was created (an idempotent repeat, a dry run): 200.
+  const created = route.reply === 'create' && !(route.createdFlag && resource?.[route.createdFlag] === false);
+  if (route.location && located?.id !== undefined && located?.id !== null && (created || route.reply === 'update')) {
     reply.header('location', route.location.replace(':id', String(located.id)));
   }
-  return reply.code(route.reply === 'create' ? 201 : 200).send(resource);
+  return reply.code(created ? 201 : 200).send(resource);
 }
 
 /** A list: one page with `page`, else the whole list, streamed page by page so memory stays bounded. */

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Connection } from '../../graphql/pagination.js';
 
-@ObjectType({ description: "A school's forum, holding sections of questions." })
+@ObjectType({ description: "A school's forum, holding sections of questions (the wizard creates one per school)." })
 export class Forum {
   @Field(() => ID) id!: number;
   @Field(() => ID) schoolId!: number;
@@ -9,3 +10,54 @@ export class Forum {
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
+
+@ObjectType({
+  description:
+    'A section of a forum. Sections nest (parentForumSectionId, a section of the same forum, never its own ancestor); ' +
+    '`sequence` orders siblings and is the next one of its parent when omitted on create.',
+})
+export class ForumSection {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => ID) forumId!: number;
+  @Field(() => ID, { nullable: true, description: 'Null for a top-level section.' }) parentForumSectionId!: number | null;
+  @Field(() => String) title!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => Int) sequence!: number;
+  @Field(() => String, { nullable: true }) category!: string | null;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType({ description: 'A question asked in a forum section.' })
+export class ForumQuestion {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => ID) forumSectionId!: number;
+  @Field(() => ID, { nullable: true, description: 'The author; null when posted with a credential bound to no user.' }) userId!: number | null;
+  @Field(() => String) title!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => Boolean, { description: 'Pinned at the top of its section.' }) fixed!: boolean;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType({ description: 'An answer to a forum question.' })
+export class ForumAnswer {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => ID) forumQuestionId!: number;
+  @Field(() => ID, { nullable: true, description: 'The author; null when posted with a credential bound to no user.' }) userId!: number | null;
+  @Field(() => String) text!: string;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType()
+export class ForumConnection extends Connection(Forum) {}
+
+@ObjectType()
+export class ForumSectionConnection extends Connection(ForumSection) {}
+
+@ObjectType()
+export class ForumQuestionConnection extends Connection(ForumQuestion) {}

@@ -4,8 +4,9 @@ import { schoolRef, schools } from '../schools/school.table.js';
 import { apiTokens } from '../auth-tokens/api-token.table.js';
 
 /**
- * An integration of a school. `metadata` lists the events to trigger. The spec's `metaconfig` is
- * split: secret values are stored encrypted (never returned), the rest in `metaconfigPublic`.
+ * An integration of a school. `metadata` lists the events to trigger (`{"events": [...]}`). The
+ * spec's `metaconfig` is write-only: the whole hash is stored encrypted (`metaconfigCiphertext`,
+ * never returned); `metaconfigPublic` keeps what replies show of it (its keys with masked values).
  * The owner is polymorphic (`ownerType`/`ownerId`), so it has no foreign key.
  */
 export const integrations = pgTable(

@@ -1,7 +1,21 @@
-import type { Route } from '../../rest/route-table.js';
+import { CouponResolver, CouponTokenResolver, GatewayCredentialResolver, PaymentOptionResolver } from './billing.resolver.js';
+import { ImportedInvoiceResolver, ImportedOrderItemResolver, OrderImportResolver } from './order-import.resolver.js';
+import { InvoiceResolver, OrderItemResolver, OrderResolver } from './order.resolver.js';
+import { orderRoutes } from './order.routes.js';
 
-/** Filled in by the orders work (issue 3). */
+/** Orders with items, invoices and payments, their import, and the objects an order references. */
 export const ordersModule = {
-  resolvers: [] as Function[],
-  routes: [] as Route[],
+  resolvers: [
+    OrderResolver,
+    OrderItemResolver,
+    InvoiceResolver,
+    OrderImportResolver,
+    ImportedOrderItemResolver,
+    ImportedInvoiceResolver,
+    PaymentOptionResolver,
+    CouponResolver,
+    CouponTokenResolver,
+    GatewayCredentialResolver,
+  ] as Function[],
+  routes: orderRoutes,
 };

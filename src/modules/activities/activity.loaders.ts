@@ -1,0 +1,98 @@
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { inSchool } from '../../auth/tenancy.js';
+import { type Context, defineLoader } from '../../graphql/context.js';
+import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
+import {
+  activities,
+  examAnswers,
+  examQuestionAnswers,
+  examQuestionAssertions,
+  type ExamQuestionAssertionRow,
+  examQuestionOptions,
+  examQuestions,
+} from './activity.table.js';
+
+/** A student credential acts for one student: its id, else null (every other role sees the school's rows). */
+export function ownStudentId(ctx: Context): number | null {
+  if (ctx.credential?.role !== 'student') return null;
+  return ctx.credential.userId ?? 0;
+}
+
+export const activityById = byIdLoader('activity.byId', activities);
+export const examQuestionById = byIdLoader('examQuestion.byId', examQuestions);
+export const examQuestionOptionById = byIdLoader('examQuestionOption.byId', examQuestionOptions);
+
+export const questionsOfActivity = childrenLoader('activity.questions', examQuestions, examQuestions.activityId, [examQuestions.position]);
+export const optionsOfQuestion = childrenLoader('examQuestion.options', examQuestionOptions, examQuestionOptions.examQuestionId, [
+  examQuestionOptions.position,
+]);
+export const activitiesOfLesson = childrenLoader('lesson.activities', activities, activities.examLessonId);
+
+/** Both assertions of each associative option (null sides for other options). */
+export const assertionsOfOption = defineLoader<number, { first: ExamQuestionAssertionRow | null; second: ExamQuestionAssertionRow | null }>(
+  'examQuestionOption.assertions',
+  async (ctx, optionIds) => {
+    const rows = await ctx.db
+      .select()
+      .from(examQuestionAssertions)
+      .where(and(inArray(examQuestionAssertions.optionId, [...optionIds]), inSchool(ctx, examQuestionAssertions.schoolId)))
+      .orderBy(asc(examQuestionAssertions.id));
+    const byOption = new Map<number, { first: ExamQuestionAssertionRow | null; second: ExamQuestionAssertionRow | null }>();
+    for (const row of rows) {
+      const pair = byOption.get(row.optionId) ?? { first: null, second: null };
+      pair[row.side] = row;
+      byOption.set(row.optionId, pair);
+    }
+    return optionIds.map((id) => byOption.get(id) ?? { first: null, second: null });
+  },
+);
+
+/** The exam answers (attempts) the caller may see: the school's, and for a student credential only its own. */
+export function visibleExamAnswers(ctx: Context): SQL | undefined {
+  const own = ownStudentId(ctx);
+  return and(inSchool(ctx, examAnswers.schoolId), own === null ? undefined : eq(examAnswers.userId, own));
+}
+
+/** Answers to questions the caller may see: those of attempts it may see. */
+export function visibleQuestionAnswers(ctx: Context): SQL | undefined {
+  const own = ownStudentId(ctx);
+  return and(
+    inSchool(ctx, examQuestionAnswers.schoolId),
+    own === null
+      ? undefined
+      : inArray(examQuestionAnswers.examAnswerId, ctx.db.select({ id: examAnswers.id }).from(examAnswers).where(eq(examAnswers.userId, own))),
+  );
+}
+
+function visibleById<T extends { id: number }>(name: string, table: typeof examAnswers | typeof examQuestionAnswers, visible: (ctx: Context) => SQL | undefined) {
+  return defineLoader<number, T | null>(name, async (ctx, ids) => {
+    const rows = (await ctx.db
+      .select()
+      .from(table)
+      .where(and(inArray(table.id, [...ids]), visible(ctx)))) as unknown as T[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+}
+
+export const examAnswerById = visibleById<typeof examAnswers.$inferSelect>('examAnswer.byId', examAnswers, visibleExamAnswers);
+export const examQuestionAnswerById = visibleById<typeof examQuestionAnswers.$inferSelect>(
+  'examQuestionAnswer.byId',
+  examQuestionAnswers,
+  visibleQuestionAnswers,
+);
+
+export const answersOfQuestion = childrenLoader(
+  'examQuestion.answers',
+  examQuestionAnswers,
+  examQuestionAnswers.examQuestionId,
+  [],
+  visibleQuestionAnswers,
+);
+export const answersOfExamAnswer = childrenLoader(
+  'examAnswer.questionAnswers',
+  examQuestionAnswers,
+  examQuestionAnswers.examAnswerId,
+  [],
+  visibleQuestionAnswers,
+);

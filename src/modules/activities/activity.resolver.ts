@@ -1,0 +1,146 @@
+import 'reflect-metadata';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import type { Context } from '../../graphql/context.js';
+import { forbidden, notFound } from '../../graphql/errors.js';
+import { parseId } from '../../graphql/ids.js';
+import { findOr404 } from '../../graphql/loaders.js';
+import { mutate, Payload } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { paginate } from '../../graphql/pagination.js';
+import { contentScope, type ContentScope, lessonCondition } from '../content/content-scope.js';
+import { courseModuleLinks, courses, lessons } from '../courses/course.table.js';
+import { ActivitiesArgs, ActivityInput } from './activity.input.js';
+import { lessonById } from '../courses/course.loaders.js';
+import { activityById } from './activity.loaders.js';
+import { checkActivity } from './activity.rules.js';
+import { activities } from './activity.table.js';
+import { Activity, ActivityConnection } from './activity.type.js';
+import { removeQuestions, writeQuestions } from './activity.write.js';
+
+export const ActivityPayload = Payload(Activity, 'activity');
+
+/** Ids of the lessons a scope shows (a subquery); for an enrollment, released ones only. */
+function scopedLessonIds(ctx: Context, scope: ContentScope) {
+  return ctx.db
+    .select({ id: lessons.id })
+    .from(lessons)
+    .where(and(inSchool(ctx, lessons.schoolId), lessonCondition(ctx, scope)));
+}
+
+/** Ids of the lessons of a course: those of the modules linked to it (a subquery). */
+function courseLessonIds(ctx: Context, courseId: number) {
+  const modules = ctx.db.select({ id: courseModuleLinks.courseModuleId }).from(courseModuleLinks).where(eq(courseModuleLinks.courseId, courseId));
+  return ctx.db.select({ id: lessons.id }).from(lessons).where(inArray(lessons.courseModuleId, modules));
+}
+
+async function courseOr404(ctx: Context, id: string): Promise<number> {
+  const courseId = parseId(id, 'Course');
+  const [course] = await ctx.db
+    .select({ id: courses.id })
+    .from(courses)
+    .where(and(eq(courses.id, courseId), inSchool(ctx, courses.schoolId)));
+  if (!course) throw notFound('Course');
+  return course.id;
+}
+
+/**
+ * Students read activities only as their enrollments show them (released lessons), never the whole
+ * school's or a product's: the rule the lessons follow, so an activity never shows an unreleased lesson.
+ */
+function guardStudent(ctx: Context, scope: ContentScope) {
+  if (ctx.credential?.role === 'student' && scope.kind !== 'enrollment' && scope.kind !== 'nothing')
+    throw forbidden('A student reads activities through its enrollment (enrollmentId, or /enrollments/:id/activities)');
+}
+
+@Resolver(() => Activity)
+export class ActivityResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => Activity, {
+    description:
+      "An activity; with schoolProductId or enrollmentId, only when its lesson is in that scope (an enrollment's: released). Students need enrollmentId.",
+  })
+  async activity(
+    @Arg('id', () => ID) id: string,
+    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
+    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
+    guardStudent(ctx, scope);
+    const row = await findOr404(ctx, activityById, parseId(id, 'Activity'), 'Activity');
+    if (scope.kind !== 'school') {
+      const [inScope] = await ctx.db
+        .select({ id: lessons.id })
+        .from(lessons)
+        .where(and(eq(lessons.id, row.examLessonId), inSchool(ctx, lessons.schoolId), lessonCondition(ctx, scope)));
+      if (!inScope) throw notFound('Activity');
+    }
+    return row;
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => ActivityConnection, {
+    description:
+      'Activities of the school (id order), narrowed to a course, a lesson, a school product or what an enrollment may see (arguments combine). Students need enrollmentId.',
+  })
+  async activities(@Args(() => ActivitiesArgs) args: ActivitiesArgs, @Ctx() ctx: Context) {
+    const scope = await contentScope(ctx, args);
+    guardStudent(ctx, scope);
+    const conditions: (SQL | undefined)[] = [inSchool(ctx, activities.schoolId)];
+    if (args.courseId !== undefined && args.courseId !== null)
+      conditions.push(inArray(activities.examLessonId, courseLessonIds(ctx, await courseOr404(ctx, args.courseId))));
+    if (args.lessonId !== undefined && args.lessonId !== null) {
+      const lesson = await findOr404(ctx, lessonById, parseId(args.lessonId, 'Lesson'), 'Lesson');
+      conditions.push(eq(activities.examLessonId, lesson.id));
+    }
+    if (scope.kind !== 'school') conditions.push(inArray(activities.examLessonId, scopedLessonIds(ctx, scope)));
+    return paginate(ctx, activities, and(...conditions), args);
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => ActivityPayload, { description: 'Creates an activity and its questions, options and assertions in one transaction.' })
+  createActivity(@Arg('input', () => ActivityInput) input: ActivityInput, @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    return mutate(ctx, 'activity', async (tx) => {
+      const { values, questions } = await checkActivity(tx, schoolId, input);
+      const [row] = await tx
+        .insert(activities)
+        .values({ ...values, schoolId } as typeof activities.$inferInsert)
+        .returning();
+      if (questions) await writeQuestions(tx, schoolId, row.id, questions);
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => ActivityPayload, {
+    description: 'Updates an activity; examQuestionsAttributes, when given, replaces its questions (refused while they have answers).',
+  })
+  updateActivity(@Arg('id', () => ID) id: string, @Arg('input', () => ActivityInput) input: ActivityInput, @Ctx() ctx: Context) {
+    const activityId = parseId(id, 'Activity');
+    return mutate(ctx, 'activity', async (tx) => {
+      const current = await lockOwned(tx, ctx, activities, activityId, 'Activity');
+      const { values, questions } = await checkActivity(tx, current.schoolId, input, current);
+      if (questions) {
+        await removeQuestions(tx, activityId);
+        await writeQuestions(tx, current.schoolId, activityId, questions);
+      }
+      if (Object.keys(values).length === 0 && !questions) return current;
+      const [row] = await tx
+        .update(activities)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(activities.id, activityId))
+        .returning();
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => ActivityPayload, { description: 'Deletes an activity with its questions and the attempts at it.' })
+  deleteActivity(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const activityId = parseId(id, 'Activity');
+    return mutate(ctx, 'activity', (tx) => deleteOwned(tx, ctx, activities, activityId, 'Activity'));
+  }
+}

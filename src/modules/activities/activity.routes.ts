@@ -1,0 +1,27 @@
+import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+
+const activity = '/activities/:id';
+const answer = '/v1/exam_question_answers/:id';
+const ofProduct = { args: { schoolProductId: pathParam('school_product_id') } };
+const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
+/** The question tree comes as `exam_questions_attributes` beside `activity` (the spec's top-level key). */
+const withQuestions = { args: { input: resource('activity', { extra: ['exam_questions_attributes'] }) } };
+const ofQuestion = { args: { examQuestionId: pathParam('exam_question_id') } };
+
+export const activityRoutes: Route[] = [
+  rows.list('/courses/:course_id/activities', 'activities', { args: { courseId: pathParam('course_id') } }),
+  rows.list('/school_products/:school_product_id/activities', 'activities', ofProduct),
+  rows.list('/enrollments/:enrollment_id/activities', 'activities', ofEnrollment),
+  rows.show(activity, 'activity'),
+  rows.show('/school_products/:school_product_id/activities/:id', 'activity', ofProduct),
+  rows.show('/enrollments/:enrollment_id/activities/:id', 'activity', ofEnrollment),
+  rows.create('/activities', 'createActivity', 'activity', activity, withQuestions),
+  rows.update(activity, 'updateActivity', 'activity', activity, withQuestions),
+  rows.destroy(activity, 'deleteActivity'),
+
+  rows.list('/exam_questions/:exam_question_id/exam_question_answers', 'examQuestionAnswers', ofQuestion),
+  rows.create('/exam_questions/:exam_question_id/exam_question_answers', 'createExamQuestionAnswer', 'exam_question_answer', answer, ofQuestion),
+  rows.show(answer, 'examQuestionAnswer'),
+  rows.update(answer, 'updateExamQuestionAnswer', 'exam_question_answer', answer),
+  rows.destroy(answer, 'deleteExamQuestionAnswer'),
+];

@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import { and, eq } from 'drizzle-orm';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ANY_ROLE, writeSchool } from '../../auth/tenancy.js';
+import type { Context } from '../../graphql/context.js';
+import { parseId } from '../../graphql/ids.js';
+import { findOr404 } from '../../graphql/loaders.js';
+import { mutate, Payload } from '../../graphql/mutation.js';
+import { lockOwned } from '../../graphql/owned.js';
+import { Checks } from '../../graphql/validation.js';
+import { emitEvent } from '../events/events.js';
+import { authorOf, ForumAuthor, schoolUserById } from './forum-author.js';
+import { ForumAnswerInput } from './forum.input.js';
+import { answerById, questionById } from './forum.loaders.js';
+import { assertMayEdit } from './forum.rules.js';
+import { forumAnswers, type ForumAnswerRow } from './forum.table.js';
+import { ForumAnswer, ForumQuestion } from './forum.type.js';
+
+export const ForumAnswerPayload = Payload(ForumAnswer, 'forumAnswer');
+
+@Resolver(() => ForumAnswer)
+export class ForumAnswerResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => ForumAnswer)
+  forumAnswer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return findOr404(ctx, answerById, parseId(id, 'ForumAnswer'), 'ForumAnswer');
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Mutation(() => ForumAnswerPayload, {
+    description: "Answers a question. The author is the credential's user unless a staff credential names one; emits forum_answer.created.",
+  })
+  async createForumAnswer(
+    @Arg('forumQuestionId', () => ID) forumQuestionId: string,
+    @Arg('input', () => ForumAnswerInput) input: ForumAnswerInput,
+    @Ctx() ctx: Context,
+  ) {
+    const schoolId = writeSchool(ctx);
+    const question = await findOr404(ctx, questionById, parseId(forumQuestionId, 'ForumQuestion'), 'ForumQuestion');
+    return mutate(ctx, 'forumAnswer', async (tx) => {
+      const checks = new Checks().required('text', input.text);
+      const userId = await authorOf(tx, ctx, checks, input.userId, schoolId);
+      checks.throwIfAny();
+      const [row] = await tx.insert(forumAnswers).values({ schoolId, forumQuestionId: question.id, userId, text: input.text! }).returning();
+      await emitEvent(tx, {
+        schoolId,
+        name: 'forum_answer.created',
+        subjectType: 'ForumAnswer',
+        subjectId: row.id,
+        payload: { id: row.id, forum_question_id: row.forumQuestionId, user_id: row.userId },
+      });
+      return row;
+    });
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Mutation(() => ForumAnswerPayload, { description: 'Updates an answer (staff, or its author).' })
+  updateForumAnswer(@Arg('id', () => ID) id: string, @Arg('input', () => ForumAnswerInput) input: ForumAnswerInput, @Ctx() ctx: Context) {
+    const answerId = parseId(id, 'ForumAnswer');
+    return mutate(ctx, 'forumAnswer', async (tx) => {
+      const current = await lockOwned(tx, ctx, forumAnswers, answerId, 'ForumAnswer');
+      assertMayEdit(ctx, current.userId);
+      const checks = new Checks().notCleared('text', input.text);
+      const userId = input.userId !== undefined && input.userId !== null ? await authorOf(tx, ctx, checks, input.userId, current.schoolId) : current.userId;
+      checks.throwIfAny();
+      const changes: Partial<ForumAnswerRow> = {};
+      if (input.text !== undefined) changes.text = input.text!;
+      if (userId !== current.userId) changes.userId = userId;
+      if (Object.keys(changes).length === 0) return current;
+      const [row] = await tx.update(forumAnswers).set(changes).where(eq(forumAnswers.id, answerId)).returning();
+      return row;
+    });
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Mutation(() => ForumAnswerPayload, { description: 'Deletes an answer (staff, or its author).' })
+  deleteForumAnswer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const answerId = parseId(id, 'ForumAnswer');
+    return mutate(ctx, 'forumAnswer', async (tx) => {
+      const current = await lockOwned(tx, ctx, forumAnswers, answerId, 'ForumAnswer');
+      assertMayEdit(ctx, current.userId);
+      await tx.delete(forumAnswers).where(and(eq(forumAnswers.id, answerId), eq(forumAnswers.schoolId, current.schoolId)));
+      return current;
+    });
+  }
+
+  @FieldResolver(() => ForumQuestion)
+  question(@Root() answer: ForumAnswerRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(questionById).load(answer.forumQuestionId);
+  }
+
+  @FieldResolver(() => ForumAuthor, { nullable: true, description: 'A Student, Collaborator or Admin: every type through one batched loader.' })
+  author(@Root() answer: ForumAnswerRow, @Ctx() ctx: Context) {
+    return answer.userId === null ? null : ctx.loaders.get(schoolUserById).load(answer.userId);
+  }
+}

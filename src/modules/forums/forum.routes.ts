@@ -1,0 +1,38 @@
+import { param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+
+const section = '/forum_sections/:id';
+const question = '/forum_questions/:id';
+const ofForum = { args: { forumId: pathParam('forum_id') } };
+const answeredByAdmin = param('answered_by_admin');
+/** The move action: `PUT /forum_questions/:id/move`, and `PUT /forum_questions/:id?action=move` as the spec lists it. */
+const move = (path: string, when?: Record<string, string>): Route => ({
+  method: ['PUT', 'PATCH'],
+  path,
+  field: 'moveForumQuestion',
+  reply: 'update',
+  location: question,
+  ...(when ? { when } : {}),
+  args: { id: pathParam(), input: resource('forum_question') },
+});
+
+export const forumRoutes: Route[] = [
+  rows.list('/forums/:forum_id/forum_sections', 'forumSections', ofForum),
+  rows.create('/forums/:forum_id/forum_sections', 'createForumSection', 'forum_section', section, ofForum),
+  rows.show(section, 'forumSection'),
+  rows.update(section, 'updateForumSection', 'forum_section', section),
+  rows.destroy(section, 'deleteForumSection'),
+
+  rows.list('/forum_sections/:forum_section_id/forum_questions', 'forumQuestions', {
+    args: { forumSectionId: pathParam('forum_section_id'), answeredByAdmin },
+  }),
+  rows.list('/users/:user_id/forum_questions', 'forumQuestions', { args: { userId: pathParam('user_id'), answeredByAdmin } }),
+  rows.list('/forum_questions', 'forumQuestions', { args: { answeredByAdmin } }),
+  rows.create('/forum_sections/:forum_section_id/forum_questions', 'createForumQuestion', 'forum_question', question, {
+    args: { forumSectionId: pathParam('forum_section_id') },
+  }),
+  rows.show(question, 'forumQuestion'),
+  move(question, { action: 'move' }),
+  rows.update(question, 'updateForumQuestion', 'forum_question', question),
+  move('/forum_questions/:id/move'),
+  rows.destroy(question, 'deleteForumQuestion'),
+];

@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { inSchool } from '../../auth/tenancy.js';
+import type { Context } from '../../graphql/context.js';
+import { mutate, Payload } from '../../graphql/mutation.js';
+import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { Checks } from '../../graphql/validation.js';
+import { IntegrationSuggestionInput } from './integration.input.js';
+import { integrationSuggestions } from './integration.table.js';
+import { IntegrationSuggestion, IntegrationSuggestionConnection } from './integration.type.js';
+
+export const IntegrationSuggestionPayload = Payload(IntegrationSuggestion, 'integrationSuggestion');
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname;
+  } catch {
+    return false;
+  }
+}
+
+@Resolver(() => IntegrationSuggestion)
+export class IntegrationSuggestionResolver {
+  @Authorized()
+  @Mutation(() => IntegrationSuggestionPayload, {
+    description:
+      'Sends the platform a suggestion of a new integration; any credential may. REST: POST /integrations/suggestions with a ' +
+      '`suggestion` hash or name, description and url at the top level.',
+  })
+  suggestIntegration(@Arg('input', () => IntegrationSuggestionInput) input: IntegrationSuggestionInput, @Ctx() ctx: Context) {
+    return mutate(ctx, 'integrationSuggestion', async (tx) => {
+      const checks = new Checks().required('name', input.name);
+      const url = input.url?.trim() || null;
+      if (url && !isHttpUrl(url)) checks.add('url', 'invalid', 'must be an http or https address');
+      checks.throwIfAny();
+      const [row] = await tx
+        .insert(integrationSuggestions)
+        .values({
+          schoolId: ctx.schoolId,
+          name: input.name!.trim(),
+          description: input.description ?? null,
+          url,
+          createdByTokenId: ctx.credential!.tokenId,
+        })
+        .returning();
+      return row;
+    });
+  }
+
+  @Authorized('platform')
+  @Query(() => IntegrationSuggestionConnection, { description: 'The suggestions received (platform credentials only; X-School-Id narrows to one school).' })
+  integrationSuggestions(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
+    return paginate(ctx, integrationSuggestions, inSchool(ctx, integrationSuggestions.schoolId), args);
+  }
+}

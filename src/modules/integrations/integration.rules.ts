@@ -1,0 +1,114 @@
+import { and, eq } from 'drizzle-orm';
+import { decryptSecret, encryptSecret, secretHint } from '../../auth/secrets.js';
+import type { Queryable } from '../../db/client.js';
+import { idOrNull } from '../../graphql/ids.js';
+import type { Checks } from '../../graphql/validation.js';
+import { courses } from '../courses/course.table.js';
+import { EVENT_NAMES } from '../events/events.js';
+import { schoolProducts } from '../school-products/school-product.table.js';
+import { users } from '../users/user.table.js';
+import type { IntegrationRow } from './integration.table.js';
+
+/** What an integration may belong to; each must be an object of the integration's school. */
+export const INTEGRATION_OWNER_TYPES = ['School', 'SchoolProduct', 'Course', 'Student', 'Collaborator'] as const;
+export type IntegrationOwnerType = (typeof INTEGRATION_OWNER_TYPES)[number];
+
+/** `SchoolProduct`, `school_product`, `schoolproduct` all name SchoolProduct. */
+export function ownerTypeOf(value: string): IntegrationOwnerType | null {
+  const flat = value.replace(/[_\s-]/g, '').toLowerCase();
+  return INTEGRATION_OWNER_TYPES.find((t) => t.toLowerCase() === flat) ?? null;
+}
+
+/** Checks the owner pair as it will be; returns it, or null when something is wrong (reported on `checks`). */
+export async function checkOwner(
+  tx: Queryable,
+  checks: Checks,
+  schoolId: number,
+  rawType: string | null | undefined,
+  rawId: string | number | null | undefined,
+): Promise<{ ownerType: IntegrationOwnerType; ownerId: number } | null> {
+  if (rawType === null || rawType === undefined || rawId === null || rawId === undefined) return null;
+  const ownerType = ownerTypeOf(String(rawType));
+  if (!ownerType) {
+    checks.add('ownerType', 'inclusion', `is not included in the list (${INTEGRATION_OWNER_TYPES.join(', ')})`);
+    return null;
+  }
+  const ownerId = idOrNull(rawId);
+  let found = false;
+  if (ownerId !== null) {
+    if (ownerType === 'School') found = ownerId === schoolId;
+    else {
+      const table = ownerType === 'SchoolProduct' ? schoolProducts : ownerType === 'Course' ? courses : users;
+      const kind = ownerType === 'Student' || ownerType === 'Collaborator' ? eq(users.type, ownerType) : undefined;
+      const rows = await tx
+        .select({ id: table.id })
+        .from(table)
+        .where(and(eq(table.id, ownerId), eq(table.schoolId, schoolId), kind));
+      found = rows.length > 0;
+    }
+  }
+  if (!found) {
+    checks.add('ownerId', 'not_found', `has no ${ownerType} of this school with id ${rawId}`);
+    return null;
+  }
+  return { ownerType, ownerId: ownerId! };
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The metadata as stored: `{"events": [...]}` with every name among EVENT_NAMES (no duplicates).
+ * A bare list is read as the events; a single name as a list of one (form posts without `[]`).
+ */
+export function checkMetadata(checks: Checks, value: unknown): { events: string[] } | null | undefined {
+  if (value === undefined || value === null) return value;
+  const c = checks.nested('metadata');
+  let events: unknown;
+  if (Array.isArray(value)) events = value;
+  else if (isPlainObject(value)) {
+    const unknownKeys = Object.keys(value).filter((k) => k !== 'events');
+    if (unknownKeys.length) c.add(null, 'invalid', `may only carry events (unknown keys: ${unknownKeys.join(', ')})`);
+    events = value.events ?? [];
+  } else {
+    c.add(null, 'invalid', 'must be a hash: {"events": ["enrollment.created", ...]}');
+    return null;
+  }
+  if (typeof events === 'string') events = [events];
+  if (!Array.isArray(events) || events.some((e) => typeof e !== 'string')) {
+    c.add('events', 'invalid', 'must be a list of event names');
+    return null;
+  }
+  const names = [...new Set((events as string[]).map((e) => e.trim()))];
+  const unknown = names.filter((e) => !(EVENT_NAMES as readonly string[]).includes(e));
+  if (unknown.length)
+    c.add('events', 'inclusion', `names events this service does not emit: ${unknown.join(', ')} (known: ${EVENT_NAMES.join(', ')})`);
+  return { events: names };
+}
+
+/** What a reply shows of a configuration value: a mask, with the last four characters of a long one. */
+const hint = (value: unknown) => {
+  const plain = typeof value === 'string' ? value : JSON.stringify(value);
+  return plain.length >= 12 ? secretHint(plain) : '****';
+};
+
+export const maskedConfig = (config: Record<string, unknown>) => Object.fromEntries(Object.keys(config).map((k) => [k, hint(config[k])]));
+
+/**
+ * The stored columns for a metaconfig change. The whole hash is encrypted as JSON; the masked view
+ * (keys and hints) is kept beside it so replies never decrypt. Update merges (see IntegrationInput).
+ */
+export function metaconfigColumns(
+  given: Record<string, unknown> | null | undefined,
+  current?: Pick<IntegrationRow, 'metaconfigCiphertext'>,
+): Partial<Pick<IntegrationRow, 'metaconfigCiphertext' | 'metaconfigPublic'>> {
+  if (given === undefined) return {};
+  if (given === null) return { metaconfigCiphertext: null, metaconfigPublic: null };
+  const stored: Record<string, unknown> = current?.metaconfigCiphertext ? JSON.parse(decryptSecret(current.metaconfigCiphertext)) : {};
+  const next: Record<string, unknown> = { ...stored };
+  for (const [key, value] of Object.entries(given)) {
+    if (value === null) delete next[key];
+    else if (key in stored && typeof value === 'string' && value === hint(stored[key])) continue;
+    else next[key] = value;
+  }
+  return { metaconfigCiphertext: encryptSecret(JSON.stringify(next)), metaconfigPublic: maskedConfig(next) };
+}

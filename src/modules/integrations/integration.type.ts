@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { Connection } from '../../graphql/pagination.js';
+
+@ObjectType({
+  description:
+    'An integration of a school: an owner in the school, the events it is triggered by (metadata) and its configuration ' +
+    '(metaconfig, write-only: replies show its keys with masked values).',
+})
+export class Integration {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => String, { description: 'School, SchoolProduct, Course, Student or Collaborator.' }) ownerType!: string;
+  @Field(() => ID) ownerId!: number;
+  @Field(() => String, { nullable: true, description: 'The kind of integration (free text, e.g. webhook, crm).' }) type!: string | null;
+  @Field(() => Boolean) active!: boolean;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: '{"events": [...]}: the event names (see EVENT_NAMES) that trigger it.' })
+  metadata!: Record<string, unknown> | null;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType({ description: 'A suggestion of a new integration sent to the platform.' })
+export class IntegrationSuggestion {
+  @Field(() => ID) id!: number;
+  @Field(() => ID, { nullable: true, description: 'The school of the credential that sent it (none for a platform credential).' })
+  schoolId!: number | null;
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => String, { nullable: true }) url!: string | null;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType()
+export class IntegrationConnection extends Connection(Integration) {}
+
+@ObjectType()
+export class IntegrationSuggestionConnection extends Connection(IntegrationSuggestion) {}

@@ -1,0 +1,113 @@
+import 'reflect-metadata';
+import { and, eq, or, type SQL } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { ANY_ROLE, STAFF, writeSchool } from '../../auth/tenancy.js';
+import type { Context } from '../../graphql/context.js';
+import { notFound } from '../../graphql/errors.js';
+import { parseId } from '../../graphql/ids.js';
+import { findOr404 } from '../../graphql/loaders.js';
+import { mutate, Payload } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { paginate } from '../../graphql/pagination.js';
+import { Checks } from '../../graphql/validation.js';
+import { enrollments } from '../enrollments/enrollment.table.js';
+import { schoolProductById } from '../school-products/school-product.loaders.js';
+import { schoolById } from '../schools/school.loaders.js';
+import { postMessage } from './message.create.js';
+import { MessageInput, MessagesArgs, MessageUpdateInput } from './message.input.js';
+import { channelById, messageById } from './message.loaders.js';
+import { ownStudent, postedTo, visibleMessages } from './message.scope.js';
+import { channels, messages } from './message.table.js';
+import { Message, MessageConnection } from './message.type.js';
+
+export const MessagePayload = Payload(Message, 'message');
+
+/** The enrollment, if the caller may see it (its school; a student credential: only its own). */
+async function visibleEnrollment(ctx: Context, id: number) {
+  const own = ownStudent(ctx);
+  const [row] = await ctx.db
+    .select({ id: enrollments.id, schoolProductId: enrollments.schoolProductId })
+    .from(enrollments)
+    .where(
+      and(
+        eq(enrollments.id, id),
+        ctx.schoolId === null ? undefined : eq(enrollments.schoolId, ctx.schoolId),
+        own === null ? undefined : eq(enrollments.studentId, own),
+      ),
+    );
+  if (!row) throw notFound('Enrollment');
+  return row;
+}
+
+/** The conditions of the list's scopes; each scope object must be visible to the caller (else 404). */
+async function scopes(ctx: Context, args: MessagesArgs): Promise<(SQL | undefined)[]> {
+  const out: (SQL | undefined)[] = [];
+  if (args.channelId !== undefined && args.channelId !== null) {
+    const channel = await findOr404(ctx, channelById, parseId(args.channelId, 'Channel'), 'Channel');
+    out.push(postedTo(ctx, eq(channels.id, channel.id)));
+  }
+  if (args.schoolId !== undefined && args.schoolId !== null) {
+    // The caller's school only (a platform credential: any school that exists).
+    const school = await findOr404(ctx, schoolById, parseId(args.schoolId, 'School'), 'School');
+    out.push(eq(messages.schoolId, school.id));
+  }
+  if (args.enrollmentId !== undefined && args.enrollmentId !== null) {
+    const enrollment = await visibleEnrollment(ctx, parseId(args.enrollmentId, 'Enrollment'));
+    out.push(postedTo(ctx, or(eq(channels.enrollmentId, enrollment.id), eq(channels.schoolProductId, enrollment.schoolProductId))));
+  }
+  if (args.schoolProductId !== undefined && args.schoolProductId !== null) {
+    const product = await findOr404(ctx, schoolProductById, parseId(args.schoolProductId, 'SchoolProduct'), 'SchoolProduct');
+    out.push(postedTo(ctx, eq(channels.schoolProductId, product.id)));
+  }
+  return out;
+}
+
+@Resolver(() => Message)
+export class MessageResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => Message, { description: 'A message; a student credential sees the messages of its channels and those it sent.' })
+  message(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return findOr404(ctx, messageById, parseId(id, 'Message'), 'Message');
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => MessageConnection, { description: 'Messages of the school, narrowed by channel, school, enrollment or school product (together: all of them).' })
+  async messages(@Args(() => MessagesArgs) args: MessagesArgs, @Ctx() ctx: Context) {
+    return paginate(ctx, messages, and(visibleMessages(ctx), ...(await scopes(ctx, args))), args);
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => MessagePayload, {
+    description:
+      'Posts a message to a channel (and to the further channelIds). Without createdAt: the owners and the students of ' +
+      'enrollment channels are notified and message.created is emitted; with createdAt, nothing but the message.',
+  })
+  async createMessage(@Arg('channelId', () => ID) channelId: string, @Arg('input', () => MessageInput) input: MessageInput, @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    const channel = await findOr404(ctx, channelById, parseId(channelId, 'Channel'), 'Channel');
+    return mutate(ctx, 'message', (tx) => postMessage(tx, schoolId, channel.id, input));
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => MessagePayload, { description: 'Changes the subject and the text; neither may be cleared.' })
+  updateMessage(@Arg('id', () => ID) id: string, @Arg('input', () => MessageUpdateInput) input: MessageUpdateInput, @Ctx() ctx: Context) {
+    const messageId = parseId(id, 'Message');
+    return mutate(ctx, 'message', async (tx) => {
+      const current = await lockOwned(tx, ctx, messages, messageId, 'Message');
+      new Checks().notCleared('subject', input.subject).notCleared('text', input.text).throwIfAny();
+      const values: { subject?: string; text?: string } = {};
+      if (input.subject) values.subject = input.subject;
+      if (input.text) values.text = input.text;
+      if (Object.keys(values).length === 0) return current;
+      const [row] = await tx.update(messages).set(values).where(eq(messages.id, messageId)).returning();
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => MessagePayload)
+  deleteMessage(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const messageId = parseId(id, 'Message');
+    return mutate(ctx, 'message', (tx) => deleteOwned(tx, ctx, messages, messageId, 'Message'));
+  }
+}

@@ -1,0 +1,46 @@
+import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
+import { inSchool } from '../../auth/tenancy.js';
+import { type Context, defineLoader } from '../../graphql/context.js';
+import { childConnectionLoaders } from '../../graphql/pagination.js';
+import { type NotificationRow, notifications } from './notification.table.js';
+
+/** A student credential sees only its own notifications; every other role sees the school's. */
+export function ownStudent(ctx: Context): number | null {
+  if (ctx.credential?.role !== 'student') return null;
+  return ctx.credential.userId ?? 0;
+}
+
+export function visibleNotifications(ctx: Context): SQL | undefined {
+  const own = ownStudent(ctx);
+  return and(inSchool(ctx, notifications.schoolId), own === null ? undefined : eq(notifications.userId, own));
+}
+
+export const notificationById = defineLoader<number, NotificationRow | null>('notification.byId', async (ctx, ids) => {
+  const rows = await ctx.db
+    .select()
+    .from(notifications)
+    .where(and(inArray(notifications.id, [...ids]), visibleNotifications(ctx)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
+});
+
+/** `Student.notifications` / `Collaborator.notifications`, with and without the unread filter. */
+export const notificationsOfUser = {
+  all: childConnectionLoaders('user.notifications', notifications, notifications.userId, visibleNotifications),
+  unread: childConnectionLoaders('user.notifications.unread', notifications, notifications.userId, (ctx) =>
+    and(visibleNotifications(ctx), eq(notifications.read, false)),
+  ),
+  read: childConnectionLoaders('user.notifications.read', notifications, notifications.userId, (ctx) =>
+    and(visibleNotifications(ctx), eq(notifications.read, true)),
+  ),
+};
+
+export const unreadCountOfUser = defineLoader<number, number>('user.notifications.unreadCount', async (ctx, userIds) => {
+  const rows = await ctx.db
+    .select({ userId: notifications.userId, n: count() })
+    .from(notifications)
+    .where(and(inArray(notifications.userId, [...userIds]), eq(notifications.read, false), visibleNotifications(ctx)))
+    .groupBy(notifications.userId);
+  const byUser = new Map(rows.map((r) => [r.userId, Number(r.n)]));
+  return userIds.map((id) => byUser.get(id) ?? 0);
+});

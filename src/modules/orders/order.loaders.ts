@@ -1,0 +1,25 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { inSchool } from '../../auth/tenancy.js';
+import { defineLoader } from '../../graphql/context.js';
+import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
+import { users, type UserRow } from '../users/user.table.js';
+import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders, paymentOptions, payments } from './order.table.js';
+
+export const orderById = byIdLoader('order.byId', orders);
+export const itemsOfOrder = childrenLoader('order.items', orderItems, orderItems.orderId);
+export const invoicesOfOrder = childrenLoader('order.invoices', invoices, invoices.orderId, [invoices.occurrence]);
+export const paymentsOfInvoice = childrenLoader('invoice.payments', payments, payments.invoiceId);
+export const paymentOptionById = byIdLoader('paymentOption.byId', paymentOptions);
+export const couponById = byIdLoader('coupon.byId', coupons);
+export const couponTokenById = byIdLoader('couponToken.byId', couponTokens);
+export const gatewayCredentialById = byIdLoader('gatewayCredential.byId', gatewayCredentials);
+
+/** Students by id, in the caller's school (users of another type are null). */
+export const studentById = defineLoader<number, UserRow | null>('order.studentById', async (ctx, ids) => {
+  const rows = await ctx.db
+    .select()
+    .from(users)
+    .where(and(inArray(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id) ?? null);
+});

@@ -1,0 +1,19 @@
+import { param, pathParam, resource, rows, value, type Route } from '../../rest/route-table.js';
+
+const show = '/orders/:id';
+
+/**
+ * The spec's `orders.*` rows. Cancelling answers 200 with the order (it is kept, canceled), by
+ * DELETE and by PUT .../cancel. The import is a create (201 + Location); `dry_run` comes from the
+ * query or the body. With `?dry_run=true` (or 1) in the query the row below answers 200 with the
+ * order as it would be (id null), as a check writes nothing.
+ */
+export const orderRoutes: Route[] = [
+  rows.show(show, 'order'),
+  rows.create('/orders', 'createOrder', 'order', show),
+  rows.update(show, 'updateOrder', 'order', show),
+  { method: 'DELETE', path: '/orders/:id', field: 'cancelOrder', args: { id: pathParam() }, reply: 'action' },
+  { method: 'PUT', path: '/orders/:id/cancel', field: 'cancelOrder', args: { id: pathParam() }, reply: 'action' },
+  // A repeated uuid or a dry run creates nothing: `created: false` makes the reply 200 without Location.
+  rows.create('/orders/import', 'importOrder', 'order', show, { args: { dryRun: param('dry_run') }, createdFlag: 'created' }),
+];
