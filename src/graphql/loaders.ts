@@ -7,13 +7,20 @@ import { notFound } from './errors.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
 
-/** Rows of a school-owned table by id, filtered by the caller's school (another school's row is null). */
-export function byIdLoader<T extends Owned>(name: string, table: T): LoaderDefinition<number, T['$inferSelect'] | null> {
+/**
+ * Rows of a school-owned table by id, filtered by the caller's school, or by `visible` where a
+ * credential sees less (a student its own rows). A row not visible is null.
+ */
+export function byIdLoader<T extends Owned>(
+  name: string,
+  table: T,
+  visible: (ctx: Context) => SQL | undefined = (ctx) => inSchool(ctx, table.schoolId),
+): LoaderDefinition<number, T['$inferSelect'] | null> {
   return defineLoader(name, async (ctx, ids) => {
     const rows = (await ctx.db
       .select()
       .from(table as PgTable)
-      .where(and(inArray(table.id, [...ids]), inSchool(ctx, table.schoolId)))) as (T['$inferSelect'] & { id: number })[];
+      .where(and(inArray(table.id, [...ids]), visible(ctx)))) as (T['$inferSelect'] & { id: number })[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   });

@@ -64,19 +64,9 @@ export function visibleQuestionAnswers(ctx: Context): SQL | undefined {
   );
 }
 
-function visibleById<T extends { id: number }>(name: string, table: typeof examAnswers | typeof examQuestionAnswers, visible: (ctx: Context) => SQL | undefined) {
-  return defineLoader<number, T | null>(name, async (ctx, ids) => {
-    const rows = (await ctx.db
-      .select()
-      .from(table)
-      .where(and(inArray(table.id, [...ids]), visible(ctx)))) as unknown as T[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => byId.get(id) ?? null);
-  });
-}
 
-export const examAnswerById = visibleById<typeof examAnswers.$inferSelect>('examAnswer.byId', examAnswers, visibleExamAnswers);
-export const examQuestionAnswerById = visibleById<typeof examQuestionAnswers.$inferSelect>(
+export const examAnswerById = byIdLoader('examAnswer.byId', examAnswers, visibleExamAnswers);
+export const examQuestionAnswerById = byIdLoader(
   'examQuestionAnswer.byId',
   examQuestionAnswers,
   visibleQuestionAnswers,

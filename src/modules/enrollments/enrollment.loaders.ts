@@ -24,19 +24,9 @@ export function visibleRegistrations(ctx: Context): SQL | undefined {
   return and(inSchool(ctx, registrations.schoolId), own === null ? undefined : eq(registrations.studentId, own));
 }
 
-function visibleById<T extends { id: number }>(name: string, table: typeof enrollments | typeof registrations, visible: (ctx: Context) => SQL | undefined) {
-  return defineLoader<number, T | null>(name, async (ctx, ids) => {
-    const rows = (await ctx.db
-      .select()
-      .from(table)
-      .where(and(inArray(table.id, [...ids]), visible(ctx)))) as unknown as T[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => byId.get(id) ?? null);
-  });
-}
 
-export const enrollmentById = visibleById<EnrollmentRow>('enrollment.byId', enrollments, visibleEnrollments);
-export const registrationById = visibleById<RegistrationRow>('registration.byId', registrations, visibleRegistrations);
+export const enrollmentById = byIdLoader('enrollment.byId', enrollments, visibleEnrollments);
+export const registrationById = byIdLoader('registration.byId', registrations, visibleRegistrations);
 
 /** Students of the caller's school by id (a student credential sees only itself). */
 export const studentById = defineLoader<number, typeof users.$inferSelect | null>('enrollment.studentById', async (ctx, ids) => {

@@ -7,19 +7,9 @@ import { users } from '../users/user.table.js';
 import { type ChannelRow, channels, messageChannels, type MessageOwnerRow, messageOwners, type MessageRow, messages } from './message.table.js';
 import { visibleChannels, visibleMessages } from './message.scope.js';
 
-function visibleById<T extends { id: number }>(name: string, table: typeof channels | typeof messages, visible: (ctx: Context) => ReturnType<typeof visibleChannels>) {
-  return defineLoader<number, T | null>(name, async (ctx, ids) => {
-    const rows = (await ctx.db
-      .select()
-      .from(table)
-      .where(and(inArray(table.id, [...ids]), visible(ctx)))) as unknown as T[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => byId.get(id) ?? null);
-  });
-}
 
-export const channelById = visibleById<ChannelRow>('channel.byId', channels, visibleChannels);
-export const messageById = visibleById<MessageRow>('message.byId', messages, visibleMessages);
+export const channelById = byIdLoader('channel.byId', channels, visibleChannels);
+export const messageById = byIdLoader('message.byId', messages, visibleMessages);
 export const senderById = byIdLoader('message.sender', users);
 export const channelIdsOfMessage = linkedIdsLoader('message.channelIds', messageChannels, messageChannels.messageId, messageChannels.channelId);
 
