@@ -22,6 +22,13 @@ describe('secrets', () => {
     expect(secretHint('abc')).toBe('****');
   });
 
+  it('given a value shorter than 12 characters, then the hint shows none of it', () => {
+    expect(secretHint('')).toBe('****');
+    expect(secretHint('12345')).toBe('****');
+    expect(secretHint('abcdefgh123')).toBe('****');
+    expect(secretHint('abcdefgh1234567')).toBe('****4567');
+  });
+
   it('signs tokens that verify until they expire and not after, nor when tampered', () => {
     const now = new Date('2026-01-01T00:00:00Z');
     const token = signToken({ mediaId: 3, enrollmentId: 9 }, new Date(now.getTime() + 60_000));

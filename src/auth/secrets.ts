@@ -33,8 +33,14 @@ export function decryptSecret(stored: string): string {
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }
 
-/** What a reply may show of a write-only secret: its last four characters. */
-export const secretHint = (plain: string) => (plain.length <= 4 ? '****' : `****${plain.slice(-4)}`);
+/** Values shorter than this show no characters at all: the last four would reveal too much of them. */
+export const SECRET_HINT_MIN_LENGTH = 12;
+
+/**
+ * What a reply may show of a write-only secret: `****` and its last four characters when it has
+ * at least 12 characters, else `****` alone.
+ */
+export const secretHint = (plain: string) => (plain.length >= SECRET_HINT_MIN_LENGTH ? `****${plain.slice(-4)}` : '****');
 
 /** A signed, expiring token carrying `claims` (`<payload>.<signature>`, base64url). */
 export function signToken(claims: Record<string, unknown>, expiresAt: Date): string {

@@ -93,10 +93,12 @@ export function uniqueViolation(error: unknown): { constraint?: string } | null 
 
 /**
  * PostgreSQL's foreign-key violation: `inUse` when a delete hits rows that still reference the
- * record, otherwise a referenced row vanished between the check and the write.
+ * record (23503 for NO ACTION, restrict_violation 23001 for ON DELETE RESTRICT), otherwise a
+ * referenced row vanished between the check and the write.
  */
 export function foreignKeyViolation(error: unknown): { constraint?: string; inUse: boolean } | null {
   for (let e: any = error; e; e = e.cause) {
+    if (e.code === '23001') return { constraint: e.constraint_name ?? e.constraint, inUse: true };
     if (e.code === '23503') {
       return { constraint: e.constraint_name ?? e.constraint, inUse: /still referenced/.test(String(e.detail ?? e.message)) };
     }

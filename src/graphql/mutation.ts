@@ -25,15 +25,22 @@ export function uniqueConstraintField(constraint: string, field: string | string
  * Runs a mutation's writes in one transaction. Validation failures (thrown UserErrors) and
  * unique violations roll everything back and come back as the payload's `errors`.
  */
-export async function mutate<R>(
+export function mutate<R>(
   ctx: Context,
   key: string,
   work: (tx: Queryable) => Promise<R>,
 ): Promise<Record<string, unknown> & { errors: UserError[] }> {
-  try {
+  return payload(key, async () => {
     const result = await ctx.db.transaction((tx) => work(tx));
     ctx.loaders.clearAll();
-    return { [key]: result, errors: [] };
+    return result;
+  });
+}
+
+/** The `{ <key>, errors }` payload of `work`: thrown UserErrors (and constraint violations) become `errors`. */
+export async function payload<R>(key: string, work: () => Promise<R>): Promise<Record<string, unknown> & { errors: UserError[] }> {
+  try {
+    return { [key]: await work(), errors: [] };
   } catch (error) {
     const errors = userErrorsOf(error);
     if (!errors) throw error;

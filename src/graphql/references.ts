@@ -56,3 +56,20 @@ export async function existingId(
   }
   return found ?? null;
 }
+
+/**
+ * The type of a polymorphic reference (`ownerType`, `resourceType`) among `types`, however a client
+ * spells it: `SchoolProduct`, `school_product`, `schoolproduct` and `school-product` all name
+ * SchoolProduct. Null when it names none of them.
+ */
+export function polymorphicType<const T extends string>(value: string, types: readonly T[]): T | null {
+  const flat = value.replace(/[_\s-]/g, '').toLowerCase();
+  return types.find((t) => t.toLowerCase() === flat) ?? null;
+}
+
+/** The same, reporting a type outside the list as an `inclusion` UserError on `field` (listing the types). */
+export function checkedPolymorphicType<const T extends string>(checks: Checks, field: string, value: string, types: readonly T[]): T | null {
+  const type = polymorphicType(value, types);
+  if (!type) checks.add(field, 'inclusion', `is not included in the list (${types.join(', ')})`);
+  return type;
+}

@@ -53,3 +53,13 @@ export class Checks {
 }
 
 export { isBlank };
+
+/** Whether `value` is an absolute http or https address with a host. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname;
+  } catch {
+    return false;
+  }
+}

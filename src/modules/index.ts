@@ -13,9 +13,12 @@ import { usersModule } from './users/index.js';
 import { messagesModule } from './messages/index.js';
 import { notificationsModule } from './notifications/index.js';
 import { integrationsModule } from './integrations/index.js';
+import { libraryModule } from './library/index.js';
+import { mediaModule } from './media/index.js';
+import { extraContentsModule } from './extra-contents/index.js';
 
 /** What each domain contributes: resolvers for the schema, rows for the REST table. */
-const modules = [schoolsModule, usersModule, schoolProductsModule, coursesModule, enrollmentsModule, ordersModule, pathsModule, courseClassesModule, activitiesModule, forumsModule, collaborativeModule, messagesModule, notificationsModule, integrationsModule];
+const modules = [schoolsModule, usersModule, schoolProductsModule, coursesModule, enrollmentsModule, ordersModule, pathsModule, courseClassesModule, activitiesModule, forumsModule, collaborativeModule, messagesModule, notificationsModule, integrationsModule, libraryModule, mediaModule, extraContentsModule];
 
 export const resolvers: Function[] = modules.flatMap((m): Function[] => m.resolvers);
 export const routes: Route[] = modules.flatMap((m) => m.routes);

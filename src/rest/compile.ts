@@ -61,13 +61,22 @@ function rendererFor(type: GraphQLOutputType): Renderer {
   return render;
 }
 
-/** The fields REST shows of an object: every leaf (or list of leaves) field that needs no argument. */
+/**
+ * An object field that REST shows inside its parent, with the embedded type's own REST fields:
+ * marked `@Extensions({ rest: 'embed' })` (a media's slides belong in its reply).
+ */
+const isEmbedded = (field: GraphQLField<unknown, unknown>) => field.extensions?.rest === 'embed' && isObjectType(getNamedType(field.type));
+
+/** The fields REST shows of an object: every leaf (or list of leaves) field that needs no argument, and embedded objects. */
 export function restFields(type: GraphQLObjectType) {
-  return Object.values(type.getFields()).filter((f) => isLeafType(getNamedType(f.type)) && f.args.every((a) => !isNonNullType(a.type)));
+  return Object.values(type.getFields()).filter(
+    (f) => (isLeafType(getNamedType(f.type)) || isEmbedded(f)) && f.args.every((a) => !isNonNullType(a.type)),
+  );
 }
 
 function leafSelection(type: GraphQLObjectType): string {
-  return `{ ${restFields(type).map((f) => f.name).join(' ')} }`;
+  const fields = restFields(type).map((f) => (isEmbedded(f) ? `${f.name} ${leafSelection(getNamedType(f.type) as GraphQLObjectType)}` : f.name));
+  return `{ ${fields.join(' ')} }`;
 }
 
 function selectionFor(field: GraphQLField<unknown, unknown>): Pick<CompiledRoute, 'shape' | 'payloadKeys'> & { selection: string } {

@@ -5,6 +5,7 @@ import {
   GraphQLID,
   GraphQLInt,
   GraphQLString,
+  getNullableType,
   type GraphQLInputType,
   isEnumType,
   isInputObjectType,
@@ -30,9 +31,16 @@ export function shapeInput(value: unknown, type: GraphQLInputType, form: boolean
     if (form && value === '') return [];
     let items: unknown[];
     if (Array.isArray(value)) items = value;
-    else if (isPlainObject(value) && Object.keys(value).every((k) => /^\d+$/.test(k)))
-      items = Object.keys(value).sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
-    else return value;
+    else if (isPlainObject(value)) {
+      const item = getNullableType(type.ofType);
+      const keys = Object.keys(value);
+      // One hash of the item's own fields is a list of one (`syncs_attributes[image_id]=1`).
+      if (isInputObjectType(item) && keys.length && keys.every((k) => camel(k) in item.getFields())) items = [value];
+      // Rails' nested attributes key each item: by index (`[0]`) or by any key a form made up (`[new_1]`).
+      else if (keys.every((k) => /^\d+$/.test(k))) items = keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
+      else if (isInputObjectType(item) && keys.every((k) => isPlainObject(value[k]))) items = keys.map((k) => value[k]);
+      else return value;
+    } else return value;
     // Forms send `ids[]=` to clear a list: drop the empty strings.
     if (form) items = items.filter((i) => i !== '');
     return items.map((item) => shapeInput(item, type.ofType, form));

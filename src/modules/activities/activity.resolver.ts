@@ -3,13 +3,13 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
-import { forbidden, notFound } from '../../graphql/errors.js';
+import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
-import { contentScope, type ContentScope, lessonCondition } from '../content/content-scope.js';
+import { contentScope, type ContentScope, lessonCondition, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { courseModuleLinks, courses, lessons } from '../courses/course.table.js';
 import { ActivitiesArgs, ActivityInput } from './activity.input.js';
 import { lessonById } from '../courses/course.loaders.js';
@@ -49,10 +49,8 @@ async function courseOr404(ctx: Context, id: string): Promise<number> {
  * Students read activities only as their enrollments show them (released lessons), never the whole
  * school's or a product's: the rule the lessons follow, so an activity never shows an unreleased lesson.
  */
-function guardStudent(ctx: Context, scope: ContentScope) {
-  if (ctx.credential?.role === 'student' && scope.kind !== 'enrollment' && scope.kind !== 'nothing')
-    throw forbidden('A student reads activities through its enrollment (enrollmentId, or /enrollments/:id/activities)');
-}
+const guardStudent = (ctx: Context, scope: ContentScope) =>
+  requireEnrollmentForStudent(ctx, scope, 'activities', '/enrollments/:id/activities');
 
 @Resolver(() => Activity)
 export class ActivityResolver {

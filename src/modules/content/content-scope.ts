@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
+import { forbidden, notFound } from '../../graphql/errors.js';
 import { idOrNull, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { courseModuleLinks, lessons } from '../courses/course.table.js';
@@ -50,6 +50,15 @@ export async function contentScope(
     return { kind: 'enrollment', productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now };
   }
   return { kind: 'school' };
+}
+
+/**
+ * Students read content only as their enrollments show it (released lessons), never the whole
+ * school's or a product's: `things` names what is read, `route` where a student reads it.
+ */
+export function requireEnrollmentForStudent(ctx: Context, scope: ContentScope, things: string, route: string): void {
+  if (ctx.credential?.role === 'student' && scope.kind !== 'enrollment' && scope.kind !== 'nothing')
+    throw forbidden(`A student reads ${things} through its enrollment (enrollmentId, or ${route})`);
 }
 
 /** Course ids of a product: its own courses and those of its paths (a subquery, for `inArray`). */

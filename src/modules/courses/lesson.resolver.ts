@@ -4,14 +4,13 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolve
 import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { forbidden } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { paginate, windowOf } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
-import { type ContentScope, contentScope, lessonCondition, moduleCondition } from '../content/content-scope.js';
+import { type ContentScope, contentScope, lessonCondition, moduleCondition, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { emitEvent } from '../events/events.js';
 import { mediaById } from '../media/media.loaders.js';
 import { media } from '../media/media.table.js';
@@ -26,12 +25,8 @@ import { CourseModule, Lesson, LessonConnection } from './course.type.js';
 
 export const LessonPayload = Payload(Lesson, 'lesson');
 
-/** Students read lessons only as their enrollments show them (released ones), never the whole school's or a product's. */
-function guardStudent(ctx: Context, scope: ContentScope) {
-  if (ctx.credential?.role === 'student' && scope.kind !== 'enrollment' && scope.kind !== 'nothing') {
-    throw forbidden('A student reads lessons through its enrollment (enrollmentId, or /enrollments/:id/lessons)');
-  }
-}
+const guardStudent = (ctx: Context, scope: ContentScope) =>
+  requireEnrollmentForStudent(ctx, scope, 'lessons', '/enrollments/:id/lessons');
 
 /** Checks a lesson input and resolves its media and module within the school. */
 async function checkLesson(tx: Queryable, schoolId: number, input: LessonInput, current?: LessonRow) {

@@ -4,21 +4,12 @@ import { inSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
-import { Checks } from '../../graphql/validation.js';
+import { Checks, isHttpUrl } from '../../graphql/validation.js';
 import { IntegrationSuggestionInput } from './integration.input.js';
 import { integrationSuggestions } from './integration.table.js';
 import { IntegrationSuggestion, IntegrationSuggestionConnection } from './integration.type.js';
 
 export const IntegrationSuggestionPayload = Payload(IntegrationSuggestion, 'integrationSuggestion');
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname;
-  } catch {
-    return false;
-  }
-}
 
 @Resolver(() => IntegrationSuggestion)
 export class IntegrationSuggestionResolver {

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { decryptSecret, encryptSecret, secretHint } from '../../auth/secrets.js';
 import type { Queryable } from '../../db/client.js';
 import { idOrNull } from '../../graphql/ids.js';
+import { checkedPolymorphicType, polymorphicType } from '../../graphql/references.js';
 import type { Checks } from '../../graphql/validation.js';
 import { courses } from '../courses/course.table.js';
 import { EVENT_NAMES } from '../events/events.js';
@@ -15,8 +16,7 @@ export type IntegrationOwnerType = (typeof INTEGRATION_OWNER_TYPES)[number];
 
 /** `SchoolProduct`, `school_product`, `schoolproduct` all name SchoolProduct. */
 export function ownerTypeOf(value: string): IntegrationOwnerType | null {
-  const flat = value.replace(/[_\s-]/g, '').toLowerCase();
-  return INTEGRATION_OWNER_TYPES.find((t) => t.toLowerCase() === flat) ?? null;
+  return polymorphicType(value, INTEGRATION_OWNER_TYPES);
 }
 
 /** Checks the owner pair as it will be; returns it, or null when something is wrong (reported on `checks`). */
@@ -28,11 +28,8 @@ export async function checkOwner(
   rawId: string | number | null | undefined,
 ): Promise<{ ownerType: IntegrationOwnerType; ownerId: number } | null> {
   if (rawType === null || rawType === undefined || rawId === null || rawId === undefined) return null;
-  const ownerType = ownerTypeOf(String(rawType));
-  if (!ownerType) {
-    checks.add('ownerType', 'inclusion', `is not included in the list (${INTEGRATION_OWNER_TYPES.join(', ')})`);
-    return null;
-  }
+  const ownerType = checkedPolymorphicType(checks, 'ownerType', String(rawType), INTEGRATION_OWNER_TYPES);
+  if (!ownerType) return null;
   const ownerId = idOrNull(rawId);
   let found = false;
   if (ownerId !== null) {
@@ -85,11 +82,8 @@ export function checkMetadata(checks: Checks, value: unknown): { events: string[
   return { events: names };
 }
 
-/** What a reply shows of a configuration value: a mask, with the last four characters of a long one. */
-const hint = (value: unknown) => {
-  const plain = typeof value === 'string' ? value : JSON.stringify(value);
-  return plain.length >= 12 ? secretHint(plain) : '****';
-};
+/** What a reply shows of a configuration value: secretHint of its text (a mask, the last four characters of a long one). */
+const hint = (value: unknown) => secretHint(typeof value === 'string' ? value : JSON.stringify(value));
 
 export const maskedConfig = (config: Record<string, unknown>) => Object.fromEntries(Object.keys(config).map((k) => [k, hint(config[k])]));
 

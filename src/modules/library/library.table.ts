@@ -56,6 +56,8 @@ export const hostCredentials = pgTable(
   (t) => [
     index('host_credentials_school_id_idx').on(t.schoolId, t.id),
     index('host_credentials_library_id_idx').on(t.libraryId, t.id),
+    // One credential per host in a library.
+    uniqueIndex('host_credentials_library_id_host_key').on(t.libraryId, sql`lower(${t.host})`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { images, libraryResources } from '../library/library.table.js';
@@ -48,7 +48,8 @@ export const videoSlideSyncs = pgTable(
     syncAt: integer().notNull(),
   },
   (t) => [
-    index('video_slide_syncs_media_id_sync_at_idx').on(t.mediaId, t.syncAt),
+    // One slide per moment of a video.
+    uniqueIndex('video_slide_syncs_media_id_sync_at_key').on(t.mediaId, t.syncAt),
     index('video_slide_syncs_image_id_idx').on(t.imageId),
     index('video_slide_syncs_school_id_idx').on(t.schoolId),
     check('video_slide_syncs_sync_at_non_negative', sql`${t.syncAt} >= 0`),

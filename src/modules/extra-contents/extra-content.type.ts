@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { graphqlEnum } from '../../graphql/enums.js';
+import { Connection } from '../../graphql/pagination.js';
+import { extraContentResourceType } from './extra-content.table.js';
+
+export const ExtraContentResourceTypeEnum = graphqlEnum(
+  'ExtraContentResourceType',
+  extraContentResourceType.enumValues,
+  'What an extra content is attached to.',
+);
+
+@ObjectType({ description: 'A media attached to a lesson, a course or a school product: downloadable material and the like.' })
+export class ExtraContent {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => ExtraContentResourceTypeEnum, { description: 'Lesson, Course or SchoolProduct.' }) resourceType!: string;
+  @Field(() => ID, { description: 'The lesson, course or school product (by resourceType) of the school.' }) resourceId!: number;
+  @Field(() => ID) mediaId!: number;
+  @Field(() => Int, { description: 'Position among the extra contents of the resource (ascending, then id).' }) order!: number;
+  @Field(() => Boolean, { description: 'Whether students may download the media.' }) downloadable!: boolean;
+  @Field(() => Boolean, { description: 'Only available extra contents are shown to students.' }) available!: boolean;
+  @Field(() => String, { nullable: true }) title!: string | null;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType()
+export class ExtraContentConnection extends Connection(ExtraContent) {}

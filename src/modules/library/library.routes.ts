@@ -1,0 +1,15 @@
+import { pathParam, rows, type Route } from '../../rest/route-table.js';
+
+const show = '/host_credentials/:id';
+const ofLibrary = { args: { libraryId: pathParam('library_id') } };
+
+export const libraryRoutes: Route[] = [
+  rows.list('/libraries/:library_id/host_credentials', 'hostCredentials', ofLibrary),
+  rows.create('/libraries/:library_id/host_credentials', 'createHostCredential', 'host_credential', show, ofLibrary),
+  // The spec lists show at the plural path and update and destroy at the singular one; the twins answer too.
+  ...[show, '/host_credential/:id'].flatMap((path) => [
+    rows.show(path, 'hostCredential'),
+    rows.update(path, 'updateHostCredential', 'host_credential', show),
+    rows.destroy(path, 'deleteHostCredential'),
+  ]),
+];

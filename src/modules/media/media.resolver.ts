@@ -1,0 +1,158 @@
+import 'reflect-metadata';
+import { and, eq } from 'drizzle-orm';
+import { Arg, Args, Authorized, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ANY_ROLE, hasRole, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import type { Queryable } from '../../db/client.js';
+import type { Context } from '../../graphql/context.js';
+import { parseId } from '../../graphql/ids.js';
+import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { paginate } from '../../graphql/pagination.js';
+import { type ContentScope, contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
+import { scopedPage, scopedRow } from '../courses/content-read.js';
+import { emitEvent } from '../events/events.js';
+import { imageById, libraryResourceById } from '../library/library.loaders.js';
+import { Image, LibraryResource } from '../library/library.type.js';
+import { MediaInput, MediaListArgs } from './media.input.js';
+import { mediaById, slidesOfMedia } from './media.loaders.js';
+import { checkMedia, type CheckedMedia } from './media.rules.js';
+import { mediaCondition } from './media.scope.js';
+import { media, type MediaRow, videoSlideSyncs } from './media.table.js';
+import { Media, MediaConnection, VideoSlideSync } from './media.type.js';
+
+export const MediaPayload = Payload(Media, 'media');
+uniqueConstraintField('video_slide_syncs_media_id_sync_at_key', ['videoSlideSyncsAttributes', 'syncAt']);
+
+const guardStudent = (ctx: Context, scope: ContentScope) => requireEnrollmentForStudent(ctx, scope, 'media', '/enrollments/:id/media');
+
+/** Replaces the slides of a media (one statement each way). */
+async function storeSlides(tx: Queryable, mediaId: number, schoolId: number, slides: CheckedMedia['slides']) {
+  if (slides === undefined) return;
+  await tx.delete(videoSlideSyncs).where(eq(videoSlideSyncs.mediaId, mediaId));
+  if (slides.length) await tx.insert(videoSlideSyncs).values(slides.map((s) => ({ ...s, mediaId, schoolId })));
+}
+
+@Resolver(() => Media)
+export class MediaResolver {
+  @Authorized(...ANY_ROLE)
+  @Query(() => Media, {
+    description:
+      "A media; with schoolProductId or enrollmentId, only a media of that scope's lessons and extra contents (404 otherwise). Students need enrollmentId.",
+  })
+  async media(
+    @Arg('id', () => ID) id: string,
+    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
+    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    const mediaId = parseId(id, 'Media');
+    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
+    guardStudent(ctx, scope);
+    return scopedRow(ctx, scope, mediaById, media, mediaId, mediaCondition(ctx, scope), 'Media');
+  }
+
+  @Authorized(...ANY_ROLE)
+  @Query(() => MediaConnection, {
+    description:
+      "The school's media, or a product's or an enrollment's (the media of their lessons and extra contents; through an enrollment, released and available ones). Students need enrollmentId.",
+  })
+  async mediaList(@Args(() => MediaListArgs) args: MediaListArgs, @Ctx() ctx: Context) {
+    const scope = await contentScope(ctx, args);
+    guardStudent(ctx, scope);
+    const where = and(inSchool(ctx, media.schoolId), mediaCondition(ctx, scope), args.type ? eq(media.type, args.type) : undefined);
+    return scopedPage(await paginate(ctx, media, where, args), scope);
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => MediaPayload)
+  createMedia(@Arg('input', () => MediaInput) input: MediaInput, @Ctx() ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    return mutate(ctx, 'media', async (tx) => {
+      const { values, slides } = await checkMedia(tx, schoolId, input);
+      const [row] = await tx
+        .insert(media)
+        .values({ ...values, title: values.title!, schoolId })
+        .returning();
+      await storeSlides(tx, row.id, schoolId, slides);
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => MediaPayload, { description: 'Updates a media; a given videoSlideSyncsAttributes replaces its slides. storageFileUrl cannot change.' })
+  updateMedia(@Arg('id', () => ID) id: string, @Arg('input', () => MediaInput) input: MediaInput, @Ctx() ctx: Context) {
+    const mediaId = parseId(id, 'Media');
+    return mutate(ctx, 'media', async (tx) => {
+      const current = await lockOwned(tx, ctx, media, mediaId, 'Media');
+      const { values, slides } = await checkMedia(tx, current.schoolId, input, current);
+      await storeSlides(tx, mediaId, current.schoolId, slides);
+      if (Object.keys(values).length === 0 && slides === undefined) return current;
+      // Slides alone change the media too: its updatedAt moves.
+      const [row] = await tx.update(media).set({ ...values, updatedAt: ctx.now() }).where(eq(media.id, mediaId)).returning();
+      return row;
+    });
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => MediaPayload)
+  deleteMedia(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const mediaId = parseId(id, 'Media');
+    return mutate(ctx, 'media', (tx) => deleteOwned(tx, ctx, media, mediaId, 'Media'));
+  }
+
+  @Authorized(...STAFF)
+  @Mutation(() => MediaPayload, {
+    description:
+      'Marks a media for processing again: status queued, processingRequestedAt now, processedAt cleared; emits media.reprocess_requested. ' +
+      'REST: PUT /media/:id/reprocess or PUT /media/:id?action=reprocess.',
+  })
+  reprocessMedia(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    const mediaId = parseId(id, 'Media');
+    return mutate(ctx, 'media', async (tx) => {
+      const current = await lockOwned(tx, ctx, media, mediaId, 'Media');
+      const now = ctx.now();
+      const [row] = await tx
+        .update(media)
+        .set({ processingStatus: 'queued', processingRequestedAt: now, processedAt: null, updatedAt: now })
+        .where(eq(media.id, mediaId))
+        .returning();
+      await emitEvent(tx, {
+        schoolId: current.schoolId,
+        name: 'media.reprocess_requested',
+        subjectType: 'Media',
+        subjectId: mediaId,
+        payload: { type: current.type, previousStatus: current.processingStatus },
+      });
+      return row;
+    });
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'The file in object storage (ScormPackage). Not shown to students: they launch it.' })
+  storageFileUrl(@Root() row: MediaRow, @Ctx() ctx: Context) {
+    return hasRole(ctx, 'student') ? null : row.storageFileUrl;
+  }
+
+  @Extensions({ rest: 'embed' })
+  @FieldResolver(() => [VideoSlideSync], { description: 'The slides of a VideoSlide, in syncAt order.' })
+  slideSyncs(@Root() row: MediaRow, @Ctx() ctx: Context) {
+    return row.type === 'VideoSlide' ? ctx.loaders.get(slidesOfMedia).load(row.id) : [];
+  }
+
+  @FieldResolver(() => Image, { nullable: true, description: 'The video of a VideoSlide.' })
+  video(@Root() row: MediaRow, @Ctx() ctx: Context) {
+    return row.videoId === null ? null : ctx.loaders.get(imageById).load(row.videoId);
+  }
+
+  @FieldResolver(() => LibraryResource, { nullable: true })
+  libraryResource(@Root() row: MediaRow, @Ctx() ctx: Context) {
+    return row.libraryResourceId === null ? null : ctx.loaders.get(libraryResourceById).load(row.libraryResourceId);
+  }
+}
+
+@Resolver(() => VideoSlideSync)
+export class VideoSlideSyncResolver {
+  @FieldResolver(() => Image, { nullable: true })
+  image(@Root() slide: { imageId: number }, @Ctx() ctx: Context) {
+    return ctx.loaders.get(imageById).load(slide.imageId);
+  }
+}

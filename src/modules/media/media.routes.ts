@@ -1,0 +1,36 @@
+import { type ArgSource, param, pathParam, rows, type Route } from '../../rest/route-table.js';
+
+const show = '/media/:id';
+const ofProduct = { args: { schoolProductId: pathParam('school_product_id') } };
+const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
+
+/** preview and launch_scorm: the spec gives no method; both GET and POST answer, params from the query or body. */
+const launchRow = (path: string, field: string, args: Record<string, ArgSource>): Route => ({
+  method: ['GET', 'POST'],
+  path,
+  field,
+  args: { id: pathParam(), redirectUri: param('redirect_uri'), ...args },
+  reply: 'action',
+});
+
+export const mediaRoutes: Route[] = [
+  rows.list('/media', 'mediaList'),
+  rows.list('/school_products/:school_product_id/media', 'mediaList', ofProduct),
+  rows.list('/enrollments/:enrollment_id/media', 'mediaList', ofEnrollment),
+  rows.show(show, 'media'),
+  rows.show('/school_products/:school_product_id/media/:id', 'media', ofProduct),
+  rows.show('/enrollments/:enrollment_id/media/:id', 'media', ofEnrollment),
+  rows.show('/media/public/:id', 'publicMedia', { public: true }),
+
+  rows.create('/media', 'createMedia', 'media', show),
+  // `PUT /media/:id?action=reprocess` is the reprocess action; without it, the update.
+  { method: ['PUT', 'PATCH'], path: show, field: 'reprocessMedia', args: { id: pathParam() }, reply: 'action', when: { action: 'reprocess' } },
+  rows.update(show, 'updateMedia', 'media', show),
+  rows.destroy(show, 'deleteMedia'),
+  { method: ['PUT', 'PATCH'], path: '/media/:id/reprocess', field: 'reprocessMedia', args: { id: pathParam() }, reply: 'action' },
+
+  launchRow('/media/:id/preview', 'previewMedia', {}),
+  launchRow('/media/:id/launch_scorm', 'launchScorm', { enrollmentId: param('enrollment_id') }),
+  // Where a launch URI points: opens it with its token alone.
+  { method: 'GET', path: '/scorm/launch', field: 'scormLaunch', args: { token: param('token') }, reply: 'show', public: true },
+];
