@@ -9,9 +9,9 @@ const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
  * (the spec does not show the body; clients send either). The top-level `course_id` is merged
  * into the optional `path` hash, so a body of either shape (JSON, form or multipart) works.
  */
-const courseAction = (suffix: string, field: string): Route => ({
+const courseAction = (path: string, field: string): Route => ({
   method: ['PUT', 'PATCH'],
-  path: `/paths/:id/${suffix}`,
+  path,
   field,
   args: { id: pathParam(), input: resource('path', { optional: true, extra: ['course_id'] }) },
   reply: 'action',
@@ -26,7 +26,7 @@ export const pathRoutes: Route[] = [
   rows.show('/enrollments/:enrollment_id/paths/:id', 'path', ofEnrollment),
   rows.create('/paths', 'createPath', 'path', show),
   rows.update(show, 'updatePath', 'path', show),
-  courseAction('add_course', 'addCourseToPath'),
-  courseAction('remove_course', 'removeCourseFromPath'),
+  courseAction('/paths/:id/add_course', 'addCourseToPath'),
+  courseAction('/paths/:id/remove_course', 'removeCourseFromPath'),
   rows.destroy(show, 'deletePath'),
 ];
