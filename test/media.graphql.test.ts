@@ -91,6 +91,24 @@ describe('createMedia and updateMedia', () => {
   });
 });
 
+describe('what a media holds on to', () => {
+  it('given an image shown as a slide, then deleteImage is refused as in_use and the slide stays', async () => {
+    const created = await f.videoSlide(school, [0]);
+    const [slide] = await f.slidesOf(created.id);
+    const res = await school.admin.graphql(`mutation ($id: ID!) { deleteImage(id: $id) { image { id } errors { code } } }`, { id: slide.imageId });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.deleteImage).toEqual({ image: null, errors: [{ code: 'in_use' }] });
+    expect(await f.slidesOf(created.id)).toEqual([slide]);
+  });
+
+  it('given its library resource deleted, then the media stays without one', async () => {
+    const created = await f.create(school);
+    const res = await school.admin.graphql(`mutation ($id: ID!) { deleteLibraryResource(id: $id) { errors { code } } }`, { id: created.library_resource_id });
+    expect(res.data.deleteLibraryResource.errors).toEqual([]);
+    expect(await f.mediaRow(created.id)).toMatchObject({ id: created.id, libraryResourceId: null });
+  });
+});
+
 describe('loaders', () => {
   it('mediaList { slideSyncs { image } video libraryResource } costs the same statements for 12 media as for 2', async () => {
     const query = `query ($type: MediaType) { mediaList(type: $type, first: 100) { totalCount nodes { ${MEDIA_FIELDS} } } }`;

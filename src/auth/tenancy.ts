@@ -18,6 +18,15 @@ export function writeSchool(ctx: Context): number {
   );
 }
 
+/**
+ * A student credential acts for one student: its id (0 when the credential names none, which
+ * matches no row), else null: every other role sees the school's rows.
+ */
+export function ownStudentId(ctx: Context): number | null {
+  if (ctx.credential?.role !== 'student') return null;
+  return ctx.credential.userId ?? 0;
+}
+
 export function hasRole(ctx: Context, ...roles: Role[]): boolean {
   return !!ctx.credential && roles.includes(ctx.credential.role);
 }

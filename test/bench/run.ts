@@ -7,6 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../../src/app.js';
 import { issueToken } from '../../src/auth/credential.js';
 import { openDatabase } from '../../src/db/client.js';
+import { images, libraries } from '../../src/modules/library/library.table.js';
+import { media, videoSlideSyncs } from '../../src/modules/media/media.table.js';
 import { schoolProducts, schoolProductTopics } from '../../src/modules/school-products/school-product.table.js';
 import { schools } from '../../src/modules/schools/school.table.js';
 
@@ -28,6 +30,22 @@ const products = await database.db
 await database.db
   .insert(schoolProductTopics)
   .values(products.flatMap((p) => [1, 2, 3].map((k) => ({ schoolId: p.schoolId, schoolProductId: p.id, title: `T${k}`, description: 'd' }))));
+
+// 100 videos with 5 slides each in the first school: REST embeds the slides of each.
+const benchSchool = made[0].id;
+await database.db.insert(libraries).values({ schoolId: benchSchool, name: 'Bench library' });
+const slideImages = await database.db
+  .insert(images)
+  .values(Array.from({ length: 5 }, (_, i) => ({ schoolId: benchSchool, url: `https://cdn.example.com/${i}.png` })))
+  .returning({ id: images.id });
+const videos = await database.db
+  .insert(media)
+  .values(Array.from({ length: 100 }, (_, i) => ({ schoolId: benchSchool, title: `Video ${i}`, type: 'VideoSlide' as const, hostKey: `v${i}`, videoId: slideImages[0].id })))
+  .returning({ id: media.id });
+await database.db
+  .insert(videoSlideSyncs)
+  .values(videos.flatMap((v) => slideImages.map((img, k) => ({ schoolId: benchSchool, mediaId: v.id, imageId: img.id, syncAt: k * 10 }))));
+const inSchool = { ...headers, 'x-school-id': String(benchSchool) };
 
 const nested = JSON.stringify({
   query: '{ schools(first: 50) { nodes { id name schoolProducts(first: 10) { nodes { id title topics { id title } } } } } }',
@@ -62,5 +80,7 @@ await measure('GraphQL schools { schoolProducts { topics } }', () => app.inject(
 await measure('POST /school_products', () =>
   app.inject({ method: 'POST', url: '/school_products', headers: { ...headers, 'x-school-id': String(made[0].id) }, payload: JSON.stringify({ school_product: { title: 'New' } }) }),
 );
+await measure('GET /media?page=1&per_page=100 (5 slides each)', () => app.inject({ method: 'GET', url: '/media?page=1&per_page=100', headers: inSchool }), 100);
+await measure(`GET /media/public/${videos[0].id} (no credential)`, () => app.inject({ method: 'GET', url: `/media/public/${videos[0].id}` }));
 await app.close();
 await database.close();

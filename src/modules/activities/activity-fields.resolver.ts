@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { STAFF } from '../../auth/tenancy.js';
+import { ownStudentId, STAFF } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -14,7 +14,6 @@ import {
   assertionsOfOption,
   examQuestionById,
   optionsOfQuestion,
-  ownStudentId,
   questionsOfActivity,
 } from './activity.loaders.js';
 import type { ActivityRow, ExamQuestionOptionRow, ExamQuestionRow } from './activity.table.js';

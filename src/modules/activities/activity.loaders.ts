@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
 import {
@@ -11,12 +11,6 @@ import {
   examQuestionOptions,
   examQuestions,
 } from './activity.table.js';
-
-/** A student credential acts for one student: its id, else null (every other role sees the school's rows). */
-export function ownStudentId(ctx: Context): number | null {
-  if (ctx.credential?.role !== 'student') return null;
-  return ctx.credential.userId ?? 0;
-}
 
 export const activityById = byIdLoader('activity.byId', activities);
 export const examQuestionById = byIdLoader('examQuestion.byId', examQuestions);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { Arg, Args, ArgsType, Authorized, Ctx, Field, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ANY_ROLE, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { ANY_ROLE, ownStudentId, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
@@ -16,7 +16,7 @@ import { isActiveEnrollment, lessonCondition } from '../content/content-scope.js
 import { lessons } from '../courses/course.table.js';
 import { enrollments, type EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { users } from '../users/user.table.js';
-import { activityById, answersOfExamAnswer, examAnswerById, ownStudentId, visibleExamAnswers } from './activity.loaders.js';
+import { activityById, answersOfExamAnswer, examAnswerById, visibleExamAnswers } from './activity.loaders.js';
 import { activities, type ActivityRow, examAnswers, type ExamAnswerRow } from './activity.table.js';
 import { Activity } from './activity.type.js';
 import { CreateExamAnswerInput, ExamAnswer, ExamAnswerConnection, ExamQuestionAnswer, UpdateExamAnswerInput } from './exam-answer.type.js';

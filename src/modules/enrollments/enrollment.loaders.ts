@@ -1,17 +1,11 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
 import { childConnectionLoaders } from '../../graphql/pagination.js';
 import { courseClasses } from '../course-classes/course-class.table.js';
 import { users } from '../users/user.table.js';
 import { enrollmentCourseClasses, enrollments, type EnrollmentRow, registrations, type RegistrationRow } from './enrollment.table.js';
-
-/** A student credential acts for one student: the id it may see, else null (every other role). */
-export function ownStudentId(ctx: Context): number | null {
-  if (ctx.credential?.role !== 'student') return null;
-  return ctx.credential.userId ?? 0;
-}
 
 /** The enrollments the caller may see: its school's, and for a student credential only its own. */
 export function visibleEnrollments(ctx: Context): SQL | undefined {

@@ -3,7 +3,7 @@ import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
 import { loadMany } from '../../graphql/loaders.js';
 import { channelById, channelIdsOfMessage, ownersOfMessage, senderById } from './message.loaders.js';
-import { ownStudent } from './message.scope.js';
+import { ownStudentId } from '../../auth/tenancy.js';
 import type { MessageRow } from './message.table.js';
 import { Channel, Message, MessageOwner, MessageSender } from './message.type.js';
 
@@ -13,7 +13,7 @@ export class MessageFieldsResolver {
   @FieldResolver(() => [ID], { description: 'The channels the message was posted to (a student credential: those it may see).' })
   async channelIds(@Root() message: MessageRow, @Ctx() ctx: Context) {
     const ids = await ctx.loaders.get(channelIdsOfMessage).load(message.id);
-    if (ownStudent(ctx) === null) return ids;
+    if (ownStudentId(ctx) === null) return ids;
     return (await loadMany(ctx, channelById, ids)).map((c) => c.id);
   }
 

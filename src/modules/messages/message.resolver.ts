@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, or, type SQL } from 'drizzle-orm';
 import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { ANY_ROLE, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { ANY_ROLE, ownStudentId, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
@@ -16,7 +16,7 @@ import { schoolById } from '../schools/school.loaders.js';
 import { postMessage } from './message.create.js';
 import { MessageInput, MessagesArgs, MessageUpdateInput } from './message.input.js';
 import { channelById, messageById } from './message.loaders.js';
-import { ownStudent, postedTo, visibleMessages } from './message.scope.js';
+import { postedTo, visibleMessages } from './message.scope.js';
 import { channels, messages } from './message.table.js';
 import { Message, MessageConnection } from './message.type.js';
 
@@ -24,7 +24,7 @@ export const MessagePayload = Payload(Message, 'message');
 
 /** The enrollment, if the caller may see it (its school; a student credential: only its own). */
 async function visibleEnrollment(ctx: Context, id: number) {
-  const own = ownStudent(ctx);
+  const own = ownStudentId(ctx);
   const [row] = await ctx.db
     .select({ id: enrollments.id, schoolProductId: enrollments.schoolProductId })
     .from(enrollments)

@@ -1,26 +1,22 @@
 import { and, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { channels, messageChannels, messages } from './message.table.js';
 
-/**
+/*
  * Who sees which channels and messages. Staff, app and platform credentials see every channel and
  * message of the school. A student credential sees the school-wide channels (no enrollment, no
  * product), the channels of its own enrollments and of the products of its enrollments, the
  * messages posted to those channels, and the messages it sent.
  */
-export function ownStudent(ctx: Context): number | null {
-  if (ctx.credential?.role !== 'student') return null;
-  return ctx.credential.userId ?? 0;
-}
 
 function enrollmentsOf(ctx: Context, studentId: number) {
   return and(eq(enrollments.studentId, studentId), inSchool(ctx, enrollments.schoolId));
 }
 
 export function visibleChannels(ctx: Context): SQL | undefined {
-  const own = ownStudent(ctx);
+  const own = ownStudentId(ctx);
   if (own === null) return inSchool(ctx, channels.schoolId);
   return and(
     inSchool(ctx, channels.schoolId),
@@ -36,7 +32,7 @@ export function visibleChannels(ctx: Context): SQL | undefined {
 }
 
 export function visibleMessages(ctx: Context): SQL | undefined {
-  const own = ownStudent(ctx);
+  const own = ownStudentId(ctx);
   if (own === null) return inSchool(ctx, messages.schoolId);
   const inVisibleChannels = ctx.db
     .select({ id: messageChannels.messageId })

@@ -1,17 +1,11 @@
 import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { childConnectionLoaders } from '../../graphql/pagination.js';
 import { type NotificationRow, notifications } from './notification.table.js';
 
-/** A student credential sees only its own notifications; every other role sees the school's. */
-export function ownStudent(ctx: Context): number | null {
-  if (ctx.credential?.role !== 'student') return null;
-  return ctx.credential.userId ?? 0;
-}
-
 export function visibleNotifications(ctx: Context): SQL | undefined {
-  const own = ownStudent(ctx);
+  const own = ownStudentId(ctx);
   return and(inSchool(ctx, notifications.schoolId), own === null ? undefined : eq(notifications.userId, own));
 }
 

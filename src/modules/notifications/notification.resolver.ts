@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
 import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { ANY_ROLE, inSchool, ownStudentId, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
@@ -10,7 +10,7 @@ import { mutate, Payload } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
 import { users } from '../users/user.table.js';
 import { NotificationInput, NotificationsArgs } from './notification.input.js';
-import { notificationById, ownStudent, visibleNotifications } from './notification.loaders.js';
+import { notificationById, visibleNotifications } from './notification.loaders.js';
 import { notify } from './notification.notify.js';
 import { notifications } from './notification.table.js';
 import { Notification, NotificationConnection } from './notification.type.js';
@@ -29,7 +29,7 @@ async function recipient(ctx: Context, studentId: string | null | undefined, col
   const kind: Kind | null = given(studentId) ? 'Student' : given(collaboratorId) ? 'Collaborator' : null;
   if (!kind) return null;
   const id = parseId((studentId ?? collaboratorId)!, kind);
-  const own = ownStudent(ctx);
+  const own = ownStudentId(ctx);
   // A student credential reaches only itself.
   if (own !== null && id !== own) throw notFound(kind);
   const [row] = await ctx.db
@@ -91,7 +91,7 @@ export class NotificationResolver {
   toggleNotificationRead(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const notificationId = parseId(id, 'Notification');
     const schoolId = writeSchool(ctx);
-    const own = ownStudent(ctx);
+    const own = ownStudentId(ctx);
     return mutate(ctx, 'notification', async (tx) => {
       const mine = and(eq(notifications.id, notificationId), eq(notifications.schoolId, schoolId), own === null ? undefined : eq(notifications.userId, own));
       const [current] = await tx.select().from(notifications).where(mine).for('update');
