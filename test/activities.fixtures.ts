@@ -177,15 +177,3 @@ export class Fixtures {
     return res;
   }
 }
-
-export function expectErrorBody(res: Reply, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/);
-}
-
-export function expectFieldError(res: Reply, status: number, field: string, code?: string) {
-  expectErrorBody(res, status);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field], res.text).toContainEqual({ error: code });
-}

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities, examQuestions } from '../src/modules/activities/activity.table.js';
-import { expectErrorBody, expectFieldError, Fixtures } from './activities.fixtures.js';
+import { Fixtures } from './activities.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Activity: POST /activities, GET/PUT/PATCH/DELETE /activities/:id, with the question
 // tree given as the top-level `exam_questions_attributes` (the scoped lists and shows are in

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pathCourses, paths } from '../src/modules/paths/path.table.js';
 import { schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
-import { expectErrorBody, Fixtures } from './activities.fixtures.js';
+import { Fixtures } from './activities.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody } from './support/rest-assertions.js';
 
 // The scoped reads of Activity: GET /courses/:course_id/activities, /school_products/:id/activities,
 // /enrollments/:id/activities and the scoped shows /school_products/:id/activities/:id and

@@ -3,13 +3,11 @@ import {
   commentRow,
   discussion,
   eventsOf,
-  expectErrorBody,
-  expectFieldError,
-  expectNotFound,
   expectNoWrite,
   person,
 } from './forum-fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of CollaborativeComment:
 //   GET /collaborative_discussions/:collaborative_discussion_id/collaborative_comments

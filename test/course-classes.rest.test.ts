@@ -4,6 +4,7 @@ import { courseClasses } from '../src/modules/course-classes/course-class.table.
 import { courses } from '../src/modules/courses/course.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectFieldError } from './support/rest-assertions.js';
 
 // REST face of CourseClass: lists (all, per course), create under a course, show / update / destroy
 // by id and by code (`?find_by=code`), the one-main-class-per-course rule and the date rule.
@@ -63,13 +64,6 @@ async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
   const res = await work();
   expect(await snapshot()).toEqual(before);
   return res;
-}
-function expectError(res: Reply, status: number, field: string, code?: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field]).toContainEqual({ error: code });
-  expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/);
 }
 const ids = (res: Reply) => (res.body as { id: number }[]).map((c) => c.id);
 
@@ -140,7 +134,7 @@ describe('POST /courses/:id/course_classes', () => {
       const res = await expectNoWrite(() =>
         school.admin.post(`/courses/${courseId}/course_classes`, { course_class: { start_at: '2026-02-01T00:00:00Z', end_at: end } }),
       );
-      expectError(res, 422, 'end_at', 'greater_than');
+      expectFieldError(res, 422, 'end_at', 'greater_than');
     }
   });
 
@@ -150,38 +144,38 @@ describe('POST /courses/:id/course_classes', () => {
     const res = await expectNoWrite(() =>
       school.admin.post(`/courses/${courseId}/course_classes`, { course_class: { main: true, start_at: '2026-02-01T00:00:00Z', end_at: '2026-01-01T00:00:00Z' } }),
     );
-    expectError(res, 422, 'end_at');
+    expectFieldError(res, 422, 'end_at');
     expect(await mainsOf(courseId)).toEqual([main.id]);
   });
 
   it('given a code the school already uses, then 409 on code; another school may use it', async () => {
     const courseId = await course(school);
     await createClass(courseId, { code: 'DUP' });
-    expectError(await expectNoWrite(() => school.admin.post(`/courses/${courseId}/course_classes`, { course_class: { code: 'DUP' } })), 409, 'code', 'taken');
+    expectFieldError(await expectNoWrite(() => school.admin.post(`/courses/${courseId}/course_classes`, { course_class: { code: 'DUP' } })), 409, 'code', 'taken');
     expect((await createClass(await course(other), { code: 'DUP' }, other)).code).toBe('DUP');
   });
 
   it("given another school's course or an unknown one, then 404 and nothing written", async () => {
     const theirs = await course(other);
-    expectError(await expectNoWrite(() => school.admin.post(`/courses/${theirs}/course_classes`, { course_class: { code: 'X' } })), 404, 'base', 'not_found');
-    expectError(await expectNoWrite(() => school.admin.post('/courses/999999/course_classes', { course_class: { code: 'X' } })), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.post(`/courses/${theirs}/course_classes`, { course_class: { code: 'X' } })), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.post('/courses/999999/course_classes', { course_class: { code: 'X' } })), 404, 'base', 'not_found');
   });
 
   it('given a missing or empty course_class hash, a bad date or malformed JSON, then 400 and nothing written', async () => {
     const courseId = await course(school);
     const url = `/courses/${courseId}/course_classes`;
-    expectError(await expectNoWrite(() => school.admin.post(url, { code: 'X' })), 400, 'course_class');
-    expectError(await expectNoWrite(() => school.admin.post(url, { course_class: {} })), 400, 'course_class');
-    expectError(await expectNoWrite(() => school.admin.post(url, { course_class: { start_at: 'next tuesday' } })), 400, 'start_at');
-    expectError(await expectNoWrite(() => school.admin.post(url, { course_class: { main: 'maybe' } })), 400, 'main');
-    expectError(await expectNoWrite(() => school.admin.post(url, undefined, { raw: '{"course_class":', headers: { 'content-type': 'application/json' } })), 400, 'base');
+    expectFieldError(await expectNoWrite(() => school.admin.post(url, { code: 'X' })), 400, 'course_class');
+    expectFieldError(await expectNoWrite(() => school.admin.post(url, { course_class: {} })), 400, 'course_class');
+    expectFieldError(await expectNoWrite(() => school.admin.post(url, { course_class: { start_at: 'next tuesday' } })), 400, 'start_at');
+    expectFieldError(await expectNoWrite(() => school.admin.post(url, { course_class: { main: 'maybe' } })), 400, 'main');
+    expectFieldError(await expectNoWrite(() => school.admin.post(url, undefined, { raw: '{"course_class":', headers: { 'content-type': 'application/json' } })), 400, 'base');
   });
 
   it('given no credential, then 401; given a student credential, then 403', async () => {
     const courseId = await course(school);
-    expectError(await expectNoWrite(() => service.anonymous.post(`/courses/${courseId}/course_classes`, { course_class: { code: 'X' } })), 401, 'base');
+    expectFieldError(await expectNoWrite(() => service.anonymous.post(`/courses/${courseId}/course_classes`, { course_class: { code: 'X' } })), 401, 'base');
     const student = await studentClient(school);
-    expectError(await expectNoWrite(() => student.post(`/courses/${courseId}/course_classes`, { course_class: { code: 'X' } })), 403, 'base');
+    expectFieldError(await expectNoWrite(() => student.post(`/courses/${courseId}/course_classes`, { course_class: { code: 'X' } })), 403, 'base');
   });
 });
 
@@ -208,7 +202,7 @@ describe('GET /course_classes, /courses/:id/course_classes, /course_classes/:id'
   });
 
   it("given another school's course, then 404 for its list", async () => {
-    expectError(await school.admin.get(`/courses/${await course(other)}/course_classes`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/courses/${await course(other)}/course_classes`), 404, 'base', 'not_found');
   });
 
   it("shows a class by id; another school's class or an unknown id is 404; a student may read", async () => {
@@ -217,10 +211,10 @@ describe('GET /course_classes, /courses/:id/course_classes, /course_classes/:id'
     expect(res.status).toBe(200);
     expect(res.body).toEqual(created);
     const theirs = await createClass(await course(other), {}, other);
-    expectError(await school.admin.get(`/course_classes/${theirs.id}`), 404, 'base', 'not_found');
-    expectError(await school.admin.get('/course_classes/999999'), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/course_classes/${theirs.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get('/course_classes/999999'), 404, 'base', 'not_found');
     expect((await (await studentClient(school)).get(`/course_classes/${created.id}`)).status).toBe(200);
-    expectError(await service.anonymous.get(`/course_classes/${created.id}`), 401, 'base');
+    expectFieldError(await service.anonymous.get(`/course_classes/${created.id}`), 401, 'base');
   });
 });
 
@@ -232,8 +226,8 @@ describe('GET /course_classes/:code?find_by=code', () => {
     expect(res.body).toEqual(mine);
     expect((await school.admin.get('/v1/course_classes/LOOKUP-1.json?find_by=code')).body.id).toBe(mine.id);
     await createClass(await course(other), { code: 'ONLY-THEIRS' }, other);
-    expectError(await school.admin.get('/course_classes/ONLY-THEIRS?find_by=code'), 404, 'base', 'not_found');
-    expectError(await school.admin.get('/course_classes/NOPE?find_by=code'), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get('/course_classes/ONLY-THEIRS?find_by=code'), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get('/course_classes/NOPE?find_by=code'), 404, 'base', 'not_found');
   });
 
   it('reads a numeric-looking code as a code, not as an id', async () => {
@@ -265,7 +259,7 @@ describe('PUT and PATCH /course_classes/:id and /course_classes/:code?find_by=co
     const patch = await school.admin.patch('/course_classes/BYCODE-1?find_by=code', { course_class: { code: 'BYCODE-2' } }, { encoding: 'form' });
     expect(patch.status, patch.text).toBe(200);
     expect(patch.body).toMatchObject({ id: created.id, code: 'BYCODE-2' });
-    expectError(await school.admin.patch('/course_classes/BYCODE-1?find_by=code', { course_class: { code: 'x' } }), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.patch('/course_classes/BYCODE-1?find_by=code', { course_class: { code: 'x' } }), 404, 'base', 'not_found');
   });
 
   it('ignores fields that are not writable (id, course_id, school_id, timestamps), as a whole fetched object sent back', async () => {
@@ -281,8 +275,8 @@ describe('PUT and PATCH /course_classes/:id and /course_classes/:code?find_by=co
 
   it('checks the dates as they will be: a new start after the kept end is 422, and nothing written', async () => {
     const created = await createClass(await course(school), { start_at: '2026-02-01T00:00:00Z', end_at: '2026-03-01T00:00:00Z' });
-    expectError(await expectNoWrite(() => school.admin.patch(`/course_classes/${created.id}`, { course_class: { start_at: '2026-04-01T00:00:00Z' } })), 422, 'end_at', 'greater_than');
-    expectError(await expectNoWrite(() => school.admin.put('/course_classes/' + created.code + '?find_by=code', { course_class: { end_at: '2026-01-01T00:00:00Z' } })), 422, 'end_at');
+    expectFieldError(await expectNoWrite(() => school.admin.patch(`/course_classes/${created.id}`, { course_class: { start_at: '2026-04-01T00:00:00Z' } })), 422, 'end_at', 'greater_than');
+    expectFieldError(await expectNoWrite(() => school.admin.put('/course_classes/' + created.code + '?find_by=code', { course_class: { end_at: '2026-01-01T00:00:00Z' } })), 422, 'end_at');
     // Clearing one of them lifts the rule.
     const cleared = await school.admin.patch(`/course_classes/${created.id}`, { course_class: { end_at: null, start_at: '2026-04-01T00:00:00Z' } });
     expect(cleared.status, cleared.text).toBe(200);
@@ -310,24 +304,24 @@ describe('PUT and PATCH /course_classes/:id and /course_classes/:code?find_by=co
     const courseId = await course(school);
     await createClass(courseId, { code: 'TAKEN-1' });
     const mine = await createClass(courseId);
-    expectError(await expectNoWrite(() => school.admin.patch(`/course_classes/${mine.id}`, { course_class: { code: 'TAKEN-1' } })), 409, 'code', 'taken');
+    expectFieldError(await expectNoWrite(() => school.admin.patch(`/course_classes/${mine.id}`, { course_class: { code: 'TAKEN-1' } })), 409, 'code', 'taken');
   });
 
   it('given an empty hash or a bad date, then 400', async () => {
     const created = await createClass(await course(school));
-    expectError(await expectNoWrite(() => school.admin.put(`/course_classes/${created.id}`, { course_class: {} })), 400, 'course_class');
-    expectError(await expectNoWrite(() => school.admin.put(`/course_classes/${created.code}?find_by=code`, {})), 400, 'course_class');
-    expectError(await expectNoWrite(() => school.admin.patch(`/course_classes/${created.id}`, { course_class: { end_at: 'soon' } })), 400, 'end_at');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/course_classes/${created.id}`, { course_class: {} })), 400, 'course_class');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/course_classes/${created.code}?find_by=code`, {})), 400, 'course_class');
+    expectFieldError(await expectNoWrite(() => school.admin.patch(`/course_classes/${created.id}`, { course_class: { end_at: 'soon' } })), 400, 'end_at');
   });
 
   it("given another school's class (by id or by code), then 404 and it is untouched; a student is 403", async () => {
     const theirs = await createClass(await course(other), { code: 'THEIRS-UPD' }, other);
-    expectError(await expectNoWrite(() => school.admin.put(`/course_classes/${theirs.id}`, { course_class: { code: 'mine' } })), 404, 'base', 'not_found');
-    expectError(await expectNoWrite(() => school.admin.patch('/course_classes/THEIRS-UPD?find_by=code', { course_class: { main: true } })), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/course_classes/${theirs.id}`, { course_class: { code: 'mine' } })), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.patch('/course_classes/THEIRS-UPD?find_by=code', { course_class: { main: true } })), 404, 'base', 'not_found');
     const mine = await createClass(await course(school));
     const student = await studentClient(school);
-    expectError(await expectNoWrite(() => student.patch(`/course_classes/${mine.id}`, { course_class: { code: 'x' } })), 403, 'base');
-    expectError(await expectNoWrite(() => student.patch(`/course_classes/${mine.code}?find_by=code`, { course_class: { code: 'x' } })), 403, 'base');
+    expectFieldError(await expectNoWrite(() => student.patch(`/course_classes/${mine.id}`, { course_class: { code: 'x' } })), 403, 'base');
+    expectFieldError(await expectNoWrite(() => student.patch(`/course_classes/${mine.code}?find_by=code`, { course_class: { code: 'x' } })), 403, 'base');
   });
 });
 
@@ -341,26 +335,26 @@ describe('DELETE /course_classes/:id and /course_classes/:code?find_by=code', ()
     const byCode = await school.admin.delete('/course_classes/DEL-CODE?find_by=code');
     expect(byCode.status, byCode.text).toBe(204);
     expect(await classRow(b.id)).toBeUndefined();
-    expectError(await school.admin.delete(`/course_classes/${a.id}`), 404, 'base', 'not_found');
-    expectError(await school.admin.delete('/course_classes/DEL-CODE?find_by=code'), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.delete(`/course_classes/${a.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.delete('/course_classes/DEL-CODE?find_by=code'), 404, 'base', 'not_found');
   });
 
   it("given another school's class (by id or by code), then 404 and it stays; a student is 403", async () => {
     const theirs = await createClass(await course(other), { code: 'THEIRS-DEL' }, other);
-    expectError(await expectNoWrite(() => school.admin.delete(`/course_classes/${theirs.id}`)), 404, 'base', 'not_found');
-    expectError(await expectNoWrite(() => school.admin.delete('/course_classes/THEIRS-DEL?find_by=code')), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.delete(`/course_classes/${theirs.id}`)), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.delete('/course_classes/THEIRS-DEL?find_by=code')), 404, 'base', 'not_found');
     const mine = await createClass(await course(school));
     const student = await studentClient(school);
-    expectError(await expectNoWrite(() => student.delete(`/course_classes/${mine.id}`)), 403, 'base');
-    expectError(await expectNoWrite(() => service.anonymous.delete(`/course_classes/${mine.code}?find_by=code`)), 401, 'base');
+    expectFieldError(await expectNoWrite(() => student.delete(`/course_classes/${mine.id}`)), 403, 'base');
+    expectFieldError(await expectNoWrite(() => service.anonymous.delete(`/course_classes/${mine.code}?find_by=code`)), 401, 'base');
   });
 });
 
 describe('a platform credential', () => {
   it('needs X-School-Id to look up by code (codes are unique within a school only)', async () => {
     const mine = await createClass(await course(school), { code: 'PLATFORM-CODE' });
-    expectError(await service.platform.get('/course_classes/PLATFORM-CODE?find_by=code'), 400, 'base');
+    expectFieldError(await service.platform.get('/course_classes/PLATFORM-CODE?find_by=code'), 400, 'base');
     expect((await service.platform.forSchool(school.id).get('/course_classes/PLATFORM-CODE?find_by=code')).body.id).toBe(mine.id);
-    expectError(await service.platform.forSchool(other.id).get('/course_classes/PLATFORM-CODE?find_by=code'), 404, 'base', 'not_found');
+    expectFieldError(await service.platform.forSchool(other.id).get('/course_classes/PLATFORM-CODE?find_by=code'), 404, 'base', 'not_found');
   });
 });

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseModuleLinks, courseModules, lessons } from '../src/modules/courses/course.table.js';
-import { api, expectErrorBody, expectFieldError, expectNotFound, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
+import { api, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of CourseModule: GET/POST /courses/:course_id/course_modules, GET/PUT/PATCH/DELETE
 // /course_modules/:id, and the reads under /school_products/:id and /enrollments/:id.

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities, examQuestionAssertions, examQuestionOptions, examQuestions } from '../src/modules/activities/activity.table.js';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
-import { api, expectErrorBody, expectNotFound, type Fixtures, fixtures } from './courses.fixtures.js';
+import { api, type Fixtures, fixtures } from './courses.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 
 // POST /courses/:id/duplicate and duplicateCourse(id): the deep copy of a course.
 

@@ -158,23 +158,6 @@ export async function expectNoWrite(f: Fixtures, work: () => Promise<Reply>): Pr
   return res;
 }
 
-export function expectErrorBody(res: Reply, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/);
-}
-
-export function expectFieldError(res: Reply, status: number, field: string, code?: string) {
-  expectErrorBody(res, status);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field]).toContainEqual({ error: code });
-}
-
-export function expectNotFound(res: Reply) {
-  expectErrorBody(res, 404);
-  expect(res.body.details.base).toEqual([{ error: 'not_found' }]);
-}
-
 /** REST helpers that create through the API and expect success. */
 export function api(client: Client) {
   return {

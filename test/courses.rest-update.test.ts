@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseModuleLinks, courseModules } from '../src/modules/courses/course.table.js';
-import { api, expectErrorBody, expectFieldError, expectNotFound, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
+import { api, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of Course, continued: PUT/PATCH/DELETE /courses/:id, and the reads under
 // /school_products/:id and /enrollments/:id. (Create and read: courses.rest.test.ts.)

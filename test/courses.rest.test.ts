@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import { api, expectErrorBody, expectFieldError, expectNotFound, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
+import { api, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of Course: POST /courses, GET /courses and /courses/:id. (Update, delete and the reads
 // under a product or an enrollment: courses.rest-update.test.ts; the duplicate action: courses.duplicate.test.ts.)

@@ -7,6 +7,7 @@ import { enrollmentCourseClasses, enrollments } from '../src/modules/enrollments
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
 import { type Client, type Encoding, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 /**
  * REST face of the Enrollments family (spec routes `enrollments.*`): the four lists, show by id and
@@ -134,17 +135,6 @@ async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
   const res = await work();
   expect(await snapshot()).toEqual(before);
   return res;
-}
-
-function expectErrorBody(res: Reply, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+|node_modules|insert into|select .* from/i);
-}
-function expectFieldError(res: Reply, status: number, field: string, code?: string) {
-  expectErrorBody(res, status);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field], res.text).toContainEqual({ error: code });
 }
 
 // =============================================================================================

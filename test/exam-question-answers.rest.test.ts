@@ -1,8 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examQuestionAnswers, examQuestionOptions, examQuestions } from '../src/modules/activities/activity.table.js';
-import { expectErrorBody, expectFieldError, Fixtures } from './activities.fixtures.js';
+import { Fixtures } from './activities.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of ExamQuestionAnswer: GET/POST /exam_questions/:exam_question_id/exam_question_answers,
 // GET/PUT/PATCH/DELETE /v1/exam_question_answers/:id (the spec's explicit /v1; the bare path works too).

@@ -70,4 +70,4 @@ export async function expectNoWrite(f: ExtraFixtures, work: () => Promise<Reply>
   return res;
 }
 
-export { expectErrorBody, expectFieldError, expectNotFound, ids } from './courses.fixtures.js';
+export { ids } from './courses.fixtures.js';

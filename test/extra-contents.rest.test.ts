@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, expectFieldError, expectNotFound, expectNoWrite, type ExtraFixtures, fixtures, ids } from './extra-contents.fixtures.js';
+import { expectNoWrite, type ExtraFixtures, fixtures, ids } from './extra-contents.fixtures.js';
 import { courses, lessons } from '../src/modules/courses/course.table.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of ExtraContent: the spec's five rows (GET/POST /extra_contents, GET/PUT/PATCH/DELETE
 // /extra_content/:id) and their plural twins (/extra_contents/:id), every body encoding, the rules

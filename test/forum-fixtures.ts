@@ -100,22 +100,6 @@ export async function expectNoWrite(service: Service, work: () => Promise<Reply>
   return res;
 }
 
-export function expectErrorBody(res: Reply, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-}
-
-export function expectFieldError(res: Reply, status: number, field: string, code: string) {
-  expectErrorBody(res, status);
-  expect(res.body.details[field], res.text).toContainEqual({ error: code });
-  expect(res.body.errors[field]).toEqual(expect.arrayContaining([expect.any(String)]));
-}
-
-export function expectNotFound(res: Reply) {
-  expectErrorBody(res, 404);
-  expect(res.body.details.base).toEqual([{ error: 'not_found' }]);
-}
-
 export const eventsOf = (service: Service, name: string, subjectId: number) =>
   service.db.select().from(domainEvents).where(eq(domainEvents.subjectId, subjectId)).then((rows) => rows.filter((r) => r.name === name));
 

@@ -3,9 +3,6 @@ import {
   answer,
   createForum,
   eventsOf,
-  expectErrorBody,
-  expectFieldError,
-  expectNotFound,
   expectNoWrite,
   notificationsWithUrl,
   person,
@@ -14,6 +11,7 @@ import {
   section,
 } from './forum-fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of ForumQuestion:
 //   GET /forum_sections/:forum_section_id/forum_questions, /users/:user_id/forum_questions, /forum_questions

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createForum,
-  expectErrorBody,
-  expectFieldError,
-  expectNotFound,
   expectNoWrite,
   person,
   question,
@@ -12,6 +9,7 @@ import {
   sectionRow,
 } from './forum-fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of ForumSection:
 //   GET/POST /forums/:forum_id/forum_sections

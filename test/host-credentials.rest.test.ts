@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
-import { expectErrorBody, expectFieldError, ids, libraryFixtures } from './library.fixtures.js';
+import { ids, libraryFixtures } from './library.fixtures.js';
 import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of HostCredential: the spec's five rows, their singular/plural twins, the write-only
 // access token (stored encrypted, shown as a hint), roles (platform and admin only) and tenancy.

@@ -2,8 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
 import { integrations } from '../src/modules/integrations/integration.table.js';
-import { expectErrorBody, expectFieldError, fixtures, ids } from './messages.fixtures.js';
+import { fixtures, ids } from './messages.fixtures.js';
 import { type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Integration: CRUD, owner in the school, metadata events, write-only metaconfig.
 // POST /integrations/suggestions is in integrations.suggestions.test.ts.

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationSuggestions } from '../src/modules/integrations/integration.table.js';
-import { expectErrorBody, expectFieldError, fixtures } from './messages.fixtures.js';
+import { fixtures } from './messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // POST /integrations/suggestions: any credential sends one; the spec gives no payload, so the
 // fields come in a `suggestion` hash or at the top level.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, expectErrorBody, expectNotFound, type Fixtures, fixtures, ids } from './courses.fixtures.js';
+import { api, type Fixtures, fixtures, ids } from './courses.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 
 // What an enrollment's student sees of the lessons: /enrollments/:id/lessons/ and /:id, and the
 // same rules through GraphQL (lessons(enrollmentId), Enrollment.lessons, and the lessons nested

@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import { api, expectErrorBody, expectFieldError, expectNotFound, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
+import { api, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of Lesson: GET /lessons/ (and /lessons), POST /lessons, GET /lessons/:id,
 // PUT/PATCH/DELETE /lesson/:id (and the plural twins), and the reads under a school product.

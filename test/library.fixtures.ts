@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { Role } from '../src/auth/credential.js';
 import { hostCredentials, libraries } from '../src/modules/library/library.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import type { Client, Reply, Service, TestSchool } from './support/service.js';
+import type { Client, Service, TestSchool } from './support/service.js';
 
 /** Factories and assertions shared by the library and host-credential tests. */
 let serial = 0;
@@ -42,19 +42,6 @@ export function libraryFixtures(service: Service) {
   }
 
   return { as, library, credentialRow, allCredentials, expectNoCredentialWrite };
-}
-
-/** The one error shape of every REST status: `{"errors": {...}, "details": {...}}`, no stack trace. */
-export function expectErrorBody(res: Reply, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body ?? {}).sort(), res.text).toEqual(['details', 'errors']);
-  expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/);
-}
-
-export function expectFieldError(res: Reply, status: number, field: string, code?: string) {
-  expectErrorBody(res, status);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field], res.text).toContainEqual({ error: code });
 }
 
 /** The GraphQL error codes of a reply (extensions.code), in order. */

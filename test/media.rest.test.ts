@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import { expectErrorBody, expectFieldError, expectNotFound, ids } from './courses.fixtures.js';
+import { ids } from './courses.fixtures.js';
 import { mediaFixtures } from './media.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of Media: create and update with the rules of each type, destroy, the school's list,
 // reprocess (both routes) and the public view. Scopes are in media.scopes.test.ts, SCORM launches

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, expectNotFound, ids } from './courses.fixtures.js';
+import { ids } from './courses.fixtures.js';
 import { mediaFixtures } from './media.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 
 // The media of a product (its lessons' and its extra contents') and what an enrollment's student
 // may see of them (released lessons, available extra contents, nothing unless active).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectErrorBody, expectFieldError, expectNotFound } from './courses.fixtures.js';
 import { mediaFixtures } from './media.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // SCORM launches: preview (staff) and launch_scorm (an enrollment) hand out a URI carrying a
 // signed, expiring token; opening it needs nothing else. Redirects stay on the school's hosts.

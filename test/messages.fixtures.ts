@@ -7,7 +7,7 @@ import { notifications } from '../src/modules/notifications/notification.table.j
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { courses } from '../src/modules/courses/course.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import type { Client, Reply, Service, TestSchool } from './support/service.js';
+import type { Client, Service, TestSchool } from './support/service.js';
 
 /**
  * Factories and assertions shared by the messages, notifications and integrations tests. Rows
@@ -105,18 +105,6 @@ export function fixtures(service: Service) {
     return result;
   }
   return { person, studentClient, product, course, enrollment, channel, message, messageRow, eventsOf, notificationsOf, snapshot, expectNoWrite };
-}
-
-export function expectErrorBody(res: Reply, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/);
-}
-
-export function expectFieldError(res: Reply, status: number, field: string, code?: string) {
-  expectErrorBody(res, status);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field], res.text).toContainEqual({ error: code });
 }
 
 export const ids = (list: { id: number | string }[]) => list.map((x) => Number(x.id));

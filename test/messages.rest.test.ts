@@ -1,8 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageChannels, messageOwners } from '../src/modules/messages/message.table.js';
-import { expectErrorBody, expectFieldError, fixtures, ids } from './messages.fixtures.js';
+import { fixtures, ids } from './messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Message: the three wrapped lists, show (singular and plural), update of subject and
 // text, delete. Create is in messages.create.test.ts.

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../src/modules/notifications/notification.table.js';
-import { expectErrorBody, expectFieldError, fixtures, ids } from './messages.fixtures.js';
+import { fixtures, ids } from './messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Notification: the wrapped lists of a student and of a collaborator, show (singular
 // and plural), create for either, toggle_read; a student credential reaches only its own.

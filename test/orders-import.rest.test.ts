@@ -14,6 +14,7 @@ import {
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectFieldError } from './support/rest-assertions.js';
 
 /**
  * POST /orders/import: an order with items, invoices and payments in one transaction, every rule of
@@ -30,13 +31,6 @@ const indexed = (v: unknown): unknown =>
     : v && typeof v === 'object'
       ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, indexed(x)]))
       : v;
-
-function expectErrorBody(res: Reply, status: number, field: string, code: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  expect(res.body.details[field], res.text).toEqual(expect.arrayContaining([{ error: code }]));
-}
 
 interface Fixture {
   schoolId: number;
@@ -415,7 +409,7 @@ describe('POST /orders/import', () => {
       const body = importBody(fa, (o) => change(o, { a: fa, b: fb }));
       const before = await counts();
       const res = await a.admin.post('/orders/import', body);
-      expectErrorBody(res, 422, field, code);
+      expectFieldError(res, 422, field, code);
       expect(await counts()).toEqual(before);
     });
 
@@ -435,11 +429,11 @@ describe('POST /orders/import', () => {
       expect((await a.admin.post('/orders/import', first)).status).toBe(201);
       const before = await counts();
       const reuseInvoice = importBody(fa, (o) => (o.invoices_attributes[1].uuid = first.order.invoices_attributes[0].uuid));
-      expectErrorBody(await a.admin.post('/orders/import', reuseInvoice), 409, 'invoices_attributes[1].uuid', 'taken');
+      expectFieldError(await a.admin.post('/orders/import', reuseInvoice), 409, 'invoices_attributes[1].uuid', 'taken');
       const reusePayment = importBody(fa, (o) => (o.invoices_attributes[1].payments_attributes[0].uuid = first.order.invoices_attributes[0].payments_attributes[1].uuid));
-      expectErrorBody(await a.admin.post('/orders/import', reusePayment), 409, 'invoices_attributes[1].payments_attributes[0].uuid', 'taken');
+      expectFieldError(await a.admin.post('/orders/import', reusePayment), 409, 'invoices_attributes[1].payments_attributes[0].uuid', 'taken');
       const twice = importBody(fa, (o) => (o.invoices_attributes[0].payments_attributes[1].uuid = o.invoices_attributes[0].payments_attributes[0].uuid));
-      expectErrorBody(await a.admin.post('/orders/import', twice), 409, 'invoices_attributes[0].payments_attributes[1].uuid', 'taken');
+      expectFieldError(await a.admin.post('/orders/import', twice), 409, 'invoices_attributes[0].payments_attributes[1].uuid', 'taken');
       expect(await counts()).toEqual(before);
       // Another school may reuse the uuids.
       const other = importBody(fb, (o) => {
@@ -451,12 +445,12 @@ describe('POST /orders/import', () => {
     it('given an unknown payment status deep in the tree, then 400 naming its path (an enumeration is a type), nothing written', async () => {
       const before = await counts();
       const res = await a.admin.post('/orders/import', importBody(fa, (o) => (o.invoices_attributes[0].payments_attributes[1].status = 'paid')));
-      expectErrorBody(res, 400, 'invoices_attributes[0].payments_attributes[1].status', 'invalid_type');
+      expectFieldError(res, 400, 'invoices_attributes[0].payments_attributes[1].status', 'invalid_type');
       for (const [change, field] of [
         [(o: any) => (o.status = 'done'), 'status'],
         [(o: any) => (o.invoices_attributes[1].status = 'settled'), 'invoices_attributes[1].status'],
       ] as const) {
-        expectErrorBody(await a.admin.post('/orders/import', importBody(fa, change)), 400, field, 'invalid_type');
+        expectFieldError(await a.admin.post('/orders/import', importBody(fa, change)), 400, field, 'invalid_type');
       }
       expect(await counts()).toEqual(before);
     });
@@ -499,7 +493,7 @@ describe('POST /orders/import', () => {
       });
       const before = await counts();
       const res = await a.admin.post('/orders/import', body);
-      expectErrorBody(res, 422, 'invoices_attributes[2].payments_attributes[1].kind', 'less_than_or_equal_to');
+      expectFieldError(res, 422, 'invoices_attributes[2].payments_attributes[1].kind', 'less_than_or_equal_to');
       expect(Object.keys(res.body.errors)).toEqual(['invoices_attributes[2].payments_attributes[1].kind']);
       expect(await counts()).toEqual(before);
       expect(await service.db.select().from(orders).where(eq(orders.uuid, body.order.uuid))).toEqual([]);
@@ -608,7 +602,7 @@ describe('POST /orders/import', () => {
     it('given an invalid body, then the errors (422) and nothing is written', async () => {
       const before = await counts();
       const res = await a.admin.post('/orders/import?dry_run=true', importBody(fa, (o) => (o.invoices_attributes[0].payments_attributes[1].kind = 8)));
-      expectErrorBody(res, 422, 'invoices_attributes[0].payments_attributes[1].kind', 'less_than_or_equal_to');
+      expectFieldError(res, 422, 'invoices_attributes[0].payments_attributes[1].kind', 'less_than_or_equal_to');
       expect(await counts()).toEqual(before);
     });
 
@@ -623,20 +617,20 @@ describe('POST /orders/import', () => {
   describe('credentials', () => {
     it('given no credential, a wrong token or a student, then 401, 401, 403 and nothing is written', async () => {
       const before = await counts();
-      expectErrorBody(await service.anonymous.post('/orders/import', importBody(fa)), 401, 'base', 'unauthenticated');
-      expectErrorBody(await service.client('lp_admin_nope').post('/orders/import', importBody(fa)), 401, 'base', 'unauthenticated');
+      expectFieldError(await service.anonymous.post('/orders/import', importBody(fa)), 401, 'base', 'unauthenticated');
+      expectFieldError(await service.client('lp_admin_nope').post('/orders/import', importBody(fa)), 401, 'base', 'unauthenticated');
       const student = await service.token('student', a.id, fa.student.id);
-      expectErrorBody(await student.post('/orders/import', importBody(fa)), 403, 'base', 'forbidden');
+      expectFieldError(await student.post('/orders/import', importBody(fa)), 403, 'base', 'forbidden');
       expect(await counts()).toEqual(before);
     });
 
     it('given an app credential, or a platform credential naming the school, then 201', async () => {
       expect((await (await service.token('app', a.id)).post('/orders/import', importBody(fa))).status).toBe(201);
-      expectErrorBody(await service.platform.post('/orders/import', importBody(fa)), 400, 'base', 'bad_request');
+      expectFieldError(await service.platform.post('/orders/import', importBody(fa)), 400, 'base', 'bad_request');
       const res = await service.platform.forSchool(a.id).post('/orders/import', importBody(fa));
       expect(res.status, res.text).toBe(201);
       // A platform credential acting for school b may not import a's body (school_id is a's).
-      expectErrorBody(await service.platform.forSchool(b.id).post('/orders/import', importBody(fa)), 422, 'school_id', 'invalid');
+      expectFieldError(await service.platform.forSchool(b.id).post('/orders/import', importBody(fa)), 422, 'school_id', 'invalid');
     });
   });
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { coupons, gatewayCredentials, orders } from '../src/modules/orders/order.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { expectFieldError } from './support/rest-assertions.js';
 
 /**
  * REST face of the Orders family (the import has its own file): GET /orders/:id, POST /orders,
@@ -14,13 +15,6 @@ import { type Client, type Reply, type Service, startService, type TestSchool } 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
-
-function expectErrorBody(res: Reply, status: number, field: string, code: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  expect(res.body.details[field], res.text).toEqual(expect.arrayContaining([{ error: code }]));
-}
 
 describe('Orders over REST', () => {
   let service: Service;
@@ -86,7 +80,7 @@ describe('Orders over REST', () => {
       const order = await createOrder();
       const before = await countRows(orders);
       const res = await service.anonymous.request(method, url.replace(':id', String(order.id)), body);
-      expectErrorBody(res, 401, 'base', 'unauthenticated');
+      expectFieldError(res, 401, 'base', 'unauthenticated');
       expect(await countRows(orders)).toBe(before);
       expect((await orderRow(order.id)).status).toBe('initiated');
     });
@@ -95,10 +89,10 @@ describe('Orders over REST', () => {
       const order = await createOrder();
       const student = await service.token('student', a.id, studentA.id);
       const before = await countRows(orders);
-      expectErrorBody(await student.post('/orders', { order: { student_id: studentA.id } }), 403, 'base', 'forbidden');
-      expectErrorBody(await student.put(`/orders/${order.id}`, { order: { status: 'confirmed' } }), 403, 'base', 'forbidden');
-      expectErrorBody(await student.delete(`/orders/${order.id}`), 403, 'base', 'forbidden');
-      expectErrorBody(await student.put(`/orders/${order.id}/cancel`), 403, 'base', 'forbidden');
+      expectFieldError(await student.post('/orders', { order: { student_id: studentA.id } }), 403, 'base', 'forbidden');
+      expectFieldError(await student.put(`/orders/${order.id}`, { order: { status: 'confirmed' } }), 403, 'base', 'forbidden');
+      expectFieldError(await student.delete(`/orders/${order.id}`), 403, 'base', 'forbidden');
+      expectFieldError(await student.put(`/orders/${order.id}/cancel`), 403, 'base', 'forbidden');
       expect(await countRows(orders)).toBe(before);
       expect((await orderRow(order.id)).status).toBe('initiated');
     });
@@ -111,7 +105,7 @@ describe('Orders over REST', () => {
     });
 
     it('given a platform credential, then it must name the school with X-School-Id, and then writes there', async () => {
-      expectErrorBody(await service.platform.post('/orders', { order: { student_id: studentA.id } }), 400, 'base', 'bad_request');
+      expectFieldError(await service.platform.post('/orders', { order: { student_id: studentA.id } }), 400, 'base', 'bad_request');
       const res = await service.platform.forSchool(a.id).post('/orders', { order: { student_id: studentA.id } });
       expect(res.status, res.text).toBe(201);
       expect(res.body.school_id).toBe(a.id);
@@ -201,7 +195,7 @@ describe('Orders over REST', () => {
 
     it('given an empty form field for a column that always holds a value, when creating, then 422 blank', async () => {
       const before = await countRows(orders);
-      expectErrorBody(await a.admin.post('/orders', { order: { student_id: String(studentA.id), kind: '' } }, { encoding: 'form' }), 422, 'kind', 'blank');
+      expectFieldError(await a.admin.post('/orders', { order: { student_id: String(studentA.id), kind: '' } }, { encoding: 'form' }), 422, 'kind', 'blank');
       expect(await countRows(orders)).toBe(before);
     });
 
@@ -238,14 +232,14 @@ describe('Orders over REST', () => {
       ['a coupon naming nothing', { coupon_id: 99999999 }, 'coupon_id', 'not_found'],
     ])('given %s, when creating, then 422 naming the field and no row', async (_name, fields, field, code) => {
       const before = await countRows(orders);
-      expectErrorBody(await a.admin.post('/orders', { order: { student_id: studentA.id, ...fields } }), 422, field, code);
+      expectFieldError(await a.admin.post('/orders', { order: { student_id: studentA.id, ...fields } }), 422, field, code);
       expect(await countRows(orders)).toBe(before);
     });
 
     it('given a collaborator (not a student) of the school, or a student of another school, when creating, then 422 not_found', async () => {
       const before = await countRows(orders);
-      expectErrorBody(await a.admin.post('/orders', { order: { student_id: collaboratorA.id } }), 422, 'student_id', 'not_found');
-      expectErrorBody(await a.admin.post('/orders', { order: { student_id: studentB.id } }), 422, 'student_id', 'not_found');
+      expectFieldError(await a.admin.post('/orders', { order: { student_id: collaboratorA.id } }), 422, 'student_id', 'not_found');
+      expectFieldError(await a.admin.post('/orders', { order: { student_id: studentB.id } }), 422, 'student_id', 'not_found');
       expect(await countRows(orders)).toBe(before);
     });
 
@@ -254,8 +248,8 @@ describe('Orders over REST', () => {
       const [coupon] = await service.db.insert(coupons).values({ schoolId: b.id, code: unique('B'), discountAmount: 100 }).returning();
       const before = await countRows(orders);
       const res = await a.admin.post('/orders', { order: { student_id: studentA.id, gateway_credential_id: gateway.id, coupon_id: coupon.id } });
-      expectErrorBody(res, 422, 'gateway_credential_id', 'not_found');
-      expectErrorBody(res, 422, 'coupon_id', 'not_found');
+      expectFieldError(res, 422, 'gateway_credential_id', 'not_found');
+      expectFieldError(res, 422, 'coupon_id', 'not_found');
       expect(await countRows(orders)).toBe(before);
     });
 
@@ -263,7 +257,7 @@ describe('Orders over REST', () => {
       const uuid = unique('dup');
       await createOrder({ uuid });
       const before = await countRows(orders);
-      expectErrorBody(await a.admin.post('/orders', { order: { student_id: studentA.id, uuid } }), 409, 'uuid', 'taken');
+      expectFieldError(await a.admin.post('/orders', { order: { student_id: studentA.id, uuid } }), 409, 'uuid', 'taken');
       expect(await countRows(orders)).toBe(before);
       // Another school may use the same uuid.
       expect((await b.admin.post('/orders', { order: { student_id: studentB.id, uuid } })).status).toBe(201);
@@ -304,17 +298,17 @@ describe('Orders over REST', () => {
       const res = await student.get(`/orders/${own.id}`);
       expect(res.status, res.text).toBe(200);
       expect(res.body.id).toBe(own.id);
-      expectErrorBody(await student.get(`/orders/${others.id}`), 404, 'base', 'not_found');
+      expectFieldError(await student.get(`/orders/${others.id}`), 404, 'base', 'not_found');
     });
 
     it("given another school's order, when shown, then 404 not_found", async () => {
       const order = await createOrder();
-      expectErrorBody(await b.admin.get(`/orders/${order.id}`), 404, 'base', 'not_found');
-      expectErrorBody(await (await service.token('student', b.id, studentB.id)).get(`/orders/${order.id}`), 404, 'base', 'not_found');
+      expectFieldError(await b.admin.get(`/orders/${order.id}`), 404, 'base', 'not_found');
+      expectFieldError(await (await service.token('student', b.id, studentB.id)).get(`/orders/${order.id}`), 404, 'base', 'not_found');
     });
 
     it.each(['abc', '0', '-1', '99999999'])('given the id %s, when shown, then 404', async (id) => {
-      expectErrorBody(await a.admin.get(`/orders/${id}`), 404, 'base', 'not_found');
+      expectFieldError(await a.admin.get(`/orders/${id}`), 404, 'base', 'not_found');
     });
 
     it('given GET /orders (no such route) and POST /orders/:id, then 405 with Allow', async () => {
@@ -355,18 +349,18 @@ describe('Orders over REST', () => {
 
     it('given a student of another school or a cleared student_id, when updating, then 422 and the row untouched', async () => {
       const order = await createOrder();
-      expectErrorBody(await a.admin.put(`/orders/${order.id}`, { order: { student_id: studentB.id } }), 422, 'student_id', 'not_found');
-      expectErrorBody(await a.admin.put(`/orders/${order.id}`, { order: { student_id: null } }), 422, 'student_id', 'blank');
-      expectErrorBody(await a.admin.put(`/orders/${order.id}`, { order: { kind: 9 } }), 422, 'kind', 'less_than_or_equal_to');
+      expectFieldError(await a.admin.put(`/orders/${order.id}`, { order: { student_id: studentB.id } }), 422, 'student_id', 'not_found');
+      expectFieldError(await a.admin.put(`/orders/${order.id}`, { order: { student_id: null } }), 422, 'student_id', 'blank');
+      expectFieldError(await a.admin.put(`/orders/${order.id}`, { order: { kind: 9 } }), 422, 'kind', 'less_than_or_equal_to');
       expect((await orderRow(order.id)).studentId).toBe(studentA.id);
     });
 
     it('given a missing order hash, then 400; given another school’s order, then 404 and it is untouched', async () => {
       const order = await createOrder();
-      expectErrorBody(await a.admin.put(`/orders/${order.id}`, { status: 'confirmed' }), 400, 'order', 'bad_request');
-      expectErrorBody(await b.admin.put(`/orders/${order.id}`, { order: { status: 'confirmed' } }), 404, 'base', 'not_found');
-      expectErrorBody(await b.admin.delete(`/orders/${order.id}`), 404, 'base', 'not_found');
-      expectErrorBody(await b.admin.put(`/orders/${order.id}/cancel`), 404, 'base', 'not_found');
+      expectFieldError(await a.admin.put(`/orders/${order.id}`, { status: 'confirmed' }), 400, 'order', 'bad_request');
+      expectFieldError(await b.admin.put(`/orders/${order.id}`, { order: { status: 'confirmed' } }), 404, 'base', 'not_found');
+      expectFieldError(await b.admin.delete(`/orders/${order.id}`), 404, 'base', 'not_found');
+      expectFieldError(await b.admin.put(`/orders/${order.id}/cancel`), 404, 'base', 'not_found');
       expect((await orderRow(order.id)).status).toBe('initiated');
       expect((await orderRow(order.id)).canceledAt).toBeNull();
     });
@@ -424,7 +418,7 @@ describe('Orders over REST', () => {
       const order = await orderIn(from);
       const events = await eventsOf(order.id);
       const res = await a.admin.patch(`/orders/${order.id}`, { order: { status: to, total: 777 } });
-      expectErrorBody(res, 422, 'status', 'invalid_transition');
+      expectFieldError(res, 422, 'status', 'invalid_transition');
       const row = await orderRow(order.id);
       expect(row.status).toBe(from);
       expect(row.total).toBe(0);
@@ -462,16 +456,16 @@ describe('Orders over REST', () => {
       const canceledAt = (await orderRow(order.id)).canceledAt;
       service.clock.advanceDays(1);
       const again = await a.admin.delete(`/orders/${order.id}`);
-      expectErrorBody(again, 422, 'status', 'invalid_transition');
+      expectFieldError(again, 422, 'status', 'invalid_transition');
       expect(again.body.errors.status).toEqual(['is already canceled']);
-      expectErrorBody(await a.admin.put(`/orders/${order.id}/cancel`), 422, 'status', 'invalid_transition');
+      expectFieldError(await a.admin.put(`/orders/${order.id}/cancel`), 422, 'status', 'invalid_transition');
       expect((await orderRow(order.id)).canceledAt).toEqual(canceledAt);
       expect(await eventsOf(order.id)).toEqual(['order.created', 'order.canceled']);
     });
 
     it('given an unknown id, when cancelled, then 404', async () => {
-      expectErrorBody(await a.admin.delete('/orders/99999999'), 404, 'base', 'not_found');
-      expectErrorBody(await a.admin.put('/orders/abc/cancel'), 404, 'base', 'not_found');
+      expectFieldError(await a.admin.delete('/orders/99999999'), 404, 'base', 'not_found');
+      expectFieldError(await a.admin.put('/orders/abc/cancel'), 404, 'base', 'not_found');
     });
   });
 });

@@ -7,6 +7,7 @@ import { schoolProductPaths } from '../src/modules/school-products/school-produc
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Path: the lists and shows (top level, under a school product, under an enrollment),
 // create, update (name and description only), add_course / remove_course, destroy.
@@ -93,13 +94,6 @@ async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
   expect(await snapshot()).toEqual(before);
   return res;
 }
-function expectError(res: Reply, status: number, field: string, code?: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field]).toContainEqual({ error: code });
-  expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/);
-}
 const ids = (res: Reply) => (res.body as { id: number }[]).map((p) => p.id);
 
 // =============================================================================================
@@ -154,22 +148,22 @@ describe('POST /paths', () => {
 
   it('given no name and no description, then 422 for each and nothing written', async () => {
     const res = await expectNoWrite(() => school.admin.post('/paths', { path: { image_url: 'x', name: '  ' } }));
-    expectError(res, 422, 'name', 'blank');
-    expectError(res, 422, 'description', 'blank');
+    expectFieldError(res, 422, 'name', 'blank');
+    expectFieldError(res, 422, 'description', 'blank');
   });
 
   it("given another school's course or an unknown one, then 422 on course_ids and nothing written", async () => {
     const mine = await course(school);
     const foreign = await course(other);
     const res = await expectNoWrite(() => school.admin.post('/paths', { path: { name: 'x', description: 'd', course_ids: [mine, foreign, 999999] } }));
-    expectError(res, 422, 'course_ids', 'not_found');
+    expectFieldError(res, 422, 'course_ids', 'not_found');
     expect(res.body.errors.course_ids[0]).toContain(String(foreign));
   });
 
   it('given a code the school already uses, then 409 on code; another school may use it', async () => {
     await createPath({ code: 'SHARED' });
     const res = await expectNoWrite(() => school.admin.post('/paths', { path: { name: 'x', description: 'd', code: 'SHARED' } }));
-    expectError(res, 409, 'code', 'taken');
+    expectFieldError(res, 409, 'code', 'taken');
     expect((await createPath({ code: 'SHARED' }, other)).code).toBe('SHARED');
   });
 
@@ -179,16 +173,16 @@ describe('POST /paths', () => {
   });
 
   it('given a missing resource key, malformed JSON or a wrong type, then 400 and nothing written', async () => {
-    expectError(await expectNoWrite(() => school.admin.post('/paths', { name: 'x', description: 'd' })), 400, 'path');
-    expectError(await expectNoWrite(() => school.admin.post('/paths', undefined, { raw: '{"path": {', headers: { 'content-type': 'application/json' } })), 400, 'base');
-    expectError(await expectNoWrite(() => school.admin.post('/paths', { path: { name: { a: 1 }, description: 'd' } })), 400, 'name');
-    expectError(await expectNoWrite(() => school.admin.post('/paths', { path: 'name' })), 400, 'path');
+    expectFieldError(await expectNoWrite(() => school.admin.post('/paths', { name: 'x', description: 'd' })), 400, 'path');
+    expectFieldError(await expectNoWrite(() => school.admin.post('/paths', undefined, { raw: '{"path": {', headers: { 'content-type': 'application/json' } })), 400, 'base');
+    expectFieldError(await expectNoWrite(() => school.admin.post('/paths', { path: { name: { a: 1 }, description: 'd' } })), 400, 'name');
+    expectFieldError(await expectNoWrite(() => school.admin.post('/paths', { path: 'name' })), 400, 'path');
   });
 
   it('given no credential, then 401; given a student credential, then 403; nothing written', async () => {
-    expectError(await expectNoWrite(() => service.anonymous.post('/paths', { path: { name: 'x', description: 'd' } })), 401, 'base');
+    expectFieldError(await expectNoWrite(() => service.anonymous.post('/paths', { path: { name: 'x', description: 'd' } })), 401, 'base');
     const { client } = await student(school);
-    expectError(await expectNoWrite(() => client.post('/paths', { path: { name: 'x', description: 'd' } })), 403, 'base');
+    expectFieldError(await expectNoWrite(() => client.post('/paths', { path: { name: 'x', description: 'd' } })), 403, 'base');
   });
 });
 
@@ -224,16 +218,16 @@ describe('GET /paths and GET /paths/:id', () => {
 
   it("given another school's path or an unknown id, then 404", async () => {
     const theirs = await createPath({}, other);
-    expectError(await school.admin.get(`/paths/${theirs.id}`), 404, 'base', 'not_found');
-    expectError(await school.admin.get('/paths/999999'), 404, 'base', 'not_found');
-    expectError(await school.admin.get('/paths/abc'), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/paths/${theirs.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get('/paths/999999'), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get('/paths/abc'), 404, 'base', 'not_found');
   });
 
   it('given a student credential, then the catalogue reads; without a credential 401', async () => {
     const created = await createPath();
     const { client } = await student(school);
     expect((await client.get(`/paths/${created.id}`)).status).toBe(200);
-    expectError(await service.anonymous.get('/paths'), 401, 'base');
+    expectFieldError(await service.anonymous.get('/paths'), 401, 'base');
   });
 });
 
@@ -250,7 +244,7 @@ describe('the scoped lists and shows', () => {
     expect(ids(page)).toEqual([p1.id]);
     expect(page.headers['x-total-count']).toBe('2');
     expect((await school.admin.get(`/school_products/${productId}/paths/${p1.id}`)).body.id).toBe(p1.id);
-    expectError(await school.admin.get(`/school_products/${productId}/paths/${outside.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/school_products/${productId}/paths/${outside.id}`), 404, 'base', 'not_found');
     expect(await school.admin.get(`/school_products/${await product(school)}/paths`)).toMatchObject({ status: 200, body: [] });
   });
 
@@ -270,13 +264,13 @@ describe('the scoped lists and shows', () => {
   it("given another school's product, then 404 for its list and its shows", async () => {
     const theirs = await createPath({}, other);
     const theirProduct = await product(other, [theirs.id]);
-    expectError(await school.admin.get(`/school_products/${theirProduct}/paths`), 404, 'base', 'not_found');
-    expectError(await school.admin.get(`/school_products/${theirProduct}/paths/${theirs.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/school_products/${theirProduct}/paths`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/school_products/${theirProduct}/paths/${theirs.id}`), 404, 'base', 'not_found');
     // A product of this school does not reach another school's path either.
     const mine = await product(school);
     await service.db.insert(schoolProductPaths).values({ schoolProductId: mine, pathId: theirs.id });
     expect(await school.admin.get(`/school_products/${mine}/paths`)).toMatchObject({ status: 200, body: [] });
-    expectError(await school.admin.get(`/school_products/${mine}/paths/${theirs.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/school_products/${mine}/paths/${theirs.id}`), 404, 'base', 'not_found');
   });
 
   it("/enrollments/:id/paths lists the enrolled product's paths while the enrollment is active", async () => {
@@ -287,7 +281,7 @@ describe('the scoped lists and shows', () => {
     expect(list.status).toBe(200);
     expect(ids(list)).toEqual([p2.id, p1.id]);
     expect((await school.admin.get(`/enrollments/${active}/paths/${p2.id}`)).body.id).toBe(p2.id);
-    expectError(await school.admin.get(`/enrollments/${active}/paths/${outside.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/enrollments/${active}/paths/${outside.id}`), 404, 'base', 'not_found');
   });
 
   it('given an enrollment that is not active (pending, canceled, or run out), then an empty list and 404 shows', async () => {
@@ -300,16 +294,16 @@ describe('the scoped lists and shows', () => {
     ];
     for (const id of inactive) {
       expect(await school.admin.get(`/enrollments/${id}/paths`)).toMatchObject({ status: 200, body: [] });
-      expectError(await school.admin.get(`/enrollments/${id}/paths/${p1.id}`), 404, 'base', 'not_found');
+      expectFieldError(await school.admin.get(`/enrollments/${id}/paths/${p1.id}`), 404, 'base', 'not_found');
     }
   });
 
   it("given another school's enrollment or an unknown one, then 404", async () => {
     const theirs = await createPath({}, other);
     const theirEnrollment = await enrollment(other, await product(other, [theirs.id]));
-    expectError(await school.admin.get(`/enrollments/${theirEnrollment}/paths`), 404, 'base', 'not_found');
-    expectError(await school.admin.get(`/enrollments/${theirEnrollment}/paths/${theirs.id}`), 404, 'base', 'not_found');
-    expectError(await school.admin.get('/enrollments/999999/paths'), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/enrollments/${theirEnrollment}/paths`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/enrollments/${theirEnrollment}/paths/${theirs.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get('/enrollments/999999/paths'), 404, 'base', 'not_found');
   });
 
   it("given a student credential, then its own enrollment's paths, and 404 for another student's enrollment", async () => {
@@ -320,8 +314,8 @@ describe('the scoped lists and shows', () => {
     const someoneElses = await enrollment(school, productId);
     expect(ids(await me.client.get(`/enrollments/${mine}/paths`))).toEqual([p1.id]);
     expect((await me.client.get(`/enrollments/${mine}/paths/${p1.id}`)).status).toBe(200);
-    expectError(await me.client.get(`/enrollments/${someoneElses}/paths`), 404, 'base', 'not_found');
-    expectError(await me.client.get(`/enrollments/${someoneElses}/paths/${p1.id}`), 404, 'base', 'not_found');
+    expectFieldError(await me.client.get(`/enrollments/${someoneElses}/paths`), 404, 'base', 'not_found');
+    expectFieldError(await me.client.get(`/enrollments/${someoneElses}/paths/${p1.id}`), 404, 'base', 'not_found');
   });
 });
 
@@ -358,22 +352,22 @@ describe('PUT and PATCH /paths/:id', () => {
   it('given a cleared name or description, then 422 and nothing written', async () => {
     const created = await createPath();
     const res = await expectNoWrite(() => school.admin.put(`/paths/${created.id}`, { path: { name: '', description: null } }));
-    expectError(res, 422, 'name', 'blank');
-    expectError(res, 422, 'description', 'blank');
+    expectFieldError(res, 422, 'name', 'blank');
+    expectFieldError(res, 422, 'description', 'blank');
   });
 
   it('given an empty or missing resource, then 400', async () => {
     const created = await createPath();
-    expectError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}`, { path: {} })), 400, 'path');
-    expectError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}`, { name: 'x' })), 400, 'path');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}`, { path: {} })), 400, 'path');
+    expectFieldError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}`, { name: 'x' })), 400, 'path');
   });
 
   it("given another school's path, then 404 and it is untouched; a student is 403", async () => {
     const theirs = await createPath({}, other);
-    expectError(await expectNoWrite(() => school.admin.put(`/paths/${theirs.id}`, { path: { name: 'Hijacked' } })), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/paths/${theirs.id}`, { path: { name: 'Hijacked' } })), 404, 'base', 'not_found');
     const { client } = await student(school);
     const mine = await createPath();
-    expectError(await expectNoWrite(() => client.patch(`/paths/${mine.id}`, { path: { name: 'x' } })), 403, 'base');
+    expectFieldError(await expectNoWrite(() => client.patch(`/paths/${mine.id}`, { path: { name: 'x' } })), 403, 'base');
   });
 });
 
@@ -420,11 +414,11 @@ describe('PUT and PATCH /paths/:id/add_course and remove_course', () => {
   it("given no course, another school's course or an unknown one, then 422 on course_id and nothing written", async () => {
     const created = await createPath();
     const foreign = await course(other);
-    expectError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}/add_course`, {})), 422, 'course_id', 'blank');
-    expectError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}/add_course`, { path: { course_id: '' } }, { encoding: 'form' })), 422, 'course_id', 'blank');
-    expectError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}/add_course`, { path: { course_id: foreign } })), 422, 'course_id', 'not_found');
-    expectError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}/add_course`, { course_id: 999999 })), 422, 'course_id', 'not_found');
-    expectError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}/add_course`, { course_id: { id: 1 } })), 400, 'course_id');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}/add_course`, {})), 422, 'course_id', 'blank');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}/add_course`, { path: { course_id: '' } }, { encoding: 'form' })), 422, 'course_id', 'blank');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}/add_course`, { path: { course_id: foreign } })), 422, 'course_id', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}/add_course`, { course_id: 999999 })), 422, 'course_id', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}/add_course`, { course_id: { id: 1 } })), 400, 'course_id');
   });
 
   it('removes a course with either body shape (PUT and PATCH); the others keep their order', async () => {
@@ -445,21 +439,21 @@ describe('PUT and PATCH /paths/:id/add_course and remove_course', () => {
   it('given a course the path does not have, then 422 on course_id and nothing written', async () => {
     const [c1, c2] = [await course(school), await course(school)];
     const created = await createPath({ course_ids: [c1] });
-    expectError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}/remove_course`, { path: { course_id: c2 } })), 422, 'course_id', 'inclusion');
-    expectError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}/remove_course`, { course_id: 'abc' })), 422, 'course_id', 'inclusion');
-    expectError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}/remove_course`, {})), 422, 'course_id', 'blank');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/paths/${created.id}/remove_course`, { path: { course_id: c2 } })), 422, 'course_id', 'inclusion');
+    expectFieldError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}/remove_course`, { course_id: 'abc' })), 422, 'course_id', 'inclusion');
+    expectFieldError(await expectNoWrite(() => school.admin.patch(`/paths/${created.id}/remove_course`, {})), 422, 'course_id', 'blank');
   });
 
   it("given another school's path, then 404 and it is untouched; a student is 403; no credential 401", async () => {
     const c1 = await course(other);
     const theirs = await createPath({ course_ids: [c1] }, other);
     const mine = await course(school);
-    expectError(await expectNoWrite(() => school.admin.put(`/paths/${theirs.id}/add_course`, { course_id: mine })), 404, 'base', 'not_found');
-    expectError(await expectNoWrite(() => school.admin.put(`/paths/${theirs.id}/remove_course`, { course_id: c1 })), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/paths/${theirs.id}/add_course`, { course_id: mine })), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.put(`/paths/${theirs.id}/remove_course`, { course_id: c1 })), 404, 'base', 'not_found');
     const { client } = await student(school);
     const path = await createPath();
-    expectError(await expectNoWrite(() => client.put(`/paths/${path.id}/add_course`, { course_id: mine })), 403, 'base');
-    expectError(await expectNoWrite(() => service.anonymous.put(`/paths/${path.id}/add_course`, { course_id: mine })), 401, 'base');
+    expectFieldError(await expectNoWrite(() => client.put(`/paths/${path.id}/add_course`, { course_id: mine })), 403, 'base');
+    expectFieldError(await expectNoWrite(() => service.anonymous.put(`/paths/${path.id}/add_course`, { course_id: mine })), 401, 'base');
   });
 });
 
@@ -475,23 +469,23 @@ describe('DELETE /paths/:id', () => {
     expect(await coursesOf(created.id)).toEqual([]);
     expect(await service.db.select().from(schoolProductPaths).where(eq(schoolProductPaths.schoolProductId, productId))).toEqual([]);
     expect(await service.db.select().from(courses).where(eq(courses.id, c1))).toHaveLength(1);
-    expectError(await school.admin.delete(`/paths/${created.id}`), 404, 'base', 'not_found');
-    expectError(await school.admin.get(`/paths/${created.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.delete(`/paths/${created.id}`), 404, 'base', 'not_found');
+    expectFieldError(await school.admin.get(`/paths/${created.id}`), 404, 'base', 'not_found');
   });
 
   it("given another school's path, then 404 and it stays; a student is 403", async () => {
     const theirs = await createPath({}, other);
-    expectError(await expectNoWrite(() => school.admin.delete(`/paths/${theirs.id}`)), 404, 'base', 'not_found');
+    expectFieldError(await expectNoWrite(() => school.admin.delete(`/paths/${theirs.id}`)), 404, 'base', 'not_found');
     const { client } = await student(school);
     const mine = await createPath();
-    expectError(await expectNoWrite(() => client.delete(`/paths/${mine.id}`)), 403, 'base');
+    expectFieldError(await expectNoWrite(() => client.delete(`/paths/${mine.id}`)), 403, 'base');
   });
 });
 
 describe('a platform credential', () => {
   it('writes in the school it names with X-School-Id, and 400 without it', async () => {
     const platform: Client = service.platform;
-    expectError(await platform.post('/paths', { path: { name: 'x', description: 'd' } }), 400, 'base');
+    expectFieldError(await platform.post('/paths', { path: { name: 'x', description: 'd' } }), 400, 'base');
     const res = await platform.forSchool(school.id).post('/paths', { path: { name: 'By platform', description: 'd' } });
     expect(res.status, res.text).toBe(201);
     expect(res.body.school_id).toBe(school.id);

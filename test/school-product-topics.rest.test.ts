@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schoolProducts, schoolProductTopics } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of SchoolProductTopic:
 //   GET/POST /school_products/:school_product_id/school_product_topics
@@ -65,19 +66,6 @@ async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
   const res = await work();
   expect(await snapshot()).toEqual(before);
   return res;
-}
-function expectErrorBody(res: Reply, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-}
-function expectFieldError(res: Reply, status: number, field: string, code?: string) {
-  expectErrorBody(res, status);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field]).toContainEqual({ error: code });
-}
-function expectNotFound(res: Reply) {
-  expectErrorBody(res, 404);
-  expect(res.body.details.base).toEqual([{ error: 'not_found' }]);
 }
 
 // =============================================================================================

@@ -11,6 +11,7 @@ import {
 } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of SchoolProduct: GET/POST /school_products, GET/PUT/PATCH/DELETE /school_products/:id.
 
@@ -108,16 +109,6 @@ async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
 // ---------------------------------------------------------------------------------------------
 // Reply helpers.
 
-function expectErrorBody(res: Reply, status: number) {
-  expect(res.status, res.text).toBe(status);
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.text).not.toMatch(/\bat .*\.(ts|js):\d+/); // no stack trace
-}
-function expectFieldError(res: Reply, status: number, field: string, code?: string) {
-  expectErrorBody(res, status);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  if (code) expect(res.body.details[field]).toContainEqual({ error: code });
-}
 function parseLinks(header: unknown): Record<string, URLSearchParams> {
   const out: Record<string, URLSearchParams> = {};
   for (const part of String(header ?? '').split(',')) {

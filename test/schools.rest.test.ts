@@ -6,6 +6,7 @@ import { libraries } from '../src/modules/library/library.table.js';
 import { organizations, schoolDomains, schools, schoolStatusChanges } from '../src/modules/schools/school.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Client, type Encoding, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { expectFieldError } from './support/rest-assertions.js';
 
 /**
  * REST face of the Schools family: GET /schools, GET /schools/:id, POST /schools,
@@ -16,15 +17,6 @@ import { type Client, type Encoding, type Reply, type Service, startService, typ
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 let seq = 0;
 const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
-
-/** The Rails-style error body every error status carries. */
-function expectErrorBody(res: Reply, status: number, field: string, code: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body).toBeTypeOf('object');
-  expect(Object.keys(res.body).sort()).toEqual(['details', 'errors']);
-  expect(res.body.errors[field], res.text).toEqual(expect.arrayContaining([expect.any(String)]));
-  expect(res.body.details[field], res.text).toEqual(expect.arrayContaining([{ error: code }]));
-}
 
 /** No SQL, stack frames or file paths in a reply. */
 function expectNoInternals(res: Reply) {
@@ -83,20 +75,20 @@ describe('Schools over REST', () => {
     it.each(routes)('given no Authorization header, when %s %s, then 401 and nothing is written', async (method, url, body) => {
       const schoolsBefore = await countRows(schools);
       const res = await service.anonymous.request(method, url.replace('/1', `/${a.id}`), body);
-      expectErrorBody(res, 401, 'base', 'unauthenticated');
+      expectFieldError(res, 401, 'base', 'unauthenticated');
       expect(await countRows(schools)).toBe(schoolsBefore);
       expect((await schoolRow(a.id)).name).toBe('Alpha Academy');
     });
 
     it.each(routes)('given a wrong token, when %s %s, then 401', async (method, url, body) => {
       const res = await service.client('lp_platform_not-a-real-token').request(method, url.replace('/1', `/${a.id}`), body);
-      expectErrorBody(res, 401, 'base', 'unauthenticated');
+      expectFieldError(res, 401, 'base', 'unauthenticated');
       expect((await schoolRow(a.id)).name).toBe('Alpha Academy');
     });
 
     it('given a header of an unknown scheme, when GET /schools, then 401', async () => {
       const res = await service.anonymous.get('/schools', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
-      expectErrorBody(res, 401, 'base', 'unauthenticated');
+      expectFieldError(res, 401, 'base', 'unauthenticated');
     });
 
     it('given the Rails forms Token token="..." and Token token=..., when GET /schools/:id, then both are accepted', async () => {
@@ -141,7 +133,7 @@ describe('Schools over REST', () => {
       expect(res.headers['x-per-page']).toBe('1');
       expect(res.headers.link).toMatch(/rel="next"/);
       const tooMany = await service.platform.get('/schools?page=1&per_page=101');
-      expectErrorBody(tooMany, 400, 'per_page', 'bad_request');
+      expectFieldError(tooMany, 400, 'per_page', 'bad_request');
     });
 
     describe('the email/type pair', () => {
@@ -177,11 +169,11 @@ describe('Schools over REST', () => {
       });
 
       it('given only email, when listing, then 400 naming type', async () => {
-        expectErrorBody(await service.platform.get(`/schools?email=${encodeURIComponent(shared)}`), 400, 'type', 'bad_request');
+        expectFieldError(await service.platform.get(`/schools?email=${encodeURIComponent(shared)}`), 400, 'type', 'bad_request');
       });
 
       it('given only type, when listing, then 400 naming email', async () => {
-        expectErrorBody(await service.platform.get('/schools?type=Student'), 400, 'email', 'bad_request');
+        expectFieldError(await service.platform.get('/schools?type=Student'), 400, 'email', 'bad_request');
       });
 
       it.each(['Teacher', 'student', 'Admin'])('given the type %s (not Student or Collaborator), when listing, then 400', async (type) => {
@@ -230,13 +222,13 @@ describe('Schools over REST', () => {
     });
 
     it("given another school's credential, when showing a school, then 404 not_found", async () => {
-      expectErrorBody(await b.admin.get(`/schools/${a.id}`), 404, 'base', 'not_found');
-      expectErrorBody(await (await studentOf(b)).get(`/schools/${a.id}`), 404, 'base', 'not_found');
+      expectFieldError(await b.admin.get(`/schools/${a.id}`), 404, 'base', 'not_found');
+      expectFieldError(await (await studentOf(b)).get(`/schools/${a.id}`), 404, 'base', 'not_found');
     });
 
     it.each(['abc', '0', '-1', '1.5', '99999999999', '999999'])('given the id %s, when showing, then 404 not_found', async (id) => {
       const res = await service.platform.get(`/schools/${id}`);
-      expectErrorBody(res, 404, 'base', 'not_found');
+      expectFieldError(res, 404, 'base', 'not_found');
     });
   });
 
@@ -374,14 +366,14 @@ describe('Schools over REST', () => {
     it('given a blank name, when creating, then 422 naming name', async () => {
       const sub = unique('blank');
       const res = await service.platform.post('/schools', { school: { name: '   ', subdomain: sub } });
-      expectErrorBody(res, 422, 'name', 'blank');
+      expectFieldError(res, 422, 'name', 'blank');
       expect(await countRows(schools, eq(schools.subdomain, sub))).toBe(0);
     });
 
     it('given a subdomain already taken (in any case), when creating, then 409 taken and no row', async () => {
       const before = await countRows(schools);
       const res = await service.platform.post('/schools', { school: { name: 'Copy', subdomain: 'ALPHA-ACADEMY' } });
-      expectErrorBody(res, 409, 'subdomain', 'taken');
+      expectFieldError(res, 409, 'subdomain', 'taken');
       expect(res.body.errors.subdomain).toEqual(['has already been taken']);
       expect(await countRows(schools)).toBe(before);
     });
@@ -390,7 +382,7 @@ describe('Schools over REST', () => {
       'given the invalid subdomain %j, when creating, then 422 invalid',
       async (subdomain) => {
         const before = await countRows(schools);
-        expectErrorBody(await service.platform.post('/schools', { school: { name: 'Bad', subdomain } }), 422, 'subdomain', 'invalid');
+        expectFieldError(await service.platform.post('/schools', { school: { name: 'Bad', subdomain } }), 422, 'subdomain', 'invalid');
         expect(await countRows(schools)).toBe(before);
       },
     );
@@ -405,20 +397,20 @@ describe('Schools over REST', () => {
       const owner = await createSchool({ domains: ['owned.example'] });
       const before = await countRows(schools);
       const res = await service.platform.post('/schools', { school: { name: 'Thief', subdomain: unique('thief'), domains: ['OWNED.example'] } });
-      expectErrorBody(res, 409, 'domains', 'taken');
+      expectFieldError(res, 409, 'domains', 'taken');
       expect(await countRows(schools)).toBe(before);
       const kept = await service.db.select().from(schoolDomains).where(eq(schoolDomains.domain, 'owned.example'));
       expect(kept.map((d) => d.schoolId)).toEqual([owner.id]);
     });
 
     it('given an invalid domain or a domain listed twice, when creating, then 422 on domains', async () => {
-      expectErrorBody(
+      expectFieldError(
         await service.platform.post('/schools', { school: { name: 'D', subdomain: unique('d'), domains: ['not a domain'] } }),
         422,
         'domains',
         'invalid',
       );
-      expectErrorBody(
+      expectFieldError(
         await service.platform.post('/schools', { school: { name: 'D', subdomain: unique('d'), domains: ['twice.example', 'Twice.example'] } }),
         422,
         'domains',
@@ -430,7 +422,7 @@ describe('Schools over REST', () => {
       const before = await countRows(schools);
       for (const client of [a.admin, await service.token('collaborator', a.id), await studentOf(a), await service.token('app', a.id)]) {
         const res = await client.post('/schools', { school: { name: 'Nope', subdomain: unique('nope') } });
-        expectErrorBody(res, 403, 'base', 'forbidden');
+        expectFieldError(res, 403, 'base', 'forbidden');
       }
       expect(await countRows(schools)).toBe(before);
     });
@@ -441,15 +433,15 @@ describe('Schools over REST', () => {
           raw: '{"school": {"name": "x",',
           headers: { 'content-type': 'application/json' },
         });
-        expectErrorBody(res, 400, 'base', 'bad_request');
+        expectFieldError(res, 400, 'base', 'bad_request');
         expectNoInternals(res);
       });
 
       it('given no school key, when creating, then 400 naming school', async () => {
-        expectErrorBody(await service.platform.post('/schools', { name: 'X', subdomain: unique('x') }), 400, 'school', 'bad_request');
-        expectErrorBody(await service.platform.post('/schools', {}), 400, 'school', 'bad_request');
-        expectErrorBody(await service.platform.post('/schools'), 400, 'school', 'bad_request');
-        expectErrorBody(await service.platform.post('/schools', { school: 'x' }), 400, 'school', 'bad_request');
+        expectFieldError(await service.platform.post('/schools', { name: 'X', subdomain: unique('x') }), 400, 'school', 'bad_request');
+        expectFieldError(await service.platform.post('/schools', {}), 400, 'school', 'bad_request');
+        expectFieldError(await service.platform.post('/schools'), 400, 'school', 'bad_request');
+        expectFieldError(await service.platform.post('/schools', { school: 'x' }), 400, 'school', 'bad_request');
       });
 
       it('given a JSON array as the body, when creating, then 400', async () => {
@@ -526,7 +518,7 @@ describe('Schools over REST', () => {
       const own = await admin.get(`/schools/${res.body.school.id}`);
       expect(own.status).toBe(200);
       expect(own.body.id).toBe(res.body.school.id);
-      expectErrorBody(await admin.get(`/schools/${a.id}`), 404, 'base', 'not_found');
+      expectFieldError(await admin.get(`/schools/${a.id}`), 404, 'base', 'not_found');
       const list = await admin.get('/schools');
       expect(list.body.map((s: any) => s.id)).toEqual([res.body.school.id]);
     });
@@ -575,7 +567,7 @@ describe('Schools over REST', () => {
     ])('given %s, when running the wizard, then 422 and no rows at all', async (_what, fields, field, code) => {
       const before = { schools: await countRows(schools), orgs: await countRows(organizations), users: await countRows(users), tokens: await countRows(apiTokens) };
       const res = await service.platform.post('/schools/wizard', { school: fields });
-      expectErrorBody(res, 422, field, code);
+      expectFieldError(res, 422, field, code);
       expect({ schools: await countRows(schools), orgs: await countRows(organizations), users: await countRows(users), tokens: await countRows(apiTokens) }).toEqual(before);
     });
 
@@ -604,14 +596,14 @@ describe('Schools over REST', () => {
     it('given a school credential, when running the wizard, then 403 and no rows', async () => {
       const before = await countRows(schools);
       const res = await a.admin.post('/schools/wizard', { school: { name: 'By Admin', email: 'ba@example.com', password: 'secret-password' } });
-      expectErrorBody(res, 403, 'base', 'forbidden');
+      expectFieldError(res, 403, 'base', 'forbidden');
       expect(await countRows(schools)).toBe(before);
     });
 
     it('given malformed bodies, when running the wizard, then 400', async () => {
       const bad = await service.platform.request('POST', '/schools/wizard', undefined, { raw: 'not json', headers: { 'content-type': 'application/json' } });
-      expectErrorBody(bad, 400, 'base', 'bad_request');
-      expectErrorBody(await service.platform.post('/schools/wizard', { name: 'X', email: 'x@example.com', password: 'secret-password' }), 400, 'school', 'bad_request');
+      expectFieldError(bad, 400, 'base', 'bad_request');
+      expectFieldError(await service.platform.post('/schools/wizard', { name: 'X', email: 'x@example.com', password: 'secret-password' }), 400, 'school', 'bad_request');
       const typed = await service.platform.post('/schools/wizard', { school: { name: 'X', email: 'x@example.com', password: { a: 1 } } });
       expect(typed.status).toBe(400);
       const email = await service.platform.post('/schools/wizard', { school: { name: 'X', email: 'not-an-email', password: 'secret-password' } });
@@ -685,8 +677,8 @@ describe('Schools over REST', () => {
     it("given another school's domain or subdomain, when updating, then 409 taken and no change", async () => {
       const owner = await createSchool({ domains: ['kept.example'] });
       const other = await createSchool();
-      expectErrorBody(await service.platform.patch(`/school/${other.id}`, { school: { domains: ['kept.example'] } }), 409, 'domains', 'taken');
-      expectErrorBody(await service.platform.patch(`/school/${other.id}`, { school: { name: 'Changed', subdomain: owner.subdomain } }), 409, 'subdomain', 'taken');
+      expectFieldError(await service.platform.patch(`/school/${other.id}`, { school: { domains: ['kept.example'] } }), 409, 'domains', 'taken');
+      expectFieldError(await service.platform.patch(`/school/${other.id}`, { school: { name: 'Changed', subdomain: owner.subdomain } }), 409, 'subdomain', 'taken');
       const row = await schoolRow(other.id);
       expect(row).toMatchObject({ name: 'Created', subdomain: other.subdomain });
       expect(await countRows(schoolDomains, eq(schoolDomains.schoolId, other.id))).toBe(0);
@@ -701,9 +693,9 @@ describe('Schools over REST', () => {
 
     it('given a cleared name or an invalid subdomain, when updating, then 422 and no change', async () => {
       const created = await createSchool();
-      expectErrorBody(await service.platform.patch(`/school/${created.id}`, { school: { name: null } }), 422, 'name', 'blank');
-      expectErrorBody(await service.platform.patch(`/school/${created.id}`, { school: { name: '' } }), 422, 'name', 'blank');
-      expectErrorBody(await service.platform.patch(`/school/${created.id}`, { school: { phone: '9', subdomain: 'No Good' } }), 422, 'subdomain', 'invalid');
+      expectFieldError(await service.platform.patch(`/school/${created.id}`, { school: { name: null } }), 422, 'name', 'blank');
+      expectFieldError(await service.platform.patch(`/school/${created.id}`, { school: { name: '' } }), 422, 'name', 'blank');
+      expectFieldError(await service.platform.patch(`/school/${created.id}`, { school: { phone: '9', subdomain: 'No Good' } }), 422, 'subdomain', 'invalid');
       const row = await schoolRow(created.id);
       expect(row).toMatchObject({ name: 'Created', subdomain: created.subdomain, phone: null });
     });
@@ -751,7 +743,7 @@ describe('Schools over REST', () => {
         const rowBefore = await schoolRow(created.id);
         const changesBefore = await countRows(schoolStatusChanges, eq(schoolStatusChanges.schoolId, created.id));
         const res = await service.platform.put(`/school/${created.id}`, { school: { name: 'Should Not Stick', event } });
-        expectErrorBody(res, 422, 'event', 'invalid_transition');
+        expectFieldError(res, 422, 'event', 'invalid_transition');
         const rowAfter = await schoolRow(created.id);
         expect(rowAfter.status).toBe(rowBefore.status);
         expect(rowAfter.name).toBe('Created');
@@ -763,7 +755,7 @@ describe('Schools over REST', () => {
         expect((await service.platform.patch(`/school/${created.id}`, { school: { event: 'cancel' } })).body.status).toBe('canceled');
         for (const event of ['try_out', 'block', 'active', 'overdue', 'suspend', 'cancel']) {
           const res = await service.platform.patch(`/school/${created.id}`, { school: { event } });
-          expectErrorBody(res, 422, 'event', 'invalid_transition');
+          expectFieldError(res, 422, 'event', 'invalid_transition');
         }
         expect((await schoolRow(created.id)).status).toBe('canceled');
       });
@@ -780,25 +772,25 @@ describe('Schools over REST', () => {
     describe('who may update', () => {
       it("given the admin of another school, when updating, then 404 and no change", async () => {
         for (const url of [`/school/${a.id}`, `/schools/${a.id}`]) {
-          expectErrorBody(await b.admin.patch(url, { school: { name: 'Hijacked', event: 'cancel' } }), 404, 'base', 'not_found');
+          expectFieldError(await b.admin.patch(url, { school: { name: 'Hijacked', event: 'cancel' } }), 404, 'base', 'not_found');
         }
         expect(await schoolRow(a.id)).toMatchObject({ name: 'Alpha Academy', status: 'trial' });
       });
 
       it('given a student credential, when updating its own school, then 403 and no change', async () => {
         const res = await (await studentOf(a)).put(`/school/${a.id}`, { school: { name: 'By Student' } });
-        expectErrorBody(res, 403, 'base', 'forbidden');
+        expectFieldError(res, 403, 'base', 'forbidden');
         expect((await schoolRow(a.id)).name).toBe('Alpha Academy');
       });
 
       it('given a collaborator or app credential, when updating, then 403', async () => {
         for (const client of [await service.token('collaborator', a.id), await service.token('app', a.id)])
-          expectErrorBody(await client.patch(`/school/${a.id}`, { school: { name: 'Nope' } }), 403, 'base', 'forbidden');
+          expectFieldError(await client.patch(`/school/${a.id}`, { school: { name: 'Nope' } }), 403, 'base', 'forbidden');
         expect((await schoolRow(a.id)).name).toBe('Alpha Academy');
       });
 
       it.each(['abc', '0', '99999999999', '999999'])('given the id %s, when updating, then 404', async (id) => {
-        expectErrorBody(await service.platform.patch(`/school/${id}`, { school: { name: 'X' } }), 404, 'base', 'not_found');
+        expectFieldError(await service.platform.patch(`/school/${id}`, { school: { name: 'X' } }), 404, 'base', 'not_found');
       });
     });
 
@@ -843,20 +835,20 @@ describe('Schools over REST', () => {
       expect(await countRows(users, eq(users.schoolId, id))).toBe(0);
       expect(await countRows(libraries, eq(libraries.schoolId, id))).toBe(0);
       expect(await countRows(apiTokens, eq(apiTokens.schoolId, id))).toBe(0);
-      expectErrorBody(await service.platform.get(`/schools/${id}`), 404, 'base', 'not_found');
-      expectErrorBody(await service.platform.delete(`${path}/${id}`), 404, 'base', 'not_found');
+      expectFieldError(await service.platform.get(`/schools/${id}`), 404, 'base', 'not_found');
+      expectFieldError(await service.platform.delete(`${path}/${id}`), 404, 'base', 'not_found');
       // Its admin credential went with it.
-      expectErrorBody(await service.client(res0.body.admin.credentials).get(`/schools/${id}`), 401, 'base', 'unauthenticated');
+      expectFieldError(await service.client(res0.body.admin.credentials).get(`/schools/${id}`), 401, 'base', 'unauthenticated');
     });
 
     it('given a school credential (even the school admin), when deleting, then 403 and the school remains', async () => {
       for (const client of [a.admin, b.admin, await studentOf(a), await service.token('app', a.id)])
-        expectErrorBody(await client.delete(`/school/${a.id}`), 403, 'base', 'forbidden');
+        expectFieldError(await client.delete(`/school/${a.id}`), 403, 'base', 'forbidden');
       expect(await countRows(schools, eq(schools.id, a.id))).toBe(1);
     });
 
     it.each(['abc', '0', '99999999999', '999999'])('given the id %s, when deleting, then 404', async (id) => {
-      expectErrorBody(await service.platform.delete(`/school/${id}`), 404, 'base', 'not_found');
+      expectFieldError(await service.platform.delete(`/school/${id}`), 404, 'base', 'not_found');
     });
   });
 
@@ -869,7 +861,7 @@ describe('Schools over REST', () => {
     });
 
     it('given a path that is no route, when called, then 404 route_not_found', async () => {
-      expectErrorBody(await service.platform.get('/schoolz'), 404, 'base', 'route_not_found');
+      expectFieldError(await service.platform.get('/schoolz'), 404, 'base', 'route_not_found');
     });
   });
 });
