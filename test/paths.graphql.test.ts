@@ -253,6 +253,23 @@ describe('the relation fields', () => {
   });
 });
 
+describe('Course.paths in a scope', () => {
+  it("read through a product or an enrollment, a course shows only that product's paths; read alone, all of them", async () => {
+    const courseId = await course(school);
+    const [offered, elsewhere] = [await createPath({ courseIds: [String(courseId)] }), await createPath({ courseIds: [String(courseId)] })];
+    const productId = await product(school, [Number(offered.id)]);
+    const active = await enrollment(school, productId);
+    const query = `query ($p: ID, $e: ID) { courses(schoolProductId: $p, enrollmentId: $e) { nodes { id paths { id } } } }`;
+    const viaProduct = await school.admin.graphql(query, { p: String(productId) });
+    expect(viaProduct.errors).toBeUndefined();
+    expect(idsOf(viaProduct.data.courses.nodes.find((c: any) => Number(c.id) === courseId).paths)).toEqual([Number(offered.id)]);
+    const viaEnrollment = await school.admin.graphql(query, { e: String(active.id) });
+    expect(idsOf(viaEnrollment.data.courses.nodes.find((c: any) => Number(c.id) === courseId).paths)).toEqual([Number(offered.id)]);
+    const alone = await school.admin.graphql(`query ($id: ID!) { course(id: $id) { paths { id } } }`, { id: String(courseId) });
+    expect(idsOf(alone.data.course.paths).sort((a, b) => a - b)).toEqual([Number(offered.id), Number(elsewhere.id)].sort((a, b) => a - b));
+  });
+});
+
 describe('batching', () => {
   it('paths { courses { id } } costs the same number of statements for 30 paths as for 1', async () => {
     const s = await service.school('Batching paths');

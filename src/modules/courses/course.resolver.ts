@@ -13,6 +13,7 @@ import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { contentScope, courseCondition } from '../content/content-scope.js';
 import { emitEvent } from '../events/events.js';
+import { pathsOfProduct } from '../paths/path.loaders.js';
 import { Path } from '../paths/path.type.js';
 import { courseRanks, emptyConnection, rankedPage } from './content-order.js';
 import { scopedPage, scopedRow } from './content-read.js';
@@ -144,8 +145,15 @@ export class CourseResolver {
     return (await ctx.loaders.get(modulesOfCourse).load(course.id)).map((m) => withScope(m, scope));
   }
 
-  @FieldResolver(() => [Path], { description: 'The learning paths holding the course.' })
-  paths(@Root() course: CourseRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(pathsOfCourse).load(course.id);
+  @FieldResolver(() => [Path], {
+    description: "The learning paths holding the course; read through a product or an enrollment, only that product's paths.",
+  })
+  async paths(@Root() course: CourseRow, @Ctx() ctx: Context) {
+    const scope = scopeOf(course);
+    if (scope?.kind === 'nothing') return [];
+    const holding = await ctx.loaders.get(pathsOfCourse).load(course.id);
+    if (!scope || scope.kind === 'school') return holding;
+    const offered = new Set((await ctx.loaders.get(pathsOfProduct).load(scope.productId)).map((p) => p.id));
+    return holding.filter((p) => offered.has(p.id)).map((p) => withScope(p, scope));
   }
 }
