@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { extraContents } from '../src/modules/extra-contents/extra-content.table.js';
@@ -65,6 +65,13 @@ export function mediaFixtures(service: Service) {
       api(s.admin).lesson({ course_module_id: module.id, media_id: mediaId, available: true, ...fields });
     return { product, course, module, lesson };
   }
+  async function eventsOf(mediaId: number) {
+    return db()
+      .select()
+      .from(domainEvents)
+      .where(and(eq(domainEvents.subjectType, 'Media'), eq(domainEvents.subjectId, mediaId)))
+      .orderBy(asc(domainEvents.id));
+  }
   async function snapshot() {
     return {
       media: await db().select().from(media).orderBy(asc(media.id)),
@@ -78,5 +85,5 @@ export function mediaFixtures(service: Service) {
     expect(await snapshot()).toEqual(before);
     return result;
   }
-  return { ...content, resource, image, required, create, videoSlide, scorm, mediaRow, slidesOf, extraContent, catalogue, expectNoWrite };
+  return { ...content, resource, image, required, create, videoSlide, scorm, mediaRow, slidesOf, extraContent, catalogue, eventsOf, expectNoWrite };
 }

@@ -91,6 +91,37 @@ describe('createMedia and updateMedia', () => {
   });
 });
 
+describe('reportMediaProcessing', () => {
+  const REPORT = `mutation ($id: ID!, $status: MediaProcessingStatus!) {
+    reportMediaProcessing(id: $id, status: $status) { media { processingStatus processingRequestedAt processedAt } errors { field code } }
+  }`;
+
+  it('given the worker (an app credential), then processing, then ready with processedAt stamped and an event', async () => {
+    const created = await f.create(school);
+    await school.admin.put(`/media/${created.id}/reprocess`);
+    const worker = await service.token('app', school.id);
+    const started = await worker.graphql(REPORT, { id: created.id, status: 'processing' });
+    expect(started.data.reportMediaProcessing).toMatchObject({ media: { processingStatus: 'processing', processedAt: null }, errors: [] });
+    service.clock.set('2026-04-01T08:00:00Z');
+    const done = await worker.graphql(REPORT, { id: created.id, status: 'ready' });
+    expect(done.data.reportMediaProcessing.media).toMatchObject({ processingStatus: 'ready', processedAt: '2026-04-01T08:00:00.000Z' });
+    expect(done.data.reportMediaProcessing.media.processingRequestedAt).not.toBeNull();
+    const events = await f.eventsOf(created.id);
+    expect(events.map((e) => e.name)).toEqual(['media.reprocess_requested', 'media.processed']);
+    expect(events[1].payload).toEqual({ status: 'ready' });
+  });
+
+  it('given queued, then a UserError; given an admin credential, then FORBIDDEN; nothing changes', async () => {
+    const created = await f.create(school);
+    const worker = await service.token('app', school.id);
+    const queued = await worker.graphql(REPORT, { id: created.id, status: 'queued' });
+    expect(queued.data.reportMediaProcessing).toEqual({ media: null, errors: [{ field: ['status'], code: 'inclusion' }] });
+    const admin = await school.admin.graphql(REPORT, { id: created.id, status: 'ready' });
+    expect(admin.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect(await f.mediaRow(created.id)).toMatchObject({ processingStatus: 'ready', processedAt: null });
+  });
+});
+
 describe('what a media holds on to', () => {
   it('given an image shown as a slide, then deleteImage is refused as in_use and the slide stays', async () => {
     const created = await f.videoSlide(school, [0]);

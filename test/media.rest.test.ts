@@ -1,6 +1,4 @@
-import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { ids } from './courses.fixtures.js';
 import { mediaFixtures } from './media.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
@@ -340,12 +338,7 @@ describe('GET /media and /media/:id', () => {
 });
 
 describe('reprocess', () => {
-  async function eventsOf(mediaId: number) {
-    return service.db
-      .select()
-      .from(domainEvents)
-      .where(and(eq(domainEvents.subjectType, 'Media'), eq(domainEvents.subjectId, mediaId)));
-  }
+  const eventsOf = (mediaId: number) => f.eventsOf(mediaId);
 
   it('PUT /media/:id/reprocess marks the media queued, stamps the request and records an event', async () => {
     const created = await f.videoSlide(school);

@@ -20,6 +20,7 @@ export const EVENT_NAMES = [
   'course.created',
   'lesson.created',
   'media.reprocess_requested',
+  'media.processed',
   'forum_question.created',
   'forum_answer.created',
   'message.created',

@@ -8,6 +8,7 @@ import { parseId } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
+import { Checks } from '../../graphql/validation.js';
 import { type ContentScope, contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { scopedPage, scopedRow } from '../courses/content-read.js';
 import { emitEvent } from '../events/events.js';
@@ -18,7 +19,7 @@ import { mediaById, slidesOfMedia } from './media.loaders.js';
 import { checkMedia, type CheckedMedia } from './media.rules.js';
 import { mediaCondition } from './media.scope.js';
 import { media, type MediaRow, videoSlideSyncs } from './media.table.js';
-import { Media, MediaConnection, VideoSlideSync } from './media.type.js';
+import { Media, MediaConnection, MediaProcessingStatusEnum, VideoSlideSync } from './media.type.js';
 
 export const MediaPayload = Payload(Media, 'media');
 uniqueConstraintField('video_slide_syncs_media_id_sync_at_key', ['videoSlideSyncsAttributes', 'syncAt']);
@@ -123,6 +124,35 @@ export class MediaResolver {
         subjectId: mediaId,
         payload: { type: current.type, previousStatus: current.processingStatus },
       });
+      return row;
+    });
+  }
+
+  @Authorized('app', 'platform')
+  @Mutation(() => MediaPayload, {
+    description:
+      'For the processing worker (an app credential): processing when it starts, ready or failed when it ends ' +
+      '(processedAt stamped; emits media.processed). queued is set by reprocessMedia only.',
+  })
+  reportMediaProcessing(
+    @Arg('id', () => ID) id: string,
+    @Arg('status', () => MediaProcessingStatusEnum) status: 'queued' | 'processing' | 'ready' | 'failed',
+    @Ctx() ctx: Context,
+  ) {
+    const mediaId = parseId(id, 'Media');
+    return mutate(ctx, 'media', async (tx) => {
+      if (status === 'queued') new Checks().add('status', 'inclusion', 'is processing, ready or failed (reprocessMedia queues a media)').throwIfAny();
+      const current = await lockOwned(tx, ctx, media, mediaId, 'Media');
+      const now = ctx.now();
+      const done = status !== 'processing';
+      const [row] = await tx
+        .update(media)
+        .set({ processingStatus: status, processedAt: done ? now : null, updatedAt: now })
+        .where(eq(media.id, mediaId))
+        .returning();
+      if (done) {
+        await emitEvent(tx, { schoolId: current.schoolId, name: 'media.processed', subjectType: 'Media', subjectId: mediaId, payload: { status } });
+      }
       return row;
     });
   }
