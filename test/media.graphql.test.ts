@@ -178,6 +178,16 @@ describe('publicMedia', () => {
     expect(hostKey.errors?.[0].message).toMatch(/hostKey/);
   });
 
+  it("shows the same to a credential of another school (the public view has no school)", async () => {
+    const created = await f.videoSlide(school, [8, 3]);
+    const query = `query ($id: ID!) { publicMedia(id: $id) { id slides { syncAt imageUrl } } }`;
+    const anonymous = await service.anonymous.graphql(query, { id: created.id });
+    const foreign = await other.admin.graphql(query, { id: created.id });
+    expect(foreign.errors).toBeUndefined();
+    expect(foreign.data).toEqual(anonymous.data);
+    expect(foreign.data.publicMedia.slides.map((s: any) => s.syncAt)).toEqual([3, 8]);
+  });
+
   it('the full media needs a credential', async () => {
     const created = await f.create(school);
     const res = await service.anonymous.graphql(`query ($id: ID!) { media(id: $id) { id } }`, { id: created.id });

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { Arg, Ctx, Extensions, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
-import { findOr404, loadMany } from '../../graphql/loaders.js';
+import { findOr404 } from '../../graphql/loaders.js';
 import { parseId } from '../../graphql/ids.js';
-import { imageById } from '../library/library.loaders.js';
-import { publicMediaById, slidesOfMedia } from './media.loaders.js';
+import { publicMediaById, publicSlidesOfMedia } from './media.loaders.js';
 import type { MediaRow } from './media.table.js';
 import { PublicMedia, PublicSlide } from './media.type.js';
 
@@ -17,13 +16,7 @@ export class PublicMediaResolver {
 
   @Extensions({ rest: 'embed' })
   @FieldResolver(() => [PublicSlide], { description: 'The slides of a VideoSlide, in syncAt order, with their image URLs.' })
-  async slides(@Root() row: MediaRow, @Ctx() ctx: Context): Promise<PublicSlide[]> {
-    if (row.type !== 'VideoSlide') return [];
-    const slides = await ctx.loaders.get(slidesOfMedia).load(row.id);
-    const images = new Map((await loadMany(ctx, imageById, slides.map((s) => s.imageId))).map((i) => [i.id, i]));
-    return slides.flatMap((s) => {
-      const image = images.get(s.imageId);
-      return image ? [{ syncAt: s.syncAt, imageUrl: image.url }] : [];
-    });
+  slides(@Root() row: MediaRow, @Ctx() ctx: Context) {
+    return row.type === 'VideoSlide' ? ctx.loaders.get(publicSlidesOfMedia).load(row.id) : [];
   }
 }
