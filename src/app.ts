@@ -21,9 +21,16 @@ export interface AppOptions {
   /** The service's clock (tests move it). */
   now?: () => Date;
   logger?: boolean;
+  /** Where the logger writes (stdout by default). */
+  logStream?: { write(line: string): void };
   bodyLimit?: number;
 }
 
+
+/** A URL as request logs show it: the values of credential-like query parameters (a SCORM launch's `token`) masked. */
+export function loggedUrl(url: string): string {
+  return url.replace(/([?&](?:token|access_token)=)[^&#]*/gi, '$1[redacted]');
+}
 
 /** Strips what clients put around a route: `/api`, `/v1`, a `.json` suffix. */
 export function normaliseUrl(url: string): string {
@@ -39,7 +46,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const schema = await appSchema();
   const deps: ContextDeps = { db: options.database.db, now: options.now ?? (() => new Date()) };
   const app = Fastify({
-    logger: options.logger ? { level: 'info' } : false,
+    logger: options.logger
+      ? {
+          level: 'info',
+          ...(options.logStream ? { stream: options.logStream } : {}),
+          serializers: {
+            req: (req) => ({ method: req.method, url: loggedUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+          },
+        }
+      : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: {
       ignoreTrailingSlash: true,
