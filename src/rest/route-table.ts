@@ -74,4 +74,8 @@ export const rows = {
   destroy: (path: string, field: string, extra: Extra = {}): Route => ({
     method: 'DELETE', path, field, reply: 'destroy', ...extra, args: { id: pathParam(), ...extra.args },
   }),
+  /** A special action on the resource at `:id` (`/orders/:id/cancel`): 200 with what it returns. */
+  action: (method: Method | Method[], path: string, field: string, extra: Extra = {}): Route => ({
+    method, path, field, reply: 'action', ...extra, args: { id: pathParam(), ...extra.args },
+  }),
 };

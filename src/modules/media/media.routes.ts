@@ -1,17 +1,11 @@
-import { type ArgSource, param, pathParam, rows, type Route } from '../../rest/route-table.js';
+import { param, pathParam, rows, type Route } from '../../rest/route-table.js';
 
 const show = '/media/:id';
 const ofProduct = { args: { schoolProductId: pathParam('school_product_id') } };
 const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
 
 /** preview and launch_scorm: the spec gives no method; both GET and POST answer, params from the query or body. */
-const launchRow = (path: string, field: string, args: Record<string, ArgSource>): Route => ({
-  method: ['GET', 'POST'],
-  path,
-  field,
-  args: { id: pathParam(), redirectUri: param('redirect_uri'), ...args },
-  reply: 'action',
-});
+const launch = { redirectUri: param('redirect_uri') };
 
 export const mediaRoutes: Route[] = [
   rows.list('/media', 'mediaList'),
@@ -24,13 +18,13 @@ export const mediaRoutes: Route[] = [
 
   rows.create('/media', 'createMedia', 'media', show),
   // `PUT /media/:id?action=reprocess` is the reprocess action; without it, the update.
-  { method: ['PUT', 'PATCH'], path: show, field: 'reprocessMedia', args: { id: pathParam() }, reply: 'action', when: { action: 'reprocess' } },
+  rows.action(['PUT', 'PATCH'], show, 'reprocessMedia', { when: { action: 'reprocess' } }),
   rows.update(show, 'updateMedia', 'media', show),
   rows.destroy(show, 'deleteMedia'),
-  { method: ['PUT', 'PATCH'], path: '/media/:id/reprocess', field: 'reprocessMedia', args: { id: pathParam() }, reply: 'action' },
+  rows.action(['PUT', 'PATCH'], '/media/:id/reprocess', 'reprocessMedia'),
 
-  launchRow('/media/:id/preview', 'previewMedia', {}),
-  launchRow('/media/:id/launch_scorm', 'launchScorm', { enrollmentId: param('enrollment_id') }),
+  rows.action(['GET', 'POST'], '/media/:id/preview', 'previewMedia', { args: launch }),
+  rows.action(['GET', 'POST'], '/media/:id/launch_scorm', 'launchScorm', { args: { ...launch, enrollmentId: param('enrollment_id') } }),
   // Where a launch URI points: opens it with its token alone.
   { method: 'GET', path: '/scorm/launch', field: 'scormLaunch', args: { token: param('token') }, reply: 'show', public: true },
 ];

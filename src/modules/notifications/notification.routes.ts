@@ -14,5 +14,5 @@ export const notificationRoutes: Route[] = [
   rows.show(show, 'notification'),
   rows.create('/students/:student_id/notifications', 'createNotification', 'notification', show, ofStudent),
   rows.create('/collaborators/:collaborator_id/notifications', 'createNotification', 'notification', show, ofCollaborator),
-  { method: ['PUT', 'PATCH'], path: '/notifications/:id/toggle_read', field: 'toggleNotificationRead', args: { id: pathParam() }, reply: 'action' },
+  rows.action(['PUT', 'PATCH'], '/notifications/:id/toggle_read', 'toggleNotificationRead'),
 ];

@@ -1,4 +1,4 @@
-import { param, pathParam, resource, rows, value, type Route } from '../../rest/route-table.js';
+import { param, resource, rows, value, type Route } from '../../rest/route-table.js';
 
 const show = '/orders/:id';
 
@@ -12,8 +12,8 @@ export const orderRoutes: Route[] = [
   rows.show(show, 'order'),
   rows.create('/orders', 'createOrder', 'order', show),
   rows.update(show, 'updateOrder', 'order', show),
-  { method: 'DELETE', path: '/orders/:id', field: 'cancelOrder', args: { id: pathParam() }, reply: 'action' },
-  { method: 'PUT', path: '/orders/:id/cancel', field: 'cancelOrder', args: { id: pathParam() }, reply: 'action' },
+  rows.action('DELETE', '/orders/:id', 'cancelOrder'),
+  rows.action('PUT', '/orders/:id/cancel', 'cancelOrder'),
   // A repeated uuid or a dry run creates nothing: `created: false` makes the reply 200 without Location.
   rows.create('/orders/import', 'importOrder', 'order', show, { args: { dryRun: param('dry_run') }, createdFlag: 'created' }),
 ];

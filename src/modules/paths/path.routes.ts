@@ -9,13 +9,7 @@ const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
  * (the spec does not show the body; clients send either). The top-level `course_id` is merged
  * into the optional `path` hash, so a body of either shape (JSON, form or multipart) works.
  */
-const courseAction = (path: string, field: string): Route => ({
-  method: ['PUT', 'PATCH'],
-  path,
-  field,
-  args: { id: pathParam(), input: resource('path', { optional: true, extra: ['course_id'] }) },
-  reply: 'action',
-});
+const withCourse = { args: { input: resource('path', { optional: true, extra: ['course_id'] }) } };
 
 export const pathRoutes: Route[] = [
   rows.list('/paths', 'paths'),
@@ -26,7 +20,7 @@ export const pathRoutes: Route[] = [
   rows.show('/enrollments/:enrollment_id/paths/:id', 'path', ofEnrollment),
   rows.create('/paths', 'createPath', 'path', show),
   rows.update(show, 'updatePath', 'path', show),
-  courseAction('/paths/:id/add_course', 'addCourseToPath'),
-  courseAction('/paths/:id/remove_course', 'removeCourseFromPath'),
+  rows.action(['PUT', 'PATCH'], '/paths/:id/add_course', 'addCourseToPath', withCourse),
+  rows.action(['PUT', 'PATCH'], '/paths/:id/remove_course', 'removeCourseFromPath', withCourse),
   rows.destroy(show, 'deletePath'),
 ];
