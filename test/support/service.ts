@@ -109,6 +109,8 @@ export interface TestSchool {
 export class Service {
   readonly anonymous: Client;
   platform!: Client;
+  /** The PostgreSQL URL of this service's database (unset on PGlite): a second instance may open it. */
+  databaseUrl?: string;
   private schools = 0;
 
   constructor(
@@ -169,6 +171,7 @@ export async function startService(options: { now?: Date } = {}): Promise<Servic
   const info = inject('testDatabase');
   let database: Database;
   let cleanup = async () => {};
+  let databaseUrl: string | undefined;
   if (info.kind === 'postgres') {
     const name = `${info.template!.replace(/_tmpl_\d+$/, '')}_f${process.pid}_${++fileDatabases}`;
     const admin = postgres(info.url!, { max: 1, onnotice: () => {} });
@@ -176,7 +179,8 @@ export async function startService(options: { now?: Date } = {}): Promise<Servic
     await admin.unsafe(`create database "${name}" template "${info.template}"`);
     const url = new URL(info.url!);
     url.pathname = `/${name}`;
-    database = await openDatabase({ url: url.toString(), maxConnections: 5 });
+    databaseUrl = url.toString();
+    database = await openDatabase({ url: databaseUrl, maxConnections: 5 });
     cleanup = async () => {
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();
@@ -185,9 +189,21 @@ export async function startService(options: { now?: Date } = {}): Promise<Servic
     database = await openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([readFileSync(info.dumpFile!)]) });
   }
   const clock = new TestClock(options.now);
-  const app = await createApp({ database, now: clock.now });
+  // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
+  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false } });
   await app.ready();
   const service = new Service(app, database, clock, cleanup);
+  service.databaseUrl = databaseUrl;
   service.platform = await service.token('platform');
   return service;
+}
+
+/**
+ * A second app over the service's database with request logging on, its log lines collected in
+ * `lines` (for tests of what logs may show). Close it before the service.
+ */
+export async function loggingApp(service: Service, lines: string[]): Promise<FastifyInstance> {
+  const app = await createApp({ database: service.database, logger: true, logStream: { write: (line) => lines.push(line) } });
+  await app.ready();
+  return app;
 }

@@ -1,0 +1,16 @@
+import { boolean, doublePrecision, pgTable, text } from 'drizzle-orm/pg-core';
+import { tstz } from '../db/columns.js';
+
+/**
+ * Token buckets of the rate limit, shared by every instance of the service. `key` is
+ * `credential:<the token's SHA-256 digest>` or `address:<client address>`, never a clear token.
+ * A missing row is a full bucket, so rows full for a while are deleted (http/rate-limit.ts).
+ */
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text().primaryKey(),
+  /** Tokens left after the latest request, as of `refilledAt`. */
+  tokens: doublePrecision().notNull(),
+  refilledAt: tstz().notNull(),
+  /** Whether the latest request got a token: what the charging statement returns besides `tokens`. */
+  granted: boolean().notNull(),
+});

@@ -1,0 +1,165 @@
+import { isIPv6 } from 'node:net';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { digestToken, tokenFromHeader } from '../auth/credential.js';
+import { config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
+import { baseError, errorBody } from '../rest/reply.js';
+import { rateLimitBuckets } from './rate-limit.table.js';
+
+export interface RateLimitSettings {
+  enabled: boolean;
+  /** A valid credential's bucket: its size (the burst) and how many tokens come back a second. */
+  capacity: number;
+  refillPerSecond: number;
+  /** The bucket of a client address, for requests without a valid credential. */
+  anonymousCapacity: number;
+  anonymousRefillPerSecond: number;
+}
+
+export interface RateLimitDeps {
+  db: Db;
+  now: () => Date;
+  /** Overrides of the configured settings (tests set small budgets or turn the limit off). */
+  settings?: Partial<RateLimitSettings>;
+}
+
+/** Probes: a load balancer's health and readiness checks are never throttled. */
+const UNLIMITED_PATHS = new Set(['/health', '/healthz', '/ready', '/readyz', '/livez']);
+/** Buckets full for this long are deleted (a missing bucket is a full one); sweeps run at most once a minute per process. */
+const IDLE_SECONDS = 3600;
+const SWEEP_EVERY_MS = 60_000;
+
+interface Charge {
+  granted: boolean;
+  /** Tokens left after this request. */
+  tokens: number;
+  capacity: number;
+  refillPerSecond: number;
+}
+
+/**
+ * A token bucket per credential (keyed by the token's SHA-256 digest) and per client address for
+ * requests without a valid credential, kept in the database so that every instance shares it.
+ * Each request is charged by one statement; 429 when the bucket is empty, `RateLimit-*` headers always.
+ */
+export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps): void {
+  const wanted = { ...config.rateLimit, ...deps.settings };
+  if (!wanted.enabled) return;
+  const settings = checkedSettings(wanted);
+  let nextSweep = 0;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS' || UNLIMITED_PATHS.has(request.routeOptions.url ?? '')) return;
+    const now = deps.now();
+    let charge: Charge;
+    try {
+      if (now.getTime() >= nextSweep) {
+        nextSweep = now.getTime() + SWEEP_EVERY_MS;
+        await sweep(deps.db, now, settings);
+      }
+      charge = await chargeRequest(deps.db, now, callerOf(request), settings);
+    } catch (error) {
+      // The limit protects the service; it must not take it down when the database hiccups.
+      // Logged without the error itself: a failed statement's text carries its parameters.
+      request.log.error({ code: databaseCode(error) }, 'rate limit not applied: the database did not answer');
+      return;
+    }
+    reply.headers({
+      'RateLimit-Limit': charge.capacity,
+      'RateLimit-Remaining': Math.floor(charge.tokens),
+      'RateLimit-Reset': Math.ceil((charge.capacity - charge.tokens) / charge.refillPerSecond),
+    });
+    if (!charge.granted) return refuse(request, reply, Math.ceil((1 - charge.tokens) / charge.refillPerSecond));
+  });
+}
+
+function refuse(request: FastifyRequest, reply: FastifyReply, retryAfter: number): FastifyReply {
+  const message = `Too many requests: retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`;
+  reply.code(429).header('Retry-After', retryAfter).type('application/json; charset=utf-8');
+  if (request.routeOptions.url === '/graphql') {
+    return reply.send({ errors: [{ message, extensions: { code: 'RATE_LIMITED', retryAfter } }] });
+  }
+  return reply.send(errorBody(baseError('rate_limited', message)));
+}
+
+/** Who pays: the credential's digest when the request names one, and the client's address. */
+function callerOf(request: FastifyRequest): { digest: string | null; address: string } {
+  const token = tokenFromHeader(request.headers.authorization);
+  return { digest: token ? digestToken(token) : null, address: addressKey(request.ip) };
+}
+
+/** An IPv6 client owns a whole /64, so it is one address; an IPv4-mapped IPv6 address is its IPv4 one. */
+export function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  const bare = ip.split('%')[0];
+  if (!isIPv6(bare)) return ip;
+  const [head, tail = ''] = bare.split('::');
+  const left = head ? head.split(':') : [];
+  const right = bare.includes('::') && tail ? tail.split(':') : [];
+  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
+
+/**
+ * One atomic statement: picks the bucket (the credential's when the token is valid, else the
+ * address's), refills it by the time elapsed, takes a token if one is there, and returns what is
+ * left. The row lock of ON CONFLICT DO UPDATE serialises concurrent requests of every instance.
+ */
+async function chargeRequest(db: Db, now: Date, caller: { digest: string | null; address: string }, s: RateLimitSettings): Promise<Charge> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const { tokens, refilledAt } = rateLimitBuckets;
+  const capacity = sql`(select capacity from caller)`;
+  const rate = sql`(select rate from caller)`;
+  const elapsed = sql`greatest(0, extract(epoch from ${at} - ${refilledAt})::float8)`;
+  const available = sql`least(${capacity}, ${tokens} + ${rate} * ${elapsed})`;
+  const result = await db.execute(sql`
+    with verified as (
+      select exists (
+        select 1 from ${apiTokens} where ${apiTokens.tokenDigest} = ${caller.digest} and ${apiTokens.revokedAt} is null
+      ) as valid
+    ), caller as (
+      select
+        case when valid then ${`credential:${caller.digest}`} else ${`address:${caller.address}`} end as key,
+        case when valid then ${s.capacity} else ${s.anonymousCapacity} end::float8 as capacity,
+        case when valid then ${s.refillPerSecond} else ${s.anonymousRefillPerSecond} end::float8 as rate
+      from verified
+    )
+    insert into ${rateLimitBuckets} (key, tokens, refilled_at, granted)
+    select key, capacity - 1, ${at}, true from caller
+    on conflict (key) do update set
+      tokens = ${available} - case when ${available} >= 1 then 1 else 0 end,
+      granted = ${available} >= 1,
+      refilled_at = greatest(${refilledAt}, ${at})
+    returning ${tokens} as tokens, ${rateLimitBuckets.granted} as granted, (select capacity from caller) as capacity, (select rate from caller) as rate`);
+  const [row] = rowsOf(result) as { tokens: number; granted: boolean; capacity: number; rate: number }[];
+  return { granted: row.granted, tokens: Number(row.tokens), capacity: Number(row.capacity), refillPerSecond: Number(row.rate) };
+}
+
+/** Deletes buckets that have been full for an hour: they weigh the same as no bucket at all. */
+async function sweep(db: Db, now: Date, s: RateLimitSettings): Promise<void> {
+  const fullAfter = Math.max(s.capacity / s.refillPerSecond, s.anonymousCapacity / s.anonymousRefillPerSecond);
+  const cutoff = new Date(now.getTime() - (fullAfter + IDLE_SECONDS) * 1000);
+  await db.delete(rateLimitBuckets).where(sql`${rateLimitBuckets.refilledAt} < ${cutoff.toISOString()}::timestamptz`);
+}
+
+/** PostgreSQL's error code, through either driver (drizzle wraps it in `cause`). */
+function databaseCode(error: unknown): string | undefined {
+  for (let e: any = error; e; e = e.cause) if (typeof e.code === 'string') return e.code;
+  return undefined;
+}
+
+const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result : ((result as { rows: unknown[] }).rows ?? []));
+
+/** Bad numbers stop start-up with the variable's name rather than limiting oddly. */
+function checkedSettings(s: RateLimitSettings): RateLimitSettings {
+  const sizes = { RATE_LIMIT_CAPACITY: s.capacity, RATE_LIMIT_ANONYMOUS_CAPACITY: s.anonymousCapacity };
+  const rates = { RATE_LIMIT_REFILL_PER_SECOND: s.refillPerSecond, RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND: s.anonymousRefillPerSecond };
+  for (const [variable, value] of Object.entries(sizes))
+    if (!(Number.isFinite(value) && value >= 1)) throw new Error(`${variable} must be a number of at least 1 (got ${value})`);
+  for (const [variable, value] of Object.entries(rates))
+    if (!(Number.isFinite(value) && value > 0)) throw new Error(`${variable} must be a number above 0 (got ${value})`);
+  return s;
+}

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { digestToken } from '../src/auth/credential.js';
+import { type Database, openDatabase } from '../src/db/client.js';
+import { addressKey } from '../src/http/rate-limit.js';
+import { rateLimitBuckets } from '../src/http/rate-limit.table.js';
+import { type Service, startService } from './support/service.js';
+
+// Small budgets so a test spends them in a few requests: 5 per credential, 3 per address.
+const limits = { enabled: true, capacity: 5, refillPerSecond: 0.5, anonymousCapacity: 3, anonymousRefillPerSecond: 0.25 };
+
+interface Hit {
+  status: number;
+  headers: Record<string, unknown>;
+  body: any;
+}
+
+describe('rate limits', () => {
+  let service: Service;
+  /** A second pool over the same database on PostgreSQL, the same database object on PGlite. */
+  let secondDatabase: Database;
+  /** Two instances of the service sharing one database. */
+  let instances: [FastifyInstance, FastifyInstance];
+  let addresses = 0;
+
+  beforeAll(async () => {
+    service = await startService();
+    secondDatabase = service.databaseUrl ? await openDatabase({ url: service.databaseUrl, maxConnections: 5 }) : service.database;
+    instances = [
+      await createApp({ database: service.database, now: service.clock.now, rateLimit: limits }),
+      await createApp({ database: secondDatabase, now: service.clock.now, rateLimit: limits }),
+    ];
+  });
+  afterAll(async () => {
+    for (const app of instances ?? []) await app?.close();
+    if (secondDatabase && secondDatabase !== service.database) await secondDatabase.close();
+    await service?.stop();
+  });
+
+  const newToken = async () => (await service.token('platform')).token!;
+  /** A client address no other test uses (each has a bucket of its own). */
+  const newAddress = () => `198.51.100.${++addresses}`;
+  const advanceSeconds = (seconds: number) => service.clock.set(new Date(service.clock.now().getTime() + seconds * 1000));
+
+  async function hit(
+    instance: 0 | 1,
+    options: { token?: string; address?: string; url?: string; method?: 'GET' | 'POST'; payload?: object } = {},
+  ): Promise<Hit> {
+    const res = await instances[instance].inject({
+      method: options.method ?? 'GET',
+      url: options.url ?? '/schools',
+      headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+      remoteAddress: options.address ?? '192.0.2.1',
+      ...(options.payload ? { payload: options.payload } : {}),
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.body ? JSON.parse(res.body) : null };
+  }
+
+  /** Sends requests alternating between the two instances; returns their replies. */
+  async function alternate(count: number, options: Parameters<typeof hit>[1]): Promise<Hit[]> {
+    const replies: Hit[] = [];
+    for (let i = 0; i < count; i++) replies.push(await hit((i % 2) as 0 | 1, options));
+    return replies;
+  }
+
+  it('given two instances over one database, when one credential alternates between them, then they share its budget and refuse the request after it with 429 and the headers', async () => {
+    const token = await newToken();
+    const replies = await alternate(5, { token });
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(replies.map((r) => r.headers['ratelimit-remaining'])).toEqual(['4', '3', '2', '1', '0']);
+    expect(replies.every((r) => r.headers['ratelimit-limit'] === '5')).toBe(true);
+
+    const refused = await hit(1, { token });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      errors: { base: ['Too many requests: retry in 2 seconds'] },
+      details: { base: [{ error: 'rate_limited' }] },
+    });
+    // One token comes back every 2 seconds; the whole bucket in 10.
+    expect(refused.headers).toMatchObject({ 'retry-after': '2', 'ratelimit-limit': '5', 'ratelimit-remaining': '0', 'ratelimit-reset': '10' });
+    expect((await hit(0, { token })).status).toBe(429);
+  });
+
+  it('given a spent budget, when the clock moves by less than Retry-After it is still 429, and when it reaches Retry-After one request passes', async () => {
+    const token = await newToken();
+    await alternate(5, { token });
+    advanceSeconds(1);
+    const early = await hit(0, { token });
+    expect(early.status).toBe(429);
+    expect(early.headers['retry-after']).toBe('1');
+
+    advanceSeconds(1);
+    const due = await hit(1, { token });
+    expect(due.status).toBe(200);
+    expect(due.headers['ratelimit-remaining']).toBe('0');
+    expect((await hit(0, { token })).status).toBe(429);
+  });
+
+  it('given a spent budget, when the clock moves by the reset time, then the whole capacity is back and no more', async () => {
+    const token = await newToken();
+    await alternate(6, { token });
+    advanceSeconds(60);
+    const replies = await alternate(6, { token });
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('given requests without a credential, then one address has the anonymous budget and another address its own', async () => {
+    const [address, other] = [newAddress(), newAddress()];
+    const replies = await alternate(4, { address });
+    expect(replies.map((r) => r.status)).toEqual([401, 401, 401, 429]);
+    expect(replies[0].headers['ratelimit-limit']).toBe('3');
+    expect(replies[3].headers['retry-after']).toBe('4');
+    expect((await hit(0, { address: other })).status).toBe(401);
+  });
+
+  it('given wrong tokens, then each new token still spends its address budget, and a valid credential from that address keeps its own', async () => {
+    const address = newAddress();
+    const wrong = () => `lp_platform_${randomBytes(16).toString('hex')}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await hit((i % 2) as 0 | 1, { address, token: wrong() })).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    // A missing credential from the same address shares that bucket.
+    expect((await hit(0, { address })).status).toBe(429);
+    expect((await hit(1, { address, token: await newToken() })).status).toBe(200);
+  });
+
+  it('given a spent budget, when the request is GraphQL, then the 429 is a GraphQL error with the same facts and headers', async () => {
+    const token = await newToken();
+    const query = { query: '{ schools(first: 1) { totalCount } }' };
+    const replies = await alternate(5, { token, url: '/graphql', method: 'POST', payload: query });
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(replies[4].headers['ratelimit-remaining']).toBe('0');
+
+    const refused = await hit(1, { token, url: '/graphql', method: 'POST', payload: query });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      errors: [{ message: 'Too many requests: retry in 2 seconds', extensions: { code: 'RATE_LIMITED', retryAfter: 2 } }],
+    });
+    expect(refused.headers).toMatchObject({ 'retry-after': '2', 'ratelimit-limit': '5', 'ratelimit-remaining': '0' });
+  });
+
+  it('given a spent address budget, then the health check still answers and carries no rate-limit headers', async () => {
+    const address = newAddress();
+    await alternate(4, { address });
+    const health = await hit(0, { address, url: '/health' });
+    expect(health.status).toBe(200);
+    expect(health.headers['ratelimit-limit']).toBeUndefined();
+  });
+
+  it('given parallel requests of one credential on both instances, then exactly the capacity succeeds', async () => {
+    const token = await newToken();
+    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => hit((i % 2) as 0 | 1, { token })));
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(11);
+    expect(replies.filter((r) => r.status === 200).map((r) => r.headers['ratelimit-remaining']).sort()).toEqual(['0', '1', '2', '3', '4']);
+  });
+
+  it('keys buckets by the token digest, never the clear token, and deletes buckets full for over an hour', async () => {
+    const idle = await newToken();
+    await hit(0, { token: idle });
+    let keys = (await service.db.select({ key: rateLimitBuckets.key }).from(rateLimitBuckets)).map((r) => r.key);
+    expect(keys).toContain(`credential:${digestToken(idle)}`);
+    expect(keys.some((key) => key.includes(idle))).toBe(false);
+
+    advanceSeconds(2 * 3600);
+    const active = await newToken();
+    await hit(0, { token: active });
+    await hit(1, { token: active });
+    keys = (await service.db.select({ key: rateLimitBuckets.key }).from(rateLimitBuckets)).map((r) => r.key);
+    expect(keys).toEqual([`credential:${digestToken(active)}`]);
+  });
+
+  it('counts an IPv6 client by its /64 and an IPv4-mapped address as IPv4', () => {
+    expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:2:bbbb:cccc:dddd:eeee')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(addressKey('203.0.113.9')).toBe('203.0.113.9');
+  });
+});
