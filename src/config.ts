@@ -1,4 +1,10 @@
 /** Settings from the environment, read once (documented in the README). */
+
+/** A setting the service cannot start with: main prints its message alone, one line, no stack. */
+export class ConfigurationError extends Error {
+  override name = 'ConfigurationError';
+}
+
 const port = Number(process.env.PORT ?? 4000);
 
 export const config = {
@@ -14,4 +20,23 @@ export const config = {
   schoolsBaseDomain: (process.env.SCHOOLS_BASE_DOMAIN || 'localhost').toLowerCase().replace(/^\.+/, ''),
   /** How long a SCORM launch URI stays valid. */
   scormLaunchTtlSeconds: Number(process.env.SCORM_LAUNCH_TTL_SECONDS ?? 900),
+  /** Origins whose browser pages may call the service (CORS), comma separated; `*` for any (http/security.ts). */
+  corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+  /** Token buckets per credential, and per client address without a valid one (http/rate-limit.ts). */
+  rateLimit: {
+    enabled: process.env.RATE_LIMIT_ENABLED !== 'false',
+    capacity: Number(process.env.RATE_LIMIT_CAPACITY ?? 300),
+    refillPerSecond: Number(process.env.RATE_LIMIT_REFILL_PER_SECOND ?? 10),
+    anonymousCapacity: Number(process.env.RATE_LIMIT_ANONYMOUS_CAPACITY ?? 60),
+    anonymousRefillPerSecond: Number(process.env.RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND ?? 1),
+  },
+  /** What one GraphQL document may ask (graphql/limits.ts); beyond any limit it is refused before it runs. */
+  graphql: {
+    maxDepth: Number(process.env.GRAPHQL_MAX_DEPTH ?? 12),
+    maxAliases: Number(process.env.GRAPHQL_MAX_ALIASES ?? 30),
+    maxDirectives: Number(process.env.GRAPHQL_MAX_DIRECTIVES ?? 50),
+    maxTokens: Number(process.env.GRAPHQL_MAX_TOKENS ?? 5000),
+    maxCost: Number(process.env.GRAPHQL_MAX_COST ?? 25000),
+    introspection: process.env.GRAPHQL_INTROSPECTION !== 'false',
+  },
 };

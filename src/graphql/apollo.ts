@@ -1,9 +1,11 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Context } from './context.js';
-import { AppError, raisedErrors } from './errors.js';
+import { AppError, raisedErrors, rejectedInputError } from './errors.js';
+import { inputGuard } from './input-guard.js';
+import { type GraphqlLimits, limitCodes, limitsPlugin, resolveLimits } from './limits.js';
 
 const exampleQuery = `# Send your token in the Headers tab: {"Authorization": "Bearer <token>"}
 query Schools {
@@ -31,22 +33,65 @@ const clientCodes = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
+  ...limitCodes,
   // The service's own raised codes (a bad credential fails while the context is built).
   ...Object.values(raisedErrors)
     .map((e) => e.graphql)
     .filter((code) => code !== 'INTERNAL_SERVER_ERROR'),
 ]);
 
-export function createApollo(schema: GraphQLSchema, log: (error: unknown) => void): ApolloServer<Context> {
+/** Whether the engine itself overflowed its stack (a document nested thousands deep): never a message to show. */
+function stackOverflow(error: unknown): boolean {
+  for (let e: any = error, hops = 0; e && hops < 5; e = e.originalError ?? e.cause, hops++)
+    if (e instanceof RangeError && /call stack/i.test(e.message)) return true;
+  return false;
+}
+
+/** APQ is off: a request naming a persisted query is refused with a 400 (Apollo's default is 200). */
+const persistedQueriesRefused: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, errors }) {
+        if (errors?.some((e) => e.extensions?.code === 'PERSISTED_QUERY_NOT_SUPPORTED')) response.http.status = 400;
+      },
+    };
+  },
+};
+
+/** Headers that mark a GET or a form-encoded POST as no cross-site forgery (besides a JSON Content-Type). */
+const preflightHeaders = ['graphql-require-preflight', 'x-requested-with', 'apollo-require-preflight', 'x-apollo-operation-name'];
+const csrfMessage = 'A GraphQL request must have Content-Type: application/json, or a GraphQL-Require-Preflight or X-Requested-With header';
+
+/** Apollo's own refusals carry the name of the engine: the service words them itself. */
+const reworded = (formatted: GraphQLFormattedError): GraphQLFormattedError =>
+  formatted.message.startsWith('This operation has been blocked as a potential Cross-Site Request Forgery') ? { ...formatted, message: csrfMessage } : formatted;
+
+export function createApollo(schema: GraphQLSchema, log: (error: unknown) => void, limitOverrides?: Partial<GraphqlLimits>): ApolloServer<Context> {
+  const limits = resolveLimits(limitOverrides);
   return new ApolloServer<Context>({
     schema,
-    plugins: [playground],
+    plugins: [playground, inputGuard, persistedQueriesRefused, limitsPlugin(limits)],
+    // The parser stops at the token limit; limits.ts switches introspection (Apollo's refusal names the engine).
+    parseOptions: { maxTokens: limits.maxTokens },
+    introspection: true,
     includeStacktraceInErrorResponses: false,
+    // Persisted queries (APQ) are off: a per-process cache is state the instances would not share.
+    persistedQueries: false,
+    csrfPrevention: { requestHeaders: preflightHeaders },
     formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
       const original = unwrapResolverError(error);
       if (original instanceof AppError) return { ...formatted, message: original.message };
       const code = formatted.extensions?.code as string | undefined;
-      if (code && clientCodes.has(code)) return formatted;
+      if (stackOverflow(error)) return { message: 'The document nests too deeply', extensions: { code: !code || code === 'INTERNAL_SERVER_ERROR' ? 'BAD_REQUEST' : code } };
+      // A value the database refused (out of range, an impossible date) is the input's fault.
+      const rejected = rejectedInputError(original);
+      if (rejected) return { ...formatted, message: rejected.message, extensions: rejected.extensions };
+      if (code && clientCodes.has(code)) return reworded(formatted);
+      // Apollo's refusals of a malformed HTTP request carry a 4xx status and no code.
+      const status = (error as GraphQLError | undefined)?.extensions?.http as { status?: number } | undefined;
+      if ((!code || code === 'INTERNAL_SERVER_ERROR') && status?.status && status.status >= 400 && status.status < 500) return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
+      // graphql-js's own refusal of the operation (a subscription on a schema without them): no exception behind it, no field.
+      if (error instanceof GraphQLError && !error.originalError && !error.path) return { message: formatted.message, locations: formatted.locations, extensions: { code: 'BAD_REQUEST' } };
       // Anything else may carry SQL text or internals: log it, show a mask.
       log(original);
       return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };

@@ -1,0 +1,278 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getNamedType,
+  getNullableType,
+  type GraphQLFormattedError,
+  GraphQLError,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  Lexer,
+  type SelectionSetNode,
+  Source,
+  TokenKind,
+  validate,
+  type ValidationRule,
+} from 'graphql';
+import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
+import { config, ConfigurationError } from '../config.js';
+import { DEFAULT_PAGE_SIZE, DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from './pagination.js';
+
+/**
+ * GraphQL resource limits: a document's tokens, depth, aliases and directives, and a cost computed
+ * before execution. A query beyond one is refused with a 400 before any resolver runs, and every
+ * reply that went through the request pipeline reports `extensions.cost: { requested, maximum }`.
+ */
+export interface GraphqlLimits {
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxTokens: number;
+  maxCost: number;
+  /** Whether clients may ask the schema (`__schema`, `__type`). */
+  introspection: boolean;
+}
+
+const settings = {
+  maxDepth: 'GRAPHQL_MAX_DEPTH',
+  maxAliases: 'GRAPHQL_MAX_ALIASES',
+  maxDirectives: 'GRAPHQL_MAX_DIRECTIVES',
+  maxTokens: 'GRAPHQL_MAX_TOKENS',
+  maxCost: 'GRAPHQL_MAX_COST',
+} as const;
+
+/** The configured limits with `overrides` (tests); a limit that is not a whole number stops start-up rather than fail open. */
+export function resolveLimits(overrides: Partial<GraphqlLimits> = {}): GraphqlLimits {
+  const limits = { ...config.graphql, ...overrides };
+  for (const [key, name] of Object.entries(settings)) {
+    const value = limits[key as keyof typeof settings];
+    if (!Number.isSafeInteger(value) || value < 1) throw new ConfigurationError(`${name} must be a whole number of at least 1 (got ${value})`);
+  }
+  return limits;
+}
+
+export const limitCodes = ['QUERY_TOO_LARGE', 'QUERY_TOO_DEEP', 'TOO_MANY_ALIASES', 'TOO_MANY_DIRECTIVES', 'QUERY_TOO_COMPLEX', 'INTROSPECTION_DISABLED'] as const;
+type LimitCode = (typeof limitCodes)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Cost: about the number of objects a query may return, counted as GitHub and Shopify do.
+
+/** A list that is not a connection (a course's modules) is bounded by the data, not the query: priced as this many items, so each nesting level costs more. */
+const LIST_SIZE = 2;
+/** A list that leads back to a type already on its path (course → paths → courses) fans out again at every return: priced as a default page. */
+const RETURNING_LIST_SIZE = DEFAULT_PAGE_SIZE;
+/** Selections a document may expand to through its fragments; beyond it the cost is not even computed. */
+const MAX_SELECTIONS = 10_000;
+
+const isConnection = (type: unknown) => isObjectType(type) && 'nodes' in type.getFields() && 'pageInfo' in type.getFields();
+
+/** The page a connection asks for: `first` (default 25), or `perPage` when `page` is given (default 10); at most 100. */
+function pageSizeOf(args: Record<string, unknown>): number {
+  const asked = args.page != null ? (args.perPage ?? DEFAULT_PER_PAGE) : (args.first ?? DEFAULT_PAGE_SIZE);
+  return Math.min(Math.max(Number(asked) || 0, 0), MAX_PAGE_SIZE);
+}
+
+/** Leaves cost nothing (they come with their object); an object costs 1; a connection multiplies its selection by its page. */
+const estimator: ComplexityEstimator = ({ type, field, node, args, childComplexity, context }) => {
+  const item = getNamedType(field.type);
+  if (!isCompositeType(item)) return 0;
+  if (isConnection(item)) return 1 + pageSizeOf(args) * childComplexity;
+  // Inside a connection the page is already counted: its items once, `edges` and `pageInfo` as wrappers.
+  if (isConnection(type)) return field.name === 'nodes' ? 1 + childComplexity : childComplexity;
+  if (!isListType(getNullableType(field.type))) return 1 + childComplexity;
+  const size = (context as Shape).returning.has(node) ? RETURNING_LIST_SIZE : LIST_SIZE;
+  return size * (1 + childComplexity);
+};
+
+/** What a document is, apart from its variables: measured once per document. */
+export interface Shape {
+  depth: number;
+  aliases: number;
+  directives: number;
+  introspects: boolean;
+  /** Plain lists that return to a type already on their path (a fragment's field: on any path it is spread in). */
+  returning: Set<FieldNode>;
+  /** The document expands to more than MAX_SELECTIONS selections. */
+  oversized: boolean;
+}
+
+/** graphql-armor's counters, run with no limit of their own: they report what they find to the shape being measured. */
+let measuring: Shape | undefined;
+const count = (key: 'depth' | 'aliases' | 'directives') => [(_: unknown, found: { n: number }) => (measuring![key] = Math.max(measuring![key], found.n))];
+const counting = { n: Infinity, propagateOnRejection: false };
+const armorRules = new ApolloArmor({
+  blockFieldSuggestion: { enabled: false },
+  costLimit: { enabled: false },
+  maxTokens: { enabled: false },
+  maxDepth: { ...counting, flattenFragments: true, onAccept: count('depth') },
+  maxAliases: { ...counting, onAccept: count('aliases') },
+  maxDirectives: { ...counting, onAccept: count('directives') },
+}).protect().validationRules;
+const introspectionRule: ValidationRule = () => ({
+  Field(node) {
+    if (node.name.value === '__schema' || node.name.value === '__type') measuring!.introspects = true;
+  },
+});
+
+const shapes = new WeakMap<DocumentNode, Shape>();
+
+/** The depth, aliases, directives and returning lists of a (validated) document. */
+export function measureQuery(schema: GraphQLSchema, document: DocumentNode): Shape {
+  let shape = shapes.get(document);
+  if (shape) return shape;
+  shape = { depth: 0, aliases: 0, directives: 0, introspects: false, returning: new Set(), oversized: false };
+  measuring = shape;
+  try {
+    validate(schema, document, [...armorRules, introspectionRule]);
+  } finally {
+    measuring = undefined;
+  }
+  markReturningLists(schema, document, shape);
+  shapes.set(document, shape);
+  return shape;
+}
+
+/** Walks every operation with its fragments expanded, keeping the types on the path. */
+function markReturningLists(schema: GraphQLSchema, document: DocumentNode, shape: Shape) {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+  let budget = MAX_SELECTIONS;
+  const walk = (set: SelectionSetNode, type: GraphQLNamedType | undefined, path: GraphQLNamedType[], spreads: string[]) => {
+    for (const selection of set.selections) {
+      if (--budget < 0) return void (shape.oversized = true);
+      if (selection.kind === Kind.FIELD) {
+        const field = isObjectType(type) || isInterfaceType(type) ? type.getFields()[selection.name.value] : undefined;
+        if (!field || !selection.selectionSet) continue;
+        const item = getNamedType(field.type);
+        if (isListType(getNullableType(field.type)) && !isConnection(type) && path.includes(item)) shape.returning.add(selection);
+        walk(selection.selectionSet, item, [...path, item], spreads);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        walk(selection.selectionSet, selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type, path, spreads);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (!fragment || spreads.includes(fragment.name.value)) continue;
+        walk(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value), path, [...spreads, fragment.name.value]);
+      }
+    }
+  };
+  for (const d of document.definitions) {
+    if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+    walk(d.selectionSet, schema.getRootType(d.operation) ?? undefined, [], []);
+  }
+}
+
+/** The cost of one operation with its variables; throws when the variables do not fit the operation. */
+export function queryCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> = {}, operationName?: string): number {
+  const shape = measureQuery(schema, document);
+  if (shape.oversized) return Infinity;
+  return getComplexity({ schema, query: document, variables, operationName, estimators: [estimator], context: shape, maxQueryNodes: MAX_SELECTIONS + 1 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The plugin: refuses before execution, reports the cost on every reply.
+
+function refusal(code: LimitCode, message: string, extensions: Record<string, unknown> = {}) {
+  return new GraphQLError(message, { extensions: { code, ...extensions, http: { status: 400 } } });
+}
+
+/** The first limit a document breaks, if any. */
+function brokenLimit(shape: Shape, cost: number | null, limits: GraphqlLimits): GraphQLError | undefined {
+  if (shape.introspects && !limits.introspection) return refusal('INTROSPECTION_DISABLED', 'Introspection is disabled on this service');
+  if (shape.depth > limits.maxDepth)
+    return refusal('QUERY_TOO_DEEP', `The query nests ${shape.depth} levels deep; at most ${limits.maxDepth} are allowed`, { limit: limits.maxDepth, found: shape.depth });
+  if (shape.aliases > limits.maxAliases)
+    return refusal('TOO_MANY_ALIASES', `The query uses ${shape.aliases} aliases; at most ${limits.maxAliases} are allowed`, { limit: limits.maxAliases, found: shape.aliases });
+  if (shape.directives > limits.maxDirectives)
+    return refusal('TOO_MANY_DIRECTIVES', `The query uses ${shape.directives} directives; at most ${limits.maxDirectives} are allowed`, { limit: limits.maxDirectives, found: shape.directives });
+  if (shape.oversized)
+    return refusal('QUERY_TOO_COMPLEX', `The query expands through its fragments to more than ${MAX_SELECTIONS} selections`, { limit: limits.maxCost });
+  if (cost !== null && cost > limits.maxCost)
+    return refusal(
+      'QUERY_TOO_COMPLEX',
+      `The query may cost ${cost}; at most ${limits.maxCost} is allowed. A connection costs its page size (first, or perPage with page) times its selection: ask for smaller pages or nest less`,
+      { limit: limits.maxCost, found: cost },
+    );
+  return undefined;
+}
+
+/** Tokens in a document, counted up to `max + 1` (as the parser counts them). */
+function tokenCount(source: string, max: number): number {
+  const lexer = new Lexer(new Source(source));
+  let n = 0;
+  try {
+    while (n <= max && lexer.advance().kind !== TokenKind.EOF) n++;
+  } catch {
+    // A syntax error: the tokens before it are what was counted.
+  }
+  return n;
+}
+
+/**
+ * The token limit is the parser's own (`parseOptions.maxTokens`, set by createApollo): it aborts a
+ * huge document before building it. This plugin renames that refusal, checks the other limits
+ * once the operation is known, and writes `extensions.cost` into every reply.
+ */
+export function limitsPlugin(limits: GraphqlLimits): ApolloServerPlugin<any> {
+  const tooLarge: GraphQLFormattedError = {
+    message: `The query has more than ${limits.maxTokens} tokens; send a smaller document`,
+    extensions: { code: 'QUERY_TOO_LARGE', limit: limits.maxTokens },
+  };
+  return {
+    async requestDidStart() {
+      let requested: number | null = null;
+      let tooManyTokens = false;
+      return {
+        async parsingDidStart({ source }) {
+          return async (error) => {
+            if (error && source !== undefined) tooManyTokens = tokenCount(source, limits.maxTokens) > limits.maxTokens;
+          };
+        },
+        async didResolveOperation({ schema, document, request, operationName }) {
+          const shape = measureQuery(schema, document);
+          try {
+            const cost = shape.oversized ? null : queryCost(schema, document, request.variables ?? {}, operationName ?? undefined);
+            requested = cost;
+          } catch {
+            // Variables that do not fit the operation: execution refuses them before any resolver runs.
+            requested = null;
+          }
+          const broken = brokenLimit(shape, requested, limits);
+          if (broken) throw broken;
+        },
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const result = response.body.singleResult;
+          if (tooManyTokens) result.errors = [tooLarge];
+          // Without introspection, validation's "Did you mean ...?" would still spell out the schema.
+          if (!limits.introspection && result.errors)
+            result.errors = result.errors.map((e) => ({ ...e, message: e.message.replace(/ Did you mean .*\?$/s, '') }));
+          result.extensions = { ...result.extensions, cost: { requested, maximum: limits.maxCost } };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Replies to /graphql sent before the pipeline ran (a credential refused, a rate limit, a body that
+ * is not a request) report their cost too: nothing was run, so `requested` is 0. Pipeline replies
+ * end with their own `extensions.cost`, found by looking at the reply's tail only.
+ */
+export function withCostReported(payload: unknown, maximum: number): unknown {
+  if (typeof payload !== 'string' || payload.includes('"cost":{', Math.max(0, payload.length - 160))) return payload;
+  try {
+    const body = JSON.parse(payload) as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body) || !('errors' in body || 'data' in body)) return payload;
+    return JSON.stringify({ ...body, extensions: { ...(body.extensions as object | undefined), cost: { requested: 0, maximum } } });
+  } catch {
+    return payload;
+  }
+}
