@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createApp } from './app.js';
 import { findCredential, issueToken } from './auth/credential.js';
-import { config } from './config.js';
+import { checkSecretsKey } from './auth/secrets.js';
+import { config, ConfigurationError } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 
 /**
@@ -23,6 +24,8 @@ async function developmentToken(database: Database, dataDir: string): Promise<st
 }
 
 async function main() {
+  const warning = checkSecretsKey(process.env);
+  if (warning) console.warn(warning);
   const dataDir = resolve(config.dataDir ?? '.data');
   const database = await openDatabase(
     config.databaseUrl ? { url: config.databaseUrl, maxConnections: config.maxConnections } : { dataDir },
@@ -45,6 +48,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A configuration mistake is one clear line; anything else keeps its stack for the operator.
+  console.error(error instanceof ConfigurationError ? `Configuration error: ${error.message}` : error);
   process.exit(1);
 });

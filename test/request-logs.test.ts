@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { createApp, loggedUrl } from '../src/app.js';
-import { type Service, startService } from './support/service.js';
+import { loggedUrl } from '../src/app.js';
+import { loggingApp, type Service, startService } from './support/service.js';
 
 // Request logs name the URL of every request: a SCORM launch URI's token must not land in them.
 
@@ -11,8 +11,7 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   service = await startService();
-  logged = await createApp({ database: service.database, logger: true, logStream: { write: (line) => lines.push(line) } });
-  await logged.ready();
+  logged = await loggingApp(service, lines);
 });
 afterAll(async () => {
   await logged?.close();

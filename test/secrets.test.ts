@@ -1,5 +1,17 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { decryptSecret, encryptSecret, secretHint, signToken, verifyToken } from '../src/auth/secrets.js';
+import {
+  chooseSecretsKey,
+  decryptSecret,
+  DEVELOPMENT_KEY_WARNING,
+  encryptSecret,
+  secretHint,
+  signToken,
+  verifyToken,
+} from '../src/auth/secrets.js';
+import { ConfigurationError } from '../src/config.js';
 
 describe('secrets', () => {
   it('encrypts with a fresh IV each time and decrypts back', () => {
@@ -39,5 +51,52 @@ describe('secrets', () => {
     expect(verifyToken(`${forged}.${signature}`, now)).toBeNull();
     expect(verifyToken(`${payload}.x${signature.slice(1)}`, now)).toBeNull();
     expect(verifyToken('garbage', now)).toBeNull();
+  });
+});
+
+describe('the secrets key at start-up', () => {
+  const key = randomBytes(32).toString('base64');
+
+  it('given SECRETS_KEY, then it is used, in production and on PostgreSQL alike, with no warning', () => {
+    const chosen = chooseSecretsKey({ SECRETS_KEY: key, NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' });
+    expect(chosen.key.toString('base64')).toBe(key);
+    expect(chosen.warning).toBeUndefined();
+  });
+
+  it('given NODE_ENV=production and no SECRETS_KEY, then start-up stops with an error naming it', () => {
+    for (const env of [{ NODE_ENV: 'production' }, { NODE_ENV: 'production', SECRETS_KEY: '  ' }]) {
+      expect(() => chooseSecretsKey(env)).toThrow(ConfigurationError);
+      expect(() => chooseSecretsKey(env)).toThrow(/SECRETS_KEY is required when NODE_ENV=production/);
+    }
+  });
+
+  it('given PostgreSQL outside the tests and no SECRETS_KEY, then start-up stops too', () => {
+    expect(() => chooseSecretsKey({ DATABASE_URL: 'postgres://db/x' })).toThrow(/SECRETS_KEY is required on PostgreSQL/);
+    expect(() => chooseSecretsKey({ DATABASE_URL: 'postgres://db/x', NODE_ENV: 'development' })).toThrow(ConfigurationError);
+  });
+
+  it('given a key that is not 32 bytes of base64, then start-up stops with an error naming it', () => {
+    expect(() => chooseSecretsKey({ SECRETS_KEY: randomBytes(16).toString('base64') })).toThrow(/SECRETS_KEY must be 32 bytes/);
+  });
+
+  it('given the embedded database or the tests and no key, then the development key is used with a warning', () => {
+    for (const env of [{}, { NODE_ENV: 'development' }, { NODE_ENV: 'test', DATABASE_URL: 'postgres://db/x' }]) {
+      const chosen = chooseSecretsKey(env);
+      expect(chosen.key).toHaveLength(32);
+      expect(chosen.warning).toBe(DEVELOPMENT_KEY_WARNING);
+    }
+  });
+
+  it('given the service started in production with no key, then it exits with one line naming SECRETS_KEY and no stack', async () => {
+    const env = { ...process.env, NODE_ENV: 'production', SECRETS_KEY: '', DATABASE_URL: '' };
+    const run = promisify(execFile)('node_modules/.bin/tsx', ['src/main.ts'], { env, timeout: 60_000 });
+    const failure = await run.then(
+      () => null,
+      (error: { code: number; stderr: string; stdout: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    const lines = failure!.stderr.trim().split('\n');
+    expect(lines).toEqual([expect.stringMatching(/^Configuration error: SECRETS_KEY is required when NODE_ENV=production/)]);
+    expect(failure!.stdout).not.toMatch(/listening/i);
   });
 });

@@ -1,26 +1,63 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ConfigurationError } from '../config.js';
+
+/** What the process environment says about the key: where it runs and what it was given. */
+export interface SecretsEnv {
+  SECRETS_KEY?: string;
+  NODE_ENV?: string;
+  DATABASE_URL?: string;
+}
+
+export const DEVELOPMENT_KEY_WARNING =
+  'Warning: SECRETS_KEY is not set; using the public development key (embedded database and tests only)';
 
 /**
  * One key for the secrets the service keeps (gateway keys, host access tokens, integration
  * settings) and the tokens it signs (SCORM launches). Every instance behind a load balancer must
- * share it: set SECRETS_KEY (32 bytes, base64). The fallback is for development and tests only.
+ * share it: SECRETS_KEY, 32 bytes, base64. Without it the public development key is used, but
+ * only where nothing real is kept: the embedded database or the tests. In production, or on
+ * PostgreSQL outside the tests, a missing key stops start-up.
  */
-function loadKey(): Buffer {
-  const configured = process.env.SECRETS_KEY;
+export function chooseSecretsKey(env: SecretsEnv): { key: Buffer; warning?: string } {
+  const configured = env.SECRETS_KEY?.trim();
   if (configured) {
     const key = Buffer.from(configured, 'base64');
-    if (key.length !== 32) throw new Error('SECRETS_KEY must be 32 bytes, base64-encoded');
-    return key;
+    if (key.length !== 32) throw new ConfigurationError('SECRETS_KEY must be 32 bytes, base64-encoded (openssl rand -base64 32)');
+    return { key };
   }
-  return createHash('sha256').update('learning-platform development secrets key').digest();
+  if (env.NODE_ENV === 'production') {
+    throw new ConfigurationError('SECRETS_KEY is required when NODE_ENV=production (32 bytes, base64: openssl rand -base64 32)');
+  }
+  if (env.DATABASE_URL && env.NODE_ENV !== 'test') {
+    throw new ConfigurationError('SECRETS_KEY is required on PostgreSQL (DATABASE_URL is set); the development key serves the embedded database only');
+  }
+  return { key: createHash('sha256').update('learning-platform development secrets key').digest(), warning: DEVELOPMENT_KEY_WARNING };
 }
-const key = loadKey();
-const signingKey = createHmac('sha256', key).update('signing').digest();
+
+let keys: { key: Buffer; signingKey: Buffer } | undefined;
+
+function install(key: Buffer) {
+  keys = { key, signingKey: createHmac('sha256', key).update('signing').digest() };
+  return keys;
+}
+
+/**
+ * Decides the key at start-up (main calls it before opening the database), so a missing key is a
+ * clear error and not a failure on the first secret written. Returns the warning to print, if any.
+ */
+export function checkSecretsKey(env: SecretsEnv): string | undefined {
+  const chosen = chooseSecretsKey(env);
+  install(chosen.key);
+  return chosen.warning;
+}
+
+/** The key in force; code run without main (tests, tools) gets the same decision on first use. */
+const current = () => keys ?? install(chooseSecretsKey(process.env).key);
 
 /** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
 export function encryptSecret(plain: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const cipher = createCipheriv('aes-256-gcm', current().key, iv);
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
 }
@@ -28,7 +65,7 @@ export function encryptSecret(plain: string): string {
 export function decryptSecret(stored: string): string {
   const [version, iv, tag, data] = stored.split('.');
   if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a secret this service stored');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', current().key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }
@@ -45,14 +82,14 @@ export const secretHint = (plain: string) => (plain.length >= SECRET_HINT_MIN_LE
 /** A signed, expiring token carrying `claims` (`<payload>.<signature>`, base64url). */
 export function signToken(claims: Record<string, unknown>, expiresAt: Date): string {
   const payload = Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(expiresAt.getTime() / 1000) })).toString('base64url');
-  return `${payload}.${createHmac('sha256', signingKey).update(payload).digest('base64url')}`;
+  return `${payload}.${createHmac('sha256', current().signingKey).update(payload).digest('base64url')}`;
 }
 
 /** The claims of a token this service signed and that has not expired at `now`; null otherwise. */
 export function verifyToken(token: string, now: Date): Record<string, unknown> | null {
   const [payload, signature] = token.split('.');
   if (!payload || !signature) return null;
-  const expected = createHmac('sha256', signingKey).update(payload).digest();
+  const expected = createHmac('sha256', current().signingKey).update(payload).digest();
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {

@@ -1,0 +1,146 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * What request and error logs may show. No token, password, key, secret or personal value may
+ * reach a log line: URLs are logged with sensitive query values masked, headers not at all, and
+ * errors (a failed statement carries its SQL and parameters) as their type, SQLSTATE, the names
+ * of the constraint, table and column, and a message cut before any value.
+ */
+
+/**
+ * Words that make a query parameter sensitive, wherever they stand in its name (`token`,
+ * `access_token`, `school[crm_token]`, `apiKey`, `client-secret`): the name is split into words at
+ * brackets, `_`, `-`, `.` and camelCase, and any of its words in this list masks the value.
+ */
+export const SENSITIVE_QUERY_WORDS = [
+  // credentials
+  'token', 'password', 'passwd', 'pass', 'secret', 'key', 'apikey', 'credential', 'credentials',
+  'authorization', 'auth', 'bearer', 'jwt', 'session', 'cookie', 'signature', 'sig', 'otp', 'pin',
+  'code', 'hash',
+  // personal data
+  'email', 'mail', 'document', 'cpf', 'cnpj', 'phone',
+  // GraphQL over GET: the document and its variables carry any of the above as values
+  'query', 'variables', 'extensions',
+];
+const sensitiveWords = new Set(SENSITIVE_QUERY_WORDS);
+
+/** Shapes of secrets and personal values that must not survive in an error message or stack. */
+const secretShapes: [RegExp, string][] = [
+  [/lp_[a-z]+_[A-Za-z0-9_-]{8,}/g, '[token]'],
+  [/\$argon2[a-z]*\$[^\s"',]*/g, '[hash]'],
+  [/scrypt\$[^\s"',]*/g, '[hash]'],
+  [/\b(Bearer|Token)\s+[^\s"',]+/gi, '$1 [redacted]'],
+  // An e-mail address, also percent-encoded in a URL (`ana%40example.com`).
+  [/[^\s"'<>(),;:@&=?/]+(?:@|%40)[^\s"'<>(),;:@&=?/]+\.[a-z]{2,}/gi, '[email]'],
+];
+const scrub = (text: string) => secretShapes.reduce((t, [shape, mask]) => t.replace(shape, mask), text);
+
+/** Whether a query parameter's name (bracket names included) holds a sensitive word. */
+export function isSensitiveName(name: string): boolean {
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    // a malformed escape: judge the raw name
+  }
+  const words = decoded
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some((w) => sensitiveWords.has(w));
+}
+
+/**
+ * A URL as logs show it: the value of every sensitive query parameter replaced by `[redacted]`,
+ * and anything shaped like a token, hash or e-mail address masked wherever it stands.
+ */
+export function loggedUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return scrub(url);
+  const hash = url.indexOf('#', q);
+  const query = url.slice(q + 1, hash === -1 ? undefined : hash);
+  const masked = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq === -1) return pair;
+      return isSensitiveName(pair.slice(0, eq)) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    })
+    .join('&');
+  return scrub(url.slice(0, q + 1) + masked + (hash === -1 ? '' : url.slice(hash)));
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** A database error: it has a SQLSTATE, or carries its statement (drizzle's `query`/`params`, postgres.js' `parameters`). */
+function isDatabaseError(error: any): boolean {
+  return (typeof error.code === 'string' && SQLSTATE.test(error.code)) || 'query' in error || 'params' in error || 'parameters' in error;
+}
+
+/**
+ * A message safe to log. A database message ends with the value it choked on
+ * (`invalid input syntax for type integer: "x"`), and drizzle's names the statement and its
+ * parameters (`Failed query: ... params: ...`): keep what stands before the first colon, and no
+ * quoted value.
+ */
+function safeMessage(error: any): string {
+  const message = String(error?.message ?? '');
+  if (!isDatabaseError(error)) return scrub(message);
+  return scrub(message.split(':')[0].replace(/value "[^"]*"/g, 'value [redacted]').trim());
+}
+
+/** The stack's frames only: its first lines repeat the message, which may carry the statement. */
+function frames(stack: unknown): string | undefined {
+  if (typeof stack !== 'string') return undefined;
+  const at = stack.indexOf('\n    at ');
+  return at === -1 ? undefined : scrub(stack.slice(at + 1));
+}
+
+export interface LoggedError {
+  type: string;
+  message: string;
+  code?: string;
+  constraint?: string;
+  table?: string;
+  column?: string;
+  stack?: string;
+  cause?: LoggedError;
+}
+
+/** An error as logs show it: its cause chain, each link with no statement, parameter, detail or value. */
+export function loggedError(error: unknown, depth = 0): LoggedError {
+  if (!error || typeof error !== 'object') return { type: typeof error, message: scrub(String(error)) };
+  const e = error as any;
+  // drizzle's DrizzleQueryError keeps Error's name: its class says more.
+  const type = e.name && e.name !== 'Error' ? e.name : (e.constructor?.name ?? 'Error');
+  const out: LoggedError = { type: String(type), message: safeMessage(e) };
+  if (typeof e.code === 'string') out.code = e.code;
+  const constraint = e.constraint_name ?? e.constraint;
+  const table = e.table_name ?? e.table;
+  const column = e.column_name ?? e.column;
+  if (typeof constraint === 'string') out.constraint = constraint;
+  if (typeof table === 'string') out.table = table;
+  if (typeof column === 'string') out.column = column;
+  const stack = frames(e.stack);
+  if (stack) out.stack = stack;
+  if (e.cause && depth < 5) out.cause = loggedError(e.cause, depth + 1);
+  return out;
+}
+
+/** The request as logs show it: no header (authorization, cookie), no body, the URL masked. */
+function loggedRequest(req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return { method: req.method, url: loggedUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
+/** Fastify's logger options: every serializer above, and headers redacted should anything log them whole. */
+export function loggerOptions(stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
+  return {
+    level: 'info',
+    ...(stream ? { stream } : {}),
+    serializers: { req: loggedRequest as never, err: loggedError as never, error: loggedError },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', 'res.headers["set-cookie"]'],
+      censor: '[redacted]',
+    },
+  };
+}

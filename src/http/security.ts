@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { config, ConfigurationError } from '../config.js';
+
+/**
+ * Security headers on every reply (helmet) and CORS for the origins the operator allows.
+ *
+ * - Replies are data: their Content-Security-Policy lets them render nothing and be framed by
+ *   no one (`default-src 'none'; frame-ancestors 'none'`), as OWASP asks of an API.
+ * - The one HTML page, the GraphQL playground, gets a policy of its own built from the page:
+ *   its inline scripts by their SHA-256 hashes, inline styles, data: fonts and images, blob:
+ *   workers (the editor's), and requests to this origin only. Nothing is loaded from elsewhere.
+ * - CORS: no origin may call the service from a browser page unless CORS_ORIGINS names it
+ *   (`*` for any: the credential is a bearer token, never a cookie, so no credentials mode).
+ *   Preflights are answered 204 for every path; an origin not allowed gets no
+ *   `Access-Control-Allow-Origin`, so the browser refuses.
+ */
+
+const API_DIRECTIVES = { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"] };
+/** The header as helmet writes it. */
+export const API_CONTENT_SECURITY_POLICY = Object.entries(API_DIRECTIVES)
+  .map(([name, values]) => `${name} ${values.join(' ')}`)
+  .join(';');
+const HELMET_OPTIONS = { contentSecurityPolicy: { useDefaults: false, directives: API_DIRECTIVES } };
+
+/** What a browser page of an allowed origin may send and read. */
+const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-School-Id', 'X-Request-Id', 'Apollo-Require-Preflight', 'X-Apollo-Operation-Name'];
+const CORS_EXPOSED_HEADERS = ['Location', 'Link', 'X-Total-Count', 'X-Page', 'X-Per-Page', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** The policy of an HTML page of this service: its own inline scripts, by hash, and nothing from elsewhere. */
+export function pagePolicy(html: string): string {
+  const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
+    ([, body]) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`,
+  );
+  return [
+    "default-src 'none'",
+    `script-src ${hashes.join(' ') || "'none'"}`,
+    // The editor sets style attributes and adds style elements as it runs.
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    'worker-src blob:',
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join(';');
+}
+
+/** CORS_ORIGINS entries: `*`, or origins (`https://app.example.com`, `http://localhost:3000`). */
+export function parseCorsOrigins(entries: readonly string[]): '*' | string[] {
+  if (entries.includes('*')) return '*';
+  return entries.map((entry) => {
+    let origin: string | undefined;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      // reported below
+    }
+    if (!origin || origin === 'null' || origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigurationError(`CORS_ORIGINS: "${entry}" is not an origin (scheme://host[:port], no path)`);
+    }
+    return origin;
+  });
+}
+
+/** The headers helmet gives an API reply, read once from helmet itself: replies made before any hook need them too. */
+let apiHeaders: [string, string][] = [];
+const notHelmets = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+async function readApiHeaders(): Promise<[string, string][]> {
+  const probe = Fastify();
+  await probe.register(fastifyHelmet, HELMET_OPTIONS);
+  probe.get('/', async () => ({}));
+  const res = await probe.inject('/');
+  await probe.close();
+  return Object.entries(res.headers)
+    .filter(([name]) => !notHelmets.has(name))
+    .map(([name, value]) => [name, String(value)]);
+}
+
+type FrameworkErrorHandler = (error: any, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/**
+ * Fastify answers some malformed URLs (a bad escape, a path segment too long) through its
+ * `frameworkErrors` handler, before any hook runs: wrapped, its replies carry the same headers.
+ */
+export function withSecurityHeaders<H extends FrameworkErrorHandler>(handler: H): H {
+  return ((error, request, reply) => {
+    for (const [name, value] of apiHeaders) reply.header(name, value);
+    return handler(error, request, reply);
+  }) as H;
+}
+
+export async function registerSecurity(app: FastifyInstance, options: { corsOrigins?: readonly string[] } = {}): Promise<void> {
+  const origins = parseCorsOrigins(options.corsOrigins ?? config.corsOrigins);
+  if (!apiHeaders.length) apiHeaders = await readApiHeaders();
+  await app.register(fastifyHelmet, HELMET_OPTIONS);
+  await app.register(fastifyCors, {
+    origin: origins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    // A bare OPTIONS (no Origin) is answered 204 too, never a 400 in another shape.
+    strictPreflight: false,
+  });
+
+  // The playground page is rendered once per process: hash it once.
+  let lastPage: { html: string; policy: string } | undefined;
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (typeof payload === 'string' && /^text\/html/i.test(String(reply.getHeader('content-type') ?? ''))) {
+      if (lastPage?.html !== payload) lastPage = { html: payload, policy: pagePolicy(payload) };
+      reply.header('content-security-policy', lastPage.policy);
+    }
+    return payload;
+  });
+}
