@@ -13,6 +13,8 @@ export const raisedErrors = {
   not_found: { http: 404, graphql: 'NOT_FOUND' },
   conflict: { http: 409, graphql: 'CONFLICT' },
   payload_too_large: { http: 413, graphql: 'PAYLOAD_TOO_LARGE' },
+  /** A text longer than its field's family allows (graphql/text-limits.ts). */
+  too_long: { http: 422, graphql: 'BAD_USER_INPUT' },
   internal: { http: 500, graphql: 'INTERNAL_SERVER_ERROR' },
 } as const;
 export type RaisedErrorCode = keyof typeof raisedErrors;
@@ -81,6 +83,51 @@ export class UserErrors extends Error {
   constructor(readonly errors: UserError[]) {
     super(errors.map((e) => `${e.field.join('.')}: ${e.message}`).join('; '));
   }
+}
+
+/** SQLSTATEs of class 22 (data exception) that input can cause, with a message that quotes nothing back. */
+const dataExceptions: Record<string, string> = {
+  '22001': 'A text is longer than its field allows',
+  '22003': 'A number is out of range',
+  '22007': 'A date or time is not valid',
+  '22008': 'A date or time is out of range',
+  '22021': 'A text contains bytes that are not valid UTF-8',
+  '22P02': 'A value has the wrong format',
+  '22P05': 'A text contains a character that cannot be stored',
+};
+
+export interface RejectedInput {
+  /** `blank` for a NULL in a NOT NULL column, `invalid` for a data exception. */
+  code: 'blank' | 'invalid';
+  field: string[];
+  message: string;
+}
+
+/**
+ * A database failure that the input caused, not the service: a data exception (SQLSTATE class 22:
+ * a number out of range, an impossible date, a character text cannot hold) or a NULL for a NOT NULL
+ * column (23502). Mutations turn it into a UserError (mutation.ts); the error paths of both faces
+ * into a 400 (`rejectedInputError`) before treating a failure as internal.
+ */
+export function databaseInputError(error: unknown): RejectedInput | null {
+  for (let e: any = error; e; e = e.cause) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (/^22[0-9A-Z]{3}$/.test(code)) return { code: 'invalid', field: [], message: dataExceptions[code] ?? 'A value is malformed or out of range' };
+    if (code === '23502') {
+      const column: string | undefined = e.column_name ?? e.column;
+      const field = column ? [column.replace(/_([a-z0-9])/g, (_: string, c: string) => c.toUpperCase())] : [];
+      return { code: 'blank', field, message: "can't be blank" };
+    }
+  }
+  return null;
+}
+
+/** `databaseInputError` as the 400 that an error path answers. */
+export function rejectedInputError(error: unknown): AppError | null {
+  const rejected = databaseInputError(error);
+  if (!rejected) return null;
+  const message = rejected.code === 'blank' ? `${rejected.field[0] ?? 'A required value'} can't be blank` : rejected.message;
+  return new AppError('bad_request', message, rejected.field);
 }
 
 /** PostgreSQL's unique violation, through either driver (drizzle wraps it in `cause`). */

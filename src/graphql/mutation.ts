@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { type ClassType, Field, ObjectType } from 'type-graphql';
 import type { Queryable } from '../db/client.js';
 import type { Context } from './context.js';
-import { foreignKeyViolation, uniqueViolation, type UserError, UserError as UserErrorType, UserErrors, userError } from './errors.js';
+import { databaseInputError, foreignKeyViolation, uniqueViolation, type UserError, UserError as UserErrorType, UserErrors, userError } from './errors.js';
 
 /** The `{ <resource>, errors }` payload type of a resource's mutations. */
 export function Payload<T extends object>(Node: ClassType<T>, key: string, name = `${Node.name}Payload`) {
@@ -58,5 +58,8 @@ export function userErrorsOf(error: unknown): UserError[] | null {
   const fk = foreignKeyViolation(error);
   if (fk?.inUse) return [userError([], 'in_use', 'is still in use by other records and cannot be deleted')];
   if (fk) return [userError([], 'not_found', 'a referenced record no longer exists')];
+  // A value the database refused (out of range, NULL for a required column): the input's fault, a 422.
+  const rejected = databaseInputError(error);
+  if (rejected) return [userError(rejected.field, rejected.code, rejected.message)];
   return null;
 }

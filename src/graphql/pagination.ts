@@ -71,9 +71,13 @@ export function Connection<T extends { id: number }>(Node: ClassType<T>, typeNam
 
 export const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
 
+/** The largest id a row can have (PostgreSQL integer). */
+const MAX_ID = 2_147_483_647;
+
 function decodeCursor(cursor: string): number {
-  const match = /^id:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new AppError('bad_request', 'after is not a cursor this service gave', ['after']);
+  const match = /^id:(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  // A forged cursor past the id range would reach the database as an out-of-range integer.
+  if (!match || Number(match[1]) > MAX_ID) throw new AppError('bad_request', 'after is not a cursor this service gave', ['after']);
   return Number(match[1]);
 }
 
@@ -90,6 +94,7 @@ export function windowOf(args: ConnectionArgs): Window {
     const perPage = args.perPage ?? DEFAULT_PER_PAGE;
     if (perPage < 1 || perPage > MAX_PAGE_SIZE)
       throw new AppError('bad_request', `per_page must be between 1 and ${MAX_PAGE_SIZE}`, ['perPage']);
+    // page is a GraphQL Int (at most 2^31-1), so the offset stays a safe integer; past the end a page is empty.
     return { limit: perPage, offset: (args.page - 1) * perPage, afterId: null };
   }
   const first = args.first ?? DEFAULT_PAGE_SIZE;

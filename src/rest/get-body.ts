@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { AppError } from '../graphql/errors.js';
+import { MAX_INPUT_DEPTH } from '../graphql/input-guard.js';
 
 export const QS_OPTIONS = { depth: 10, arrayLimit: 1000, parameterLimit: 5000 } as const;
 const LIMIT = 1024 * 1024;
@@ -20,16 +21,50 @@ export async function getRequestBody(request: FastifyRequest): Promise<unknown> 
     if (size > LIMIT) throw new AppError('payload_too_large', 'The body is too large');
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const buffer = Buffer.concat(chunks);
+  const text = buffer.toString('utf8');
   const type = String(headers['content-type'] ?? '');
   if (text.trim() === '') return undefined;
-  if (/json/i.test(type)) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new AppError('bad_request', 'The body is not valid JSON');
-    }
-  }
+  if (/json/i.test(type)) return parseJsonBody(buffer);
   if (/x-www-form-urlencoded/i.test(type)) return qs.parse(text, QS_OPTIONS);
   throw new AppError('bad_request', 'A GET body must be JSON or urlencoded');
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether JSON text opens more than `max` objects or arrays at once (a scan, so nothing deep is ever built). */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
+ * A JSON body, for both faces: UTF-8, at most MAX_INPUT_DEPTH levels deep, else a 400. An empty
+ * body is `{}` (clients send `Content-Type: application/json` on bodiless requests).
+ */
+export function parseJsonBody(body: Buffer | string): unknown {
+  let text: string;
+  try {
+    text = typeof body === 'string' ? body : utf8.decode(body);
+  } catch {
+    throw new AppError('bad_request', 'The body is not valid UTF-8');
+  }
+  if (text.trim() === '') return {};
+  if (nestsDeeperThan(text, MAX_INPUT_DEPTH)) throw new AppError('bad_request', `The body nests deeper than ${MAX_INPUT_DEPTH} levels`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('bad_request', 'The body is not valid JSON');
+  }
 }

@@ -13,6 +13,7 @@ import {
   isNonNullType,
   isScalarType,
 } from 'graphql';
+import { inputFlaw } from '../graphql/input-guard.js';
 import { camel, snake } from './names.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -78,10 +79,17 @@ function shapeLeaf(value: unknown, type: GraphQLInputType, form: boolean): unkno
 export interface InputProblem {
   path: (string | number)[];
   message: string;
+  /** The REST detail code; `invalid_type` when absent. */
+  code?: string;
 }
 
-/** Checks a shaped value against the type: the problems name the REST field (`kind`, `items_attributes[0].quantity`). */
+/**
+ * Checks a shaped value against the type: the problems name the REST field (`kind`, `items_attributes[0].quantity`).
+ * Text no field can hold (a NUL byte, a lone surrogate) and nesting past the limit are refused first.
+ */
 export function coerceInput(value: unknown, type: GraphQLInputType): { problems: InputProblem[] } {
+  const flaw = inputFlaw(value);
+  if (flaw) return { problems: [{ path: flaw.path, message: flaw.message, code: flaw.code }] };
   const problems: InputProblem[] = [];
   coerceInputValue(value, type, (path, _invalid, error) => {
     problems.push({ path: path.map((p) => (typeof p === 'string' ? camel(p) : p)), message: cleanMessage(error.message) });

@@ -1,5 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import { AppError, raisedErrors, type UserError } from '../graphql/errors.js';
+import { AppError, raisedErrors, rejectedInputError, type UserError } from '../graphql/errors.js';
 import { restFieldName } from './names.js';
 
 export interface RestError {
@@ -25,13 +25,14 @@ export const fromUserErrors = (errors: readonly UserError[]): RestError[] =>
 
 /** The status and body for an error raised while executing a route's operation. */
 export function fromExecutionError(error: GraphQLError): { status: number; errors: RestError[] } | null {
-  const original = error.originalError;
+  const original = error.originalError instanceof AppError ? error.originalError : (rejectedInputError(error.originalError) ?? error.originalError);
   if (original instanceof AppError) {
     const field = original.field.length ? restFieldName(original.field) : 'base';
     return { status: raisedErrors[original.code].http, errors: [{ field, code: original.code, message: original.message }] };
   }
   const code = error.extensions?.code;
-  if (code === 'BAD_USER_INPUT' || (!original && !code)) {
+  // No path: the request itself failed (a variable its type refuses), before any resolver ran.
+  if (code === 'BAD_USER_INPUT' || !error.path || (!original && !code)) {
     return { status: 400, errors: baseError('bad_request', error.message) };
   }
   return null;
