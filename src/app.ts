@@ -1,18 +1,22 @@
 import 'reflect-metadata';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { GraphQLError } from 'graphql';
 import qs from 'qs';
 import type { Database } from './db/client.js';
 import { createApollo } from './graphql/apollo.js';
+import { type GraphqlLimits, resolveLimits, withCostReported } from './graphql/limits.js';
 import type { Context } from './graphql/context.js';
 import { AppError, raisedErrors } from './graphql/errors.js';
 import { anonymousContext, contextFor, type ContextDeps } from './graphql/request-context.js';
 import { appSchema } from './graphql/schema.js';
+import { loggerOptions } from './http/logging.js';
+import { registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
+import { registerSecurity, withSecurityHeaders } from './http/security.js';
 import { routes } from './modules/index.js';
+import { registerBodyParsers } from './rest/body-parsers.js';
 import { QS_OPTIONS } from './rest/get-body.js';
-import { baseError, errorBody } from './rest/reply.js';
+import { clientErrorReply, frameworkErrorReply, registerErrorReplies } from './rest/http-errors.js';
 import { registerOpenApiRoute } from './rest/openapi-route.js';
 import { registerRestRoutes } from './rest/router.js';
 
@@ -24,13 +28,16 @@ export interface AppOptions {
   /** Where the logger writes (stdout by default). */
   logStream?: { write(line: string): void };
   bodyLimit?: number;
+  /** Origins allowed to call from browser pages (CORS_ORIGINS by default). */
+  corsOrigins?: readonly string[];
+  /** Overrides of the configured rate limit (tests turn it off or set small budgets). */
+  rateLimit?: Partial<RateLimitSettings>;
+  /** Overrides of the configured GraphQL limits (tests set small ones to reach each boundary). */
+  graphqlLimits?: Partial<GraphqlLimits>;
 }
 
 
-/** A URL as request logs show it: the values of credential-like query parameters (a SCORM launch's `token`) masked. */
-export function loggedUrl(url: string): string {
-  return url.replace(/([?&](?:token|access_token)=)[^&#]*/gi, '$1[redacted]');
-}
+export { loggedUrl } from './http/logging.js';
 
 /** Strips what clients put around a route: `/api`, `/v1`, a `.json` suffix. */
 export function normaliseUrl(url: string): string {
@@ -46,15 +53,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const schema = await appSchema();
   const deps: ContextDeps = { db: options.database.db, now: options.now ?? (() => new Date()) };
   const app = Fastify({
-    logger: options.logger
-      ? {
-          level: 'info',
-          ...(options.logStream ? { stream: options.logStream } : {}),
-          serializers: {
-            req: (req) => ({ method: req.method, url: loggedUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
-          },
-        }
-      : false,
+    logger: options.logger ? loggerOptions(options.logStream) : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -62,35 +61,18 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       querystringParser: (str) => qs.parse(str, QS_OPTIONS) as Record<string, unknown>,
     },
     rewriteUrl: (req) => normaliseUrl(req.url ?? '/'),
+    // Errors raised before routing, in the documented shape (Fastify's own bodies echo the URL).
+    frameworkErrors: withSecurityHeaders(frameworkErrorReply),
+    clientErrorHandler: clientErrorReply,
   });
   const log = (error: unknown) => app.log.error({ err: error }, 'unexpected error');
+  await registerSecurity(app, { corsOrigins: options.corsOrigins });
+  // Keep after the security-header and CORS hooks: a 429 must carry their headers too.
+  registerRateLimit(app, { db: options.database.db, now: deps.now, settings: options.rateLimit });
 
-  // Bodies: JSON (also vendor +json types), urlencoded and multipart with bracket names.
-  app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(/^application\/(?:[\w.+-]*\+)?json$/i, { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new AppError('bad_request', 'The body is not valid JSON'), undefined);
-    }
-  });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, qs.parse(String(body), QS_OPTIONS));
-  });
-  await app.register(fastifyMultipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 5000 },
-  });
-  // Multipart fields arrive flat (`media[title]`): expand the brackets like the urlencoded parser.
-  app.addHook('preValidation', async (request) => {
-    if (request.isMultipart() && request.body && typeof request.body === 'object') {
-      request.body = qs.parse(request.body as Record<string, string>, QS_OPTIONS);
-    }
-  });
+  await registerBodyParsers(app);
 
-  const apollo = createApollo(schema, log);
+  const apollo = createApollo(schema, log, options.graphqlLimits);
   await apollo.start();
   app.addHook('onClose', () => apollo.stop());
   app.route({
@@ -112,6 +94,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   });
 
+  // Every /graphql reply reports its cost, also those refused before the pipeline (401, 429, a malformed body).
+  const maximumCost = resolveLimits(options.graphqlLimits).maxCost;
+  app.addHook('onSend', async (request, reply, payload) =>
+    request.url.startsWith('/graphql') && /json/.test(String(reply.getHeader('content-type') ?? '')) ? withCostReported(payload, maximumCost) : payload,
+  );
+
   registerRestRoutes(app, {
     schema,
     routes,
@@ -123,21 +111,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   registerOpenApiRoute(app, schema, routes);
   app.get('/health', async () => ({ status: 'ok' }));
 
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorBody(baseError('route_not_found', `No route matches ${request.method} ${request.url}`))),
-  );
-  app.setErrorHandler((error: any, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.code(raisedErrors[error.code].http).send(errorBody(baseError(error.code, error.message)));
-    }
-    const status: number = error.statusCode ?? 500;
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || status === 413)
-      return reply.code(413).send(errorBody(baseError('payload_too_large', 'The body is too large')));
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
-      return reply.code(415).send(errorBody(baseError('unsupported_media_type', 'Send JSON, urlencoded or multipart bodies')));
-    if (status >= 400 && status < 500) return reply.code(status).send(errorBody(baseError('bad_request', error.message)));
-    log(error);
-    return reply.code(500).send(errorBody(baseError('internal', 'Internal server error')));
-  });
+  registerErrorReplies(app, log);
   return app;
 }

@@ -103,7 +103,7 @@ describe('createCourseClass, updateCourseClass, deleteCourseClass', () => {
     expect(await service.db.select().from(courseClasses).where(eq(courseClasses.courseId, courseId))).toHaveLength(before.filter((c) => c.courseId === courseId).length + 1);
   });
 
-  it("is NOT_FOUND for another school's course or class, FORBIDDEN for a student", async () => {
+  it("is NOT_FOUND for another school's course or class; a student is FORBIDDEN to read or write classes, staff reads", async () => {
     expectCode(await school.admin.graphql(CREATE, { courseId: String(await course(other)), input: { code: 'x' } }), 'NOT_FOUND');
     const theirs = await createClass(await course(other), {}, other);
     expectCode(await school.admin.graphql(UPDATE, { id: theirs.id, input: { code: 'x' } }), 'NOT_FOUND');
@@ -114,8 +114,24 @@ describe('createCourseClass, updateCourseClass, deleteCourseClass', () => {
       .values({ schoolId: school.id, type: 'Student', fullName: `Student ${n}`, email: `gql-class-student${n}@example.com` })
       .returning();
     const student = await service.token('student', school.id, user.id);
-    expect((await student.graphql(SHOW, { id: theirs.id })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    // courseClasses are STAFF_READ: a student reaches its classes through its enrollments.
+    const mine = await createClass(await course(school));
+    for (const res of [
+      await student.graphql(SHOW, { id: mine.id }),
+      await student.graphql(SHOW, { id: theirs.id }),
+      await student.graphql(LIST, {}),
+    ]) {
+      expectCode(res, 'FORBIDDEN');
+      expect(res.data?.courseClass ?? res.data?.courseClasses ?? null).toBeNull();
+    }
     expectCode(await student.graphql(CREATE, { courseId: String(await course(school)), input: {} }), 'FORBIDDEN');
+    for (const role of ['collaborator', 'app'] as const) {
+      const staff = await service.token(role, school.id);
+      const res = await staff.graphql(SHOW, { id: mine.id });
+      expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+      expect(res.data.courseClass.id).toBe(mine.id);
+      expectCode(await staff.graphql(SHOW, { id: theirs.id }), 'NOT_FOUND');
+    }
   });
 
   it('deletes by id or by code and returns the class', async () => {

@@ -205,7 +205,7 @@ describe('GET /course_classes, /courses/:id/course_classes, /course_classes/:id'
     expectFieldError(await school.admin.get(`/courses/${await course(other)}/course_classes`), 404, 'base', 'not_found');
   });
 
-  it("shows a class by id; another school's class or an unknown id is 404; a student may read", async () => {
+  it("shows a class by id; another school's class or an unknown id is 404; a student is 403, none 401", async () => {
     const created = await createClass(await course(school), { start_at: '2026-04-01T00:00:00Z' });
     const res = await school.admin.get(`/course_classes/${created.id}`);
     expect(res.status).toBe(200);
@@ -213,7 +213,12 @@ describe('GET /course_classes, /courses/:id/course_classes, /course_classes/:id'
     const theirs = await createClass(await course(other), {}, other);
     expectFieldError(await school.admin.get(`/course_classes/${theirs.id}`), 404, 'base', 'not_found');
     expectFieldError(await school.admin.get('/course_classes/999999'), 404, 'base', 'not_found');
-    expect((await (await studentClient(school)).get(`/course_classes/${created.id}`)).status).toBe(200);
+    // courseClasses are STAFF_READ: a student reaches its classes through its enrollments.
+    const student = await studentClient(school);
+    expectFieldError(await student.get(`/course_classes/${created.id}`), 403, 'base');
+    expectFieldError(await student.get('/course_classes'), 403, 'base');
+    const collaborator = await service.token('collaborator', school.id);
+    expect((await collaborator.get(`/course_classes/${created.id}`)).body).toEqual(created);
     expectFieldError(await service.anonymous.get(`/course_classes/${created.id}`), 401, 'base');
   });
 });

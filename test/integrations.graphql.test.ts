@@ -73,15 +73,24 @@ describe('suggestions', () => {
   const suggest = `mutation ($input: IntegrationSuggestionInput!) { suggestIntegration(input: $input) { integrationSuggestion { id schoolId name url } errors { field code } } }`;
   const listQ = `{ integrationSuggestions(first: 100) { totalCount nodes { id schoolId name description url createdAt } } }`;
 
-  it('any credential suggests; only a platform credential lists them', async () => {
+  it('staff authors suggest, a student or an app is FORBIDDEN; only a platform credential lists them', async () => {
     const { client } = await f.studentClient(school);
-    const made = await client.graphql(suggest, { input: { name: 'Hubspot', url: 'https://hubspot.com' } });
+    const collaborator = await service.token('collaborator', school.id, (await f.person(school, 'Collaborator')).id);
+    const made = await collaborator.graphql(suggest, { input: { name: 'Hubspot', url: 'https://hubspot.com' } });
     expect(made.data.suggestIntegration).toMatchObject({ errors: [], integrationSuggestion: { name: 'Hubspot', schoolId: String(school.id) } });
-    const invalid = await client.graphql(suggest, { input: { url: 'mailto:x@example.com' } });
+    const invalid = await collaborator.graphql(suggest, { input: { url: 'mailto:x@example.com' } });
     expect(invalid.data.suggestIntegration.errors.map((e: any) => e.field[0]).sort()).toEqual(['name', 'url']);
+    // suggestIntegration is AUTHORS: platform, admin, collaborator.
+    const app = await service.token('app', school.id);
+    for (const [denied, name] of [[client, 'From a student'], [app, 'From an app']] as const) {
+      const res = await denied.graphql(suggest, { input: { name } });
+      expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe('FORBIDDEN');
+    }
 
     const listed = await service.platform.graphql(listQ);
     expect(listed.data.integrationSuggestions.nodes.map((n: any) => n.name)).toContain('Hubspot');
+    expect(listed.data.integrationSuggestions.nodes.map((n: any) => n.name)).not.toContain('From a student');
+    expect(listed.data.integrationSuggestions.nodes.map((n: any) => n.name)).not.toContain('From an app');
     const narrowed = await service.platform.forSchool(other.id).graphql(listQ);
     expect(narrowed.data.integrationSuggestions.nodes.map((n: any) => n.name)).not.toContain('Hubspot');
     for (const denied of [school.admin, client]) expect((await denied.graphql(listQ)).errors![0].extensions.code).toBe('FORBIDDEN');

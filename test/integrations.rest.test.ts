@@ -183,12 +183,18 @@ describe('POST /integrations', () => {
     });
   });
 
-  it('given a student credential 403, none 401; a collaborator may', async () => {
+  it('given a student, collaborator or app credential 403, none 401; only managers may', async () => {
+    const body = { integration: { owner_type: 'School', owner_id: school.id } };
     const { client } = await f.studentClient(school);
-    expectErrorBody(await expectNoWrite(() => client.post('/integrations', { integration: { owner_type: 'School', owner_id: school.id } })), 403);
-    expectErrorBody(await expectNoWrite(() => service.anonymous.post('/integrations', { integration: { owner_type: 'School', owner_id: school.id } })), 401);
+    expectErrorBody(await expectNoWrite(() => client.post('/integrations', body)), 403);
+    expectErrorBody(await expectNoWrite(() => service.anonymous.post('/integrations', body)), 401);
+    // Integrations are MANAGERS (platform, admin): their settings hold secrets.
     const collaborator = await service.token('collaborator', school.id, (await f.person(school, 'Collaborator')).id);
-    expect((await collaborator.post('/integrations', { integration: { owner_type: 'School', owner_id: school.id } })).status).toBe(201);
+    expectErrorBody(await expectNoWrite(() => collaborator.post('/integrations', body)), 403);
+    const app = await service.token('app', school.id);
+    expectErrorBody(await expectNoWrite(() => app.post('/integrations', body)), 403);
+    const res = await school.admin.post('/integrations', body);
+    expect(res.status, res.text).toBe(201);
   });
 });
 

@@ -5,7 +5,7 @@ import { fixtures } from './messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
-// POST /integrations/suggestions: any credential sends one; the spec gives no payload, so the
+// POST /integrations/suggestions: staff authors (platform, admin, collaborator) send one; the spec gives no payload, so the
 // fields come in a `suggestion` hash or at the top level.
 
 let service: Service;
@@ -33,11 +33,20 @@ describe('POST /integrations/suggestions', () => {
     expect(await suggestionRow(res.body.id)).toMatchObject({ schoolId: school.id, name: 'Slack' });
   });
 
-  it('given a suggestion hash as a form body, from a student credential, then 201', async () => {
-    const { client } = await f.studentClient(school);
-    const res = await client.post('/integrations/suggestions', { suggestion: { name: 'Discord', url: 'http://discord.com/app' } }, { encoding: 'form' });
+  it('given a suggestion hash as a form body, from a collaborator credential, then 201', async () => {
+    const collaborator = await service.token('collaborator', school.id, (await f.person(school, 'Collaborator')).id);
+    const res = await collaborator.post('/integrations/suggestions', { suggestion: { name: 'Discord', url: 'http://discord.com/app' } }, { encoding: 'form' });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ name: 'Discord', url: 'http://discord.com/app', description: null });
+  });
+
+  it('from a student or an app credential, then 403 and nothing stored', async () => {
+    const before = await service.db.select().from(integrationSuggestions);
+    const { client } = await f.studentClient(school);
+    expectErrorBody(await client.post('/integrations/suggestions', { suggestion: { name: 'Student idea' } }, { encoding: 'form' }), 403);
+    const app = await service.token('app', school.id);
+    expectErrorBody(await app.post('/integrations/suggestions', { name: 'App idea' }), 403);
+    expect(await service.db.select().from(integrationSuggestions)).toEqual(before);
   });
 
   it('from a platform credential, then the suggestion has no school', async () => {

@@ -6,7 +6,9 @@ import { errorCodes, ids, libraryFixtures } from './library.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of Library, LibraryResource, Image and Category: create/update/delete with their
-// rules, reads by any role of the school, writes by staff, tenancy, and batched field resolvers.
+// rules, tenancy, and batched field resolvers. Libraries and their resources are read by staff only
+// (a student is FORBIDDEN); images and categories by any role of the school; writes by authors
+// (platform, admin, collaborator: an app or a student is FORBIDDEN).
 
 let service: Service;
 let school: TestSchool;
@@ -70,14 +72,24 @@ describe('Library', () => {
     expect(await f.credentialRow(credential.id)).toBeUndefined();
   });
 
-  it('library and libraries show only the caller school; any role reads, only staff writes', async () => {
+  it('library and libraries show only the caller school; staff reads, a student is FORBIDDEN; authors write, an app may not', async () => {
     const mine = await f.library(school, 'Readable');
-    const list = await student.graphql(`{ libraries(first: 100) { totalCount nodes { id } } }`);
-    expect(ids(list.data.libraries.nodes)).toEqual(expect.arrayContaining([school.libraryId, mine.id]));
-    expect(ids(list.data.libraries.nodes)).not.toContain(other.libraryId);
-    expect((await student.graphql(`query ($id: ID!) { library(id: $id) { name } }`, { id: mine.id })).data.library.name).toBe('Readable');
+    const LIST = `{ libraries(first: 100) { totalCount nodes { id } } }`;
+    const SHOW = `query ($id: ID!) { library(id: $id) { name } }`;
+    const app = await f.as(school, 'app');
+    for (const staff of [collaborator, app]) {
+      const list = await staff.graphql(LIST);
+      expect(ids(list.data.libraries.nodes)).toEqual(expect.arrayContaining([school.libraryId, mine.id]));
+      expect(ids(list.data.libraries.nodes)).not.toContain(other.libraryId);
+      expect((await staff.graphql(SHOW, { id: mine.id })).data.library.name).toBe('Readable');
+    }
     expect(errorCodes(await school.admin.graphql(`query ($id: ID!) { library(id: $id) { id } }`, { id: other.libraryId }))).toEqual(['NOT_FOUND']);
+    expect(errorCodes(await student.graphql(LIST))).toEqual(['FORBIDDEN']);
+    expect(errorCodes(await student.graphql(SHOW, { id: mine.id }))).toEqual(['FORBIDDEN']);
+    const before = await service.db.select().from(libraries);
     expect(errorCodes((await create(student, { name: 'Nope' })).res)).toEqual(['FORBIDDEN']);
+    expect(errorCodes((await create(app, { name: 'Nope either' })).res)).toEqual(['FORBIDDEN']);
+    expect(await service.db.select().from(libraries)).toEqual(before);
     expect((await create(collaborator, { name: 'Staff may' })).payload.errors).toEqual([]);
   });
 });
@@ -131,17 +143,22 @@ describe('LibraryResource', () => {
     expect(row).toMatchObject({ libraryId: target.id, title: 'Movable' });
   });
 
-  it('libraryResources lists the school’s, or one library’s; another school’s library is NOT_FOUND', async () => {
+  it('libraryResources lists the school’s, or one library’s, to staff; another school’s library is NOT_FOUND; a student is FORBIDDEN', async () => {
     const library = await f.library(school);
     const a = (await create(school.admin, library.id, { title: 'A' })).payload.libraryResource;
     const theirs = (await create(other.admin, other.libraryId, { title: 'Theirs' })).payload.libraryResource;
     const q = `query ($libraryId: ID) { libraryResources(libraryId: $libraryId, first: 100) { totalCount nodes { id } } }`;
-    expect(ids((await student.graphql(q, { libraryId: library.id })).data.libraryResources.nodes)).toEqual([Number(a.id)]);
-    const all = ids((await student.graphql(q)).data.libraryResources.nodes);
+    const one = `query ($id: ID!) { libraryResource(id: $id) { id } }`;
+    expect(ids((await collaborator.graphql(q, { libraryId: library.id })).data.libraryResources.nodes)).toEqual([Number(a.id)]);
+    const all = ids((await collaborator.graphql(q)).data.libraryResources.nodes);
     expect(all).toContain(Number(a.id));
     expect(all).not.toContain(Number(theirs.id));
+    expect((await collaborator.graphql(one, { id: a.id })).data.libraryResource).toEqual({ id: a.id });
     expect(errorCodes(await school.admin.graphql(q, { libraryId: other.libraryId }))).toEqual(['NOT_FOUND']);
-    expect(errorCodes(await school.admin.graphql(`query ($id: ID!) { libraryResource(id: $id) { id } }`, { id: theirs.id }))).toEqual(['NOT_FOUND']);
+    expect(errorCodes(await school.admin.graphql(one, { id: theirs.id }))).toEqual(['NOT_FOUND']);
+    expect(errorCodes(await student.graphql(q, { libraryId: library.id }))).toEqual(['FORBIDDEN']);
+    expect(errorCodes(await student.graphql(q))).toEqual(['FORBIDDEN']);
+    expect(errorCodes(await student.graphql(one, { id: a.id }))).toEqual(['FORBIDDEN']);
   });
 
   it('delete removes it; in use by a product it is in_use; a student may not', async () => {

@@ -97,11 +97,18 @@ describe('Orders over REST', () => {
       expect((await orderRow(order.id)).status).toBe('initiated');
     });
 
-    it('given collaborator and app credentials of the school, when they create, then 201', async () => {
-      for (const client of [await service.token('collaborator', a.id, collaboratorA.id), await service.token('app', a.id)]) {
-        const res = await client.post('/orders', { order: { student_id: studentA.id } });
-        expect(res.status, res.text).toBe(201);
-      }
+    it('given an app credential of the school, when it creates, then 201; a collaborator writes nothing, 403', async () => {
+      // Order writes are SELLERS (platform, admin, app): a collaborator teaches, it does not sell.
+      const res = await (await service.token('app', a.id)).post('/orders', { order: { student_id: studentA.id } });
+      expect(res.status, res.text).toBe(201);
+      const collaborator = await service.token('collaborator', a.id, collaboratorA.id);
+      const order = await createOrder();
+      const before = await countRows(orders);
+      expectFieldError(await collaborator.post('/orders', { order: { student_id: studentA.id } }), 403, 'base', 'forbidden');
+      expectFieldError(await collaborator.put(`/orders/${order.id}`, { order: { status: 'confirmed' } }), 403, 'base', 'forbidden');
+      expectFieldError(await collaborator.put(`/orders/${order.id}/cancel`), 403, 'base', 'forbidden');
+      expect(await countRows(orders)).toBe(before);
+      expect((await orderRow(order.id)).status).toBe(order.status);
     });
 
     it('given a platform credential, then it must name the school with X-School-Id, and then writes there', async () => {

@@ -550,7 +550,7 @@ describe('batching: statements bounded by depth, not by rows', () => {
   });
 
   it('given more schools, then School.schoolProducts with nested topics costs the same number of statements', async () => {
-    const query = '{ schools(first: 100) { nodes { id schoolProducts(first: 100) { totalCount nodes { id topics { id } categories { id } } } } } }';
+    const query = '{ schools(first: 40) { nodes { id schoolProducts(first: 20) { totalCount nodes { id topics { id } categories { id } } } } } }';
     const before = await service.countStatements(() => service.platform.graphql(query));
     await schoolWith(3);
     let result: any;

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
+import type { SchoolStatus } from '../modules/schools/school.state.js';
+import { schools } from '../modules/schools/school.table.js';
 
 export type Role = 'platform' | 'admin' | 'collaborator' | 'student' | 'app';
 
@@ -30,13 +32,16 @@ export function tokenFromHeader(header: string | undefined): string | null {
   return null;
 }
 
-export async function findCredential(db: Queryable, token: string): Promise<Credential | null> {
+/** The credential of a token and the status of its school (which gates it), in one statement. */
+export async function findCredential(db: Queryable, token: string): Promise<{ credential: Credential; schoolStatus: SchoolStatus | null } | null> {
   const [row] = await db
-    .select({ id: apiTokens.id, role: apiTokens.role, schoolId: apiTokens.schoolId, userId: apiTokens.userId })
+    .select({ id: apiTokens.id, role: apiTokens.role, schoolId: apiTokens.schoolId, userId: apiTokens.userId, schoolStatus: schools.status })
     .from(apiTokens)
+    .leftJoin(schools, eq(schools.id, apiTokens.schoolId))
     .where(and(eq(apiTokens.tokenDigest, digestToken(token)), isNull(apiTokens.revokedAt)))
     .limit(1);
-  return row ? { tokenId: row.id, role: row.role, schoolId: row.schoolId, userId: row.userId } : null;
+  if (!row) return null;
+  return { credential: { tokenId: row.id, role: row.role, schoolId: row.schoolId, userId: row.userId }, schoolStatus: row.schoolStatus };
 }
 
 /** Creates a credential and returns the token: the only time the clear token exists. */

@@ -1,12 +1,18 @@
-import { eq, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { AppError, forbidden } from '../graphql/errors.js';
 import type { Context } from '../graphql/context.js';
 import type { Role } from './credential.js';
 
-/** The tenancy condition on a school_id column; undefined only for a platform credential reading across schools. */
+const NO_ROW = sql`false`;
+
+/**
+ * The tenancy condition on a school_id column. It fails closed: no condition only for the platform
+ * reading across schools; an anonymous context (or any other) matches no row.
+ */
 export function inSchool(ctx: Context, column: PgColumn): SQL | undefined {
-  return ctx.schoolId === null ? undefined : eq(column, ctx.schoolId);
+  if (ctx.schoolId !== null) return eq(column, ctx.schoolId);
+  return ctx.tenancy === 'platform' ? undefined : NO_ROW;
 }
 
 /** The school a write goes to. A platform credential must name it (`X-School-Id`). */
@@ -37,5 +43,4 @@ export function requireRole(ctx: Context, ...roles: Role[]): void {
 
 /** Roles that manage a school's content. */
 export const STAFF: Role[] = ['platform', 'admin', 'collaborator', 'app'];
-/** Every role that may read a school's catalogue. */
-export const ANY_ROLE: Role[] = ['platform', 'admin', 'collaborator', 'app', 'student'];
+

@@ -1,6 +1,14 @@
 import DataLoader from 'dataloader';
 import type { Credential } from '../auth/credential.js';
 import type { Db } from '../db/client.js';
+import type { SchoolStatus } from '../modules/schools/school.state.js';
+import { checkSchoolRows } from '../auth/egress.js';
+
+/**
+ * Who a request acts for, explicitly: the platform across schools, one school, or nobody. Tenancy
+ * conditions fail closed: only `platform` reads across schools; `anonymous` matches no row.
+ */
+export type Tenancy = 'platform' | 'school' | 'anonymous';
 
 /** What every resolver receives; built once per request by graphql/request-context.ts. */
 export interface Context {
@@ -11,6 +19,9 @@ export interface Context {
    * credential the school it names with `X-School-Id` (null: a platform credential reading across schools).
    */
   schoolId: number | null;
+  tenancy: Tenancy;
+  /** The status of the credential's own school (null for the platform and anonymous): it gates what the credential may do. */
+  schoolStatus: SchoolStatus | null;
   now(): Date;
   loaders: LoaderRegistry;
 }
@@ -20,7 +31,12 @@ export interface LoaderDefinition<K, V> {
   readonly name: string;
   batch(ctx: Context, keys: readonly K[]): Promise<readonly (V | Error)[]>;
   cacheKey?: (key: K) => unknown;
+  /** Rows meant for anyone who names them (a media's public view): the tenancy check does not apply. */
+  readonly public?: boolean;
 }
+
+/** The same loader, marked as serving a public view (see LoaderDefinition.public). */
+export const publicLoader = <K, V>(definition: LoaderDefinition<K, V>): LoaderDefinition<K, V> => ({ ...definition, public: true });
 
 export function defineLoader<K, V>(
   name: string,
@@ -38,7 +54,11 @@ export class LoaderRegistry {
   get<K, V>(definition: LoaderDefinition<K, V>): DataLoader<K, V, unknown> {
     let loader = this.loaders.get(definition);
     if (!loader) {
-      loader = new DataLoader<K, V, unknown>((keys) => definition.batch(this.ctx(), keys), {
+      // Every batch's rows pass the tenancy check (auth/egress.ts): a second line behind the loaders' own filters.
+      const batch = definition.public
+        ? (keys: readonly K[]) => definition.batch(this.ctx(), keys)
+        : async (keys: readonly K[]) => checkSchoolRows(this.ctx(), await definition.batch(this.ctx(), keys));
+      loader = new DataLoader<K, V, unknown>(batch, {
         cacheKeyFn: definition.cacheKey,
         maxBatchSize: 1000,
       });

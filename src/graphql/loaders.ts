@@ -1,4 +1,4 @@
-import { and, asc, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { inSchool } from '../auth/tenancy.js';
 import { columnKey } from '../db/columns.js';
@@ -60,20 +60,23 @@ export async function findOr404<V>(ctx: Context, loader: LoaderDefinition<number
 
 /**
  * The ids linked to each parent through a join table (`school_product_categories`), in the link's
- * order. The join table has no school; the parent's loader already enforced tenancy.
+ * order. The join table has no school: the parent table (`parent`) is joined for its school, so a
+ * parent of another school links nothing, whoever asks.
  */
 export function linkedIdsLoader(
   name: string,
   table: PgTable,
   parentColumn: PgColumn,
   childColumn: PgColumn,
+  parent: Owned,
   orderBy?: PgColumn,
 ): LoaderDefinition<number, number[]> {
   return defineLoader(name, async (ctx, parentIds) => {
     const rows = await ctx.db
       .select({ parentId: parentColumn, childId: childColumn })
       .from(table)
-      .where(inArray(parentColumn, [...parentIds]))
+      .innerJoin(parent as PgTable, eq(parent.id, parentColumn))
+      .where(and(inArray(parentColumn, [...parentIds]), inSchool(ctx, parent.schoolId)))
       .orderBy(...(orderBy ? [asc(orderBy)] : []), asc(childColumn));
     const byParent = new Map<number, number[]>();
     for (const r of rows as { parentId: number; childId: number }[]) byParent.set(r.parentId, [...(byParent.get(r.parentId) ?? []), r.childId]);

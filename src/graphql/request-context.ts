@@ -14,30 +14,43 @@ const header = (headers: Headers, name: string) => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-/** Resolves the credential (one indexed lookup) and the school scope of a request. */
+/** PostgreSQL's integer: a school id beyond it names no school. */
+const MAX_ID = 2_147_483_647;
+
+/** Resolves the credential (one indexed lookup, with its school's status) and the school scope of a request. */
 export async function contextFor(deps: ContextDeps, headers: Headers): Promise<Context> {
   const authorization = header(headers, 'authorization');
-  let credential = null;
-  if (authorization) {
-    const token = tokenFromHeader(authorization);
-    if (!token) throw new AppError('unauthenticated', 'Authorization must be "Bearer <token>" or "Token token=<token>"');
-    credential = await findCredential(deps.db, token);
-    if (!credential) throw new AppError('unauthenticated', 'The credential is not valid');
-  }
-  let schoolId = credential?.schoolId ?? null;
+  if (!authorization) return anonymousContext(deps);
+  const token = tokenFromHeader(authorization);
+  if (!token) throw new AppError('unauthenticated', 'Authorization must be "Bearer <token>" or "Token token=<token>"');
+  const found = await findCredential(deps.db, token);
+  if (!found) throw new AppError('unauthenticated', 'The credential is not valid');
+  const { credential, schoolStatus } = found;
+  let schoolId = credential.schoolId;
   const acting = header(headers, 'x-school-id');
-  if (credential?.role === 'platform' && acting) {
-    if (!/^\d{1,10}$/.test(acting.trim())) throw new AppError('bad_request', 'X-School-Id must be a school id');
-    schoolId = Number(acting.trim());
+  if (credential.role === 'platform' && acting) {
+    const id = acting.trim();
+    if (!/^\d{1,10}$/.test(id) || Number(id) < 1 || Number(id) > MAX_ID) throw new AppError('bad_request', 'X-School-Id must be a school id');
+    schoolId = Number(id);
   }
-  const ctx: Context = { db: deps.db, credential, schoolId, now: deps.now, loaders: undefined as never };
-  ctx.loaders = new LoaderRegistry(() => ctx);
-  return ctx;
+  if (credential.role !== 'platform' && schoolId === null) throw new AppError('unauthenticated', 'The credential is not valid');
+  return withLoaders({
+    db: deps.db,
+    credential,
+    schoolId,
+    tenancy: credential.role === 'platform' && schoolId === null ? 'platform' : 'school',
+    schoolStatus: credential.role === 'platform' ? null : schoolStatus,
+    now: deps.now,
+  });
 }
 
-/** A context with no credential, for public routes. */
+/** A context with no credential (public routes, or no Authorization header): it matches no school's rows. */
 export function anonymousContext(deps: ContextDeps): Context {
-  const ctx: Context = { db: deps.db, credential: null, schoolId: null, now: deps.now, loaders: undefined as never };
+  return withLoaders({ db: deps.db, credential: null, schoolId: null, tenancy: 'anonymous', schoolStatus: null, now: deps.now });
+}
+
+function withLoaders(fields: Omit<Context, 'loaders'>): Context {
+  const ctx = fields as Context;
   ctx.loaders = new LoaderRegistry(() => ctx);
   return ctx;
 }

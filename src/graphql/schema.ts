@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { GraphQLDateTime } from 'graphql-scalars';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
-import { authChecker } from '../auth/auth-checker.js';
+import { installRoleMatrix } from '../auth/guard.js';
 import { resolvers } from '../modules/index.js';
+import { checkTextLimits } from './text-limits.js';
 
 let built: Promise<GraphQLSchema> | undefined;
 
@@ -27,13 +28,12 @@ function plainFieldsAreSimple() {
 export function appSchema(): Promise<GraphQLSchema> {
   built ??= (async () => {
     plainFieldsAreSimple();
-    return buildSchema({
+    return installRoleMatrix(await buildSchema({
       resolvers: resolvers as unknown as NonEmptyArray<Function>,
       validate: true,
-      authChecker,
-      authMode: 'error',
+      validateFn: checkTextLimits,
       scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
-    });
+    }));
   })();
   return built;
 }

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { execute, getNullableType, type GraphQLSchema, isListType } from 'graphql';
-import { AppError, raisedErrors, statusForUserErrors } from '../graphql/errors.js';
+import { refusal } from '../auth/guard.js';
+import { operationRules, type Rule } from '../auth/role-matrix.js';
+import { AppError, raisedErrors, rejectedInputError, statusForUserErrors } from '../graphql/errors.js';
 import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
@@ -23,6 +25,9 @@ interface Row {
   compiled: CompiledRoute;
   /** The row's own names for the positional path parameters. */
   paramNames: string[];
+  /** The role matrix's row for the operation, checked before the body is read into arguments. */
+  rule: Rule;
+  mutation: boolean;
 }
 
 /** `/v1/x/:id/` → `/x/:p0`: rows of one shape share a fastify route whatever their parameter names. */
@@ -49,10 +54,12 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
   for (const route of deps.routes) {
     const compiled = compileRoute(deps.schema, route);
     const { shape, names } = routeShape(route.path);
+    const mutation = !!deps.schema.getMutationType()?.getFields()[route.field];
+    const rule = operationRules[`${mutation ? 'Mutation' : 'Query'}.${route.field}`];
     const byMethod = groups.get(shape) ?? new Map<Method, Row[]>();
     groups.set(shape, byMethod);
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      byMethod.set(method, [...(byMethod.get(method) ?? []), { compiled, paramNames: names }]);
+      byMethod.set(method, [...(byMethod.get(method) ?? []), { compiled, paramNames: names, rule, mutation }]);
     }
   }
   for (const [shape, byMethod] of groups) {
@@ -99,7 +106,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     }
     const query = (request.query ?? {}) as Record<string, unknown>;
     const row = rows.find((r) => !r.compiled.route.when || Object.entries(r.compiled.route.when).every(([k, v]) => query[k] === v));
-    if (!row) throw new RestFailure(404, baseError('route_not_found', `No route matches ${request.method} ${request.url}`));
+    if (!row) throw new RestFailure(404, baseError('route_not_found', `No route matches ${request.method} on this path`));
     const { compiled } = row;
     const body = request.method === 'GET' ? await getRequestBody(request) : request.body;
     if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
@@ -114,13 +121,18 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     if (!compiled.route.public && !ctx.credential) {
       throw new RestFailure(401, baseError('unauthenticated', 'A valid credential is required (Authorization: Bearer <token>)'));
     }
+    // Who may not run the operation learns nothing of its parameters: 403 before the body is judged.
+    const refused = refusal(ctx, row.rule, row.mutation);
+    if (refused) throw refused;
     const variables = variablesFor(compiled, params, form);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
     return replyOne(compiled, result, reply);
   } catch (error) {
     if (error instanceof RestFailure) return sendError(reply, error.status, error.errors);
-    if (error instanceof AppError) return sendError(reply, raisedErrors[error.code].http, [{ field: error.field.length ? restFieldName(error.field) : 'base', code: error.code, message: error.message }]);
+    // A value the database refused is the input's fault (400), not the service's.
+    const raised = error instanceof AppError ? error : rejectedInputError(error);
+    if (raised) return sendError(reply, raisedErrors[raised.code].http, [{ field: raised.field.length ? restFieldName(raised.field) : 'base', code: raised.code, message: raised.message }]);
     deps.log(error, request);
     return sendError(reply, 500, baseError('internal', 'Internal server error'));
   }
@@ -169,7 +181,7 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
         source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
       throw new RestFailure(
         400,
-        problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]) , code: 'invalid_type', message: p.message })),
+        problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message })),
       );
     }
     if (shaped !== undefined) variables[name] = shaped;
@@ -269,6 +281,8 @@ async function replyList(
   return reply.send(Readable.from(pages()));
 }
 
+const MAX_PAGE = 2_147_483_647;
+
 function pageVariables(page: unknown, perPage: unknown): { page: number; perPage: number } {
   const asInt = (v: unknown, name: string) => {
     if (typeof v === 'number' && Number.isInteger(v)) return v;
@@ -276,7 +290,8 @@ function pageVariables(page: unknown, perPage: unknown): { page: number; perPage
     throw badRequest(name, `${name} must be a whole number`);
   };
   const p = asInt(page, 'page');
-  if (p < 1) throw badRequest('page', 'page must be 1 or more');
+  // GraphQL's page is an Int: a larger page is refused here rather than failing as a variable.
+  if (p < 1 || p > MAX_PAGE) throw badRequest('page', `page must be between 1 and ${MAX_PAGE}`);
   const pp = perPage === undefined || perPage === '' ? 10 : asInt(perPage, 'per_page');
   if (pp < 1 || pp > MAX_PAGE_SIZE) throw badRequest('per_page', `per_page must be between 1 and ${MAX_PAGE_SIZE}`);
   return { page: p, perPage: pp };

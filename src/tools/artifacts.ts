@@ -5,15 +5,18 @@ import { projectRoot } from '../db/client.js';
 import { appSchema } from '../graphql/schema.js';
 import { routes } from '../modules/index.js';
 import { buildOpenApi } from '../rest/openapi.js';
+import { renderReadmeFile } from './readme-tables.js';
 
 /**
- * The generated descriptions of the service, committed under schema/. The writer
+ * The generated descriptions of the service, committed under schema/ (and the README's tables). The writer
  * (tools/write-artifacts.ts) and the staleness test (test/artifacts.test.ts) both render them
  * here, so they compare the very same text.
  */
 export const artifacts = {
   graphql: { file: 'schema/schema.graphql', render: renderGraphqlSdl },
   openapi: { file: 'schema/openapi.json', render: renderOpenApi },
+  /** The README's role matrix and school lifecycle tables, between their markers. */
+  readme: { file: 'README.md', render: async () => renderReadmeFile(artifactPath('README.md')) },
 } as const;
 
 /** The GraphQL SDL, types and fields sorted so the file changes only when the schema does. */

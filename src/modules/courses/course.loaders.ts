@@ -16,6 +16,7 @@ export const moduleIdsOfCourse = linkedIdsLoader(
   courseModuleLinks,
   courseModuleLinks.courseId,
   courseModuleLinks.courseModuleId,
+  courses,
   courseModuleLinks.position,
 );
 

@@ -40,6 +40,7 @@ export const courseClassIdsOfEnrollment = linkedIdsLoader(
   enrollmentCourseClasses,
   enrollmentCourseClasses.enrollmentId,
   enrollmentCourseClasses.courseClassId,
+  enrollments,
 );
 
 export const enrollmentsOfStudent = childConnectionLoaders('student.enrollments', enrollments, enrollments.studentId, visibleEnrollments);

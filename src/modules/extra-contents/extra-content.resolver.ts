@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { idOrNull, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -23,13 +23,11 @@ const idFilter = (value: string) => idOrNull(value) ?? 0;
 
 @Resolver(() => ExtraContent)
 export class ExtraContentResolver {
-  @Authorized(...STAFF)
   @Query(() => ExtraContent)
   extraContent(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, extraContentById, parseId(id, 'ExtraContent'), 'ExtraContent');
   }
 
-  @Authorized(...STAFF)
   @Query(() => ExtraContentConnection, {
     description:
       "The school's extra contents (id order), narrowed by resource (type in any spelling, id) and media. Students read them through Lesson/Course/SchoolProduct.extraContents.",
@@ -50,7 +48,6 @@ export class ExtraContentResolver {
     );
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => ExtraContentPayload)
   createExtraContent(@Arg('input', () => ExtraContentInput) input: ExtraContentInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
@@ -64,7 +61,6 @@ export class ExtraContentResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => ExtraContentPayload)
   updateExtraContent(@Arg('id', () => ID) id: string, @Arg('input', () => ExtraContentInput) input: ExtraContentInput, @Ctx() ctx: Context) {
     const extraContentId = parseId(id, 'ExtraContent');
@@ -77,7 +73,6 @@ export class ExtraContentResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => ExtraContentPayload)
   deleteExtraContent(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const extraContentId = parseId(id, 'ExtraContent');

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ANY_ROLE, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -20,13 +20,11 @@ export const ForumAnswerPayload = Payload(ForumAnswer, 'forumAnswer');
 
 @Resolver(() => ForumAnswer)
 export class ForumAnswerResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => ForumAnswer)
   forumAnswer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, answerById, parseId(id, 'ForumAnswer'), 'ForumAnswer');
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => ForumAnswerPayload, {
     description: "Answers a question. The author is the credential's user unless a staff credential names one; emits forum_answer.created.",
   })
@@ -53,7 +51,6 @@ export class ForumAnswerResolver {
     });
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => ForumAnswerPayload, { description: 'Updates an answer (staff, or its author).' })
   updateForumAnswer(@Arg('id', () => ID) id: string, @Arg('input', () => ForumAnswerInput) input: ForumAnswerInput, @Ctx() ctx: Context) {
     const answerId = parseId(id, 'ForumAnswer');
@@ -72,7 +69,6 @@ export class ForumAnswerResolver {
     });
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => ForumAnswerPayload, { description: 'Deletes an answer (staff, or its author).' })
   deleteForumAnswer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const answerId = parseId(id, 'ForumAnswer');

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, not } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ANY_ROLE, inSchool, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
@@ -33,13 +33,11 @@ async function moveTo(tx: Queryable, question: ForumQuestionRow, target: string,
 
 @Resolver(() => ForumQuestion)
 export class ForumQuestionResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => ForumQuestion)
   forumQuestion(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, questionById, parseId(id, 'ForumQuestion'), 'ForumQuestion');
   }
 
-  @Authorized(...ANY_ROLE)
   @Query(() => ForumQuestionConnection, { description: "The school's questions, narrowed by section, author and whether staff answered." })
   async forumQuestions(@Args(() => ForumQuestionsArgs) args: ForumQuestionsArgs, @Ctx() ctx: Context) {
     const section = given(args.forumSectionId) ? await findOr404(ctx, sectionById, parseId(args.forumSectionId!, 'ForumSection'), 'ForumSection') : null;
@@ -54,7 +52,6 @@ export class ForumQuestionResolver {
     return paginate(ctx, forumQuestions, where, args);
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => ForumQuestionPayload, {
     description:
       'Asks a question in a section (the argument, else input.forumSectionId / forumQuestionId). Without createdAt, the ' +
@@ -98,7 +95,6 @@ export class ForumQuestionResolver {
     });
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => ForumQuestionPayload, { description: 'Updates a question (staff, or its author); a changed section moves it within its forum.' })
   updateForumQuestion(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateForumQuestionInput) input: UpdateForumQuestionInput, @Ctx() ctx: Context) {
     const questionId = parseId(id, 'ForumQuestion');
@@ -126,7 +122,6 @@ export class ForumQuestionResolver {
     });
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => ForumQuestionPayload, {
     description: 'Moves a question to another section of the same forum (forumSectionId, else input.forumSectionId / forumQuestionId).',
   })
@@ -148,7 +143,6 @@ export class ForumQuestionResolver {
     });
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => ForumQuestionPayload, { description: 'Deletes a question (staff, or its author) with its answers.' })
   deleteForumQuestion(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const questionId = parseId(id, 'ForumQuestion');

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { eq } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -20,19 +20,16 @@ export const ForumPayload = Payload(Forum, 'forum');
 
 @Resolver(() => Forum)
 export class ForumResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => Forum)
   forum(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, forumById, parseId(id, 'Forum'), 'Forum');
   }
 
-  @Authorized(...ANY_ROLE)
   @Query(() => ForumConnection, { description: 'The forums of the school.' })
   forums(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return paginate(ctx, forums, inSchool(ctx, forums.schoolId), args);
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => ForumPayload)
   createForum(@Arg('input', () => ForumInput) input: ForumInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
@@ -43,7 +40,6 @@ export class ForumResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => ForumPayload)
   updateForum(@Arg('id', () => ID) id: string, @Arg('input', () => ForumInput) input: ForumInput, @Ctx() ctx: Context) {
     const forumId = parseId(id, 'Forum');
@@ -56,7 +52,6 @@ export class ForumResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => ForumPayload, { description: 'Deletes the forum with its sections, questions and answers.' })
   deleteForum(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const forumId = parseId(id, 'Forum');

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
@@ -13,7 +13,6 @@ export const IntegrationSuggestionPayload = Payload(IntegrationSuggestion, 'inte
 
 @Resolver(() => IntegrationSuggestion)
 export class IntegrationSuggestionResolver {
-  @Authorized()
   @Mutation(() => IntegrationSuggestionPayload, {
     description:
       'Sends the platform a suggestion of a new integration; any credential may. REST: POST /integrations/suggestions with a ' +
@@ -39,7 +38,6 @@ export class IntegrationSuggestionResolver {
     });
   }
 
-  @Authorized('platform')
   @Query(() => IntegrationSuggestionConnection, { description: 'The suggestions received (platform credentials only; X-School-Id narrows to one school).' })
   integrationSuggestions(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return paginate(ctx, integrationSuggestions, inSchool(ctx, integrationSuggestions.schoolId), args);

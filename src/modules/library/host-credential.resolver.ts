@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Role } from '../../auth/credential.js';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
 import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
@@ -20,9 +19,6 @@ import { Library } from './library.type.js';
 
 export const HostCredentialPayload = Payload(HostCredential, 'hostCredential');
 uniqueConstraintField('host_credentials_library_id_host_key', 'host');
-
-/** Host credentials are secrets: only these roles read or write them. */
-export const HOST_CREDENTIAL_ROLES: Role[] = ['platform', 'admin'];
 
 type TokenColumns = Partial<Pick<HostCredentialRow, 'accessTokenCiphertext' | 'accessTokenHint'>>;
 
@@ -59,13 +55,11 @@ function hostCredentialColumns(input: HostCredentialInput, current?: HostCredent
 
 @Resolver(() => HostCredential)
 export class HostCredentialResolver {
-  @Authorized(...HOST_CREDENTIAL_ROLES)
   @Query(() => HostCredential)
   hostCredential(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, hostCredentialById, parseId(id, 'HostCredential'), 'HostCredential');
   }
 
-  @Authorized(...HOST_CREDENTIAL_ROLES)
   @Query(() => HostCredentialConnection, { description: 'The host credentials of a library of the school.' })
   async hostCredentials(
     @Arg('libraryId', () => ID) libraryId: string,
@@ -76,7 +70,6 @@ export class HostCredentialResolver {
     return paginate(ctx, hostCredentials, and(eq(hostCredentials.libraryId, library.id), inSchool(ctx, hostCredentials.schoolId)), args);
   }
 
-  @Authorized(...HOST_CREDENTIAL_ROLES)
   @Mutation(() => HostCredentialPayload, { description: 'Adds the credentials of a media host to a library; a host already there is taken.' })
   async createHostCredential(
     @Arg('libraryId', () => ID) libraryId: string,
@@ -95,7 +88,6 @@ export class HostCredentialResolver {
     });
   }
 
-  @Authorized(...HOST_CREDENTIAL_ROLES)
   @Mutation(() => HostCredentialPayload, { description: 'Updates host credentials (see HostCredentialInput for the access token).' })
   updateHostCredential(
     @Arg('id', () => ID) id: string,
@@ -112,7 +104,6 @@ export class HostCredentialResolver {
     });
   }
 
-  @Authorized(...HOST_CREDENTIAL_ROLES)
   @Mutation(() => HostCredentialPayload)
   deleteHostCredential(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const credentialId = parseId(id, 'HostCredential');
@@ -127,7 +118,6 @@ export class HostCredentialResolver {
 
 @Resolver(() => Library)
 export class HostCredentialsOfLibraryResolver {
-  @Authorized(...HOST_CREDENTIAL_ROLES)
   @FieldResolver(() => [HostCredential], {
     nullable: true,
     description:

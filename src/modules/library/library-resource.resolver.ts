@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -34,13 +34,11 @@ function resourceColumns(input: LibraryResourceInput, creating: boolean) {
 
 @Resolver(() => LibraryResource)
 export class LibraryResourceResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => LibraryResource)
   libraryResource(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, libraryResourceById, parseId(id, 'LibraryResource'), 'LibraryResource');
   }
 
-  @Authorized(...ANY_ROLE)
   @Query(() => LibraryResourceConnection, { description: "The school's library resources, or those of one library." })
   async libraryResources(@Args(() => LibraryResourcesArgs) args: LibraryResourcesArgs, @Ctx() ctx: Context) {
     const library = args.libraryId != null ? await findOr404(ctx, libraryById, parseId(args.libraryId, 'Library'), 'Library') : null;
@@ -52,7 +50,6 @@ export class LibraryResourceResolver {
     );
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => LibraryResourcePayload, { description: 'Adds a resource to a library of the school (the argument names the library).' })
   async createLibraryResource(
     @Arg('libraryId', () => ID) libraryId: string,
@@ -71,7 +68,6 @@ export class LibraryResourceResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => LibraryResourcePayload, { description: 'Updates a resource; a libraryId moves it to another library of the school.' })
   updateLibraryResource(
     @Arg('id', () => ID) id: string,
@@ -91,7 +87,6 @@ export class LibraryResourceResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => LibraryResourcePayload, { description: 'Deletes a resource; in_use while a school product points at it.' })
   deleteLibraryResource(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const resourceId = parseId(id, 'LibraryResource');

@@ -1,12 +1,12 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import { defineLoader } from '../../graphql/context.js';
+import { defineLoader, publicLoader } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
 import { images } from '../library/library.table.js';
 import { media, videoSlideSyncs } from './media.table.js';
 
 export const mediaById = byIdLoader('media.byId', media);
 /** Any school's media, for the public view (it shows only what may be published). */
-export const publicMediaById = byIdLoader('media.publicById', media, () => undefined);
+export const publicMediaById = publicLoader(byIdLoader('media.publicById', media, () => undefined));
 /** Slides in syncAt order. */
 export const slidesOfMedia = childrenLoader('media.slideSyncs', videoSlideSyncs, videoSlideSyncs.mediaId, [videoSlideSyncs.syncAt]);
 
@@ -14,7 +14,7 @@ export const slidesOfMedia = childrenLoader('media.slideSyncs', videoSlideSyncs,
  * The public view's slides: moment and image URL, in syncAt order, with no school filter whoever
  * asks (the media was found by id, publicly).
  */
-export const publicSlidesOfMedia = defineLoader<number, { syncAt: number; imageUrl: string }[]>('media.publicSlides', async (ctx, mediaIds) => {
+export const publicSlidesOfMedia = publicLoader(defineLoader<number, { syncAt: number; imageUrl: string }[]>('media.publicSlides', async (ctx, mediaIds) => {
   const rows = await ctx.db
     .select({ mediaId: videoSlideSyncs.mediaId, syncAt: videoSlideSyncs.syncAt, imageUrl: images.url })
     .from(videoSlideSyncs)
@@ -24,4 +24,4 @@ export const publicSlidesOfMedia = defineLoader<number, { syncAt: number; imageU
   const byMedia = new Map<number, { syncAt: number; imageUrl: string }[]>();
   for (const { mediaId, ...slide } of rows) byMedia.set(mediaId, [...(byMedia.get(mediaId) ?? []), slide]);
   return mediaIds.map((id) => byMedia.get(id) ?? []);
-});
+}));

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ANY_ROLE, hasRole, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { hasRole, inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
@@ -35,7 +35,6 @@ async function storeSlides(tx: Queryable, mediaId: number, schoolId: number, sli
 
 @Resolver(() => Media)
 export class MediaResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => Media, {
     description:
       "A media; with schoolProductId or enrollmentId, only a media of that scope's lessons and extra contents (404 otherwise). Students need enrollmentId.",
@@ -52,7 +51,6 @@ export class MediaResolver {
     return scopedRow(ctx, scope, mediaById, media, mediaId, mediaCondition(ctx, scope), 'Media');
   }
 
-  @Authorized(...ANY_ROLE)
   @Query(() => MediaConnection, {
     description:
       "The school's media, or a product's or an enrollment's (the media of their lessons and extra contents; through an enrollment, released and available ones). Students need enrollmentId.",
@@ -64,7 +62,6 @@ export class MediaResolver {
     return scopedPage(await paginate(ctx, media, where, args), scope);
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => MediaPayload)
   createMedia(@Arg('input', () => MediaInput) input: MediaInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
@@ -79,7 +76,6 @@ export class MediaResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => MediaPayload, { description: 'Updates a media; a given videoSlideSyncsAttributes replaces its slides. storageFileUrl cannot change.' })
   updateMedia(@Arg('id', () => ID) id: string, @Arg('input', () => MediaInput) input: MediaInput, @Ctx() ctx: Context) {
     const mediaId = parseId(id, 'Media');
@@ -94,14 +90,12 @@ export class MediaResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => MediaPayload)
   deleteMedia(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const mediaId = parseId(id, 'Media');
     return mutate(ctx, 'media', (tx) => deleteOwned(tx, ctx, media, mediaId, 'Media'));
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => MediaPayload, {
     description:
       'Marks a media for processing again: status queued, processingRequestedAt now, processedAt cleared; emits media.reprocess_requested. ' +
@@ -128,7 +122,6 @@ export class MediaResolver {
     });
   }
 
-  @Authorized('app', 'platform')
   @Mutation(() => MediaPayload, {
     description:
       'For the processing worker (an app credential): processing when it starts, ready or failed when it ends ' +

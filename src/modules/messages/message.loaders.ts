@@ -11,14 +11,15 @@ import { visibleChannels, visibleMessages } from './message.scope.js';
 export const channelById = byIdLoader('channel.byId', channels, visibleChannels);
 export const messageById = byIdLoader('message.byId', messages, visibleMessages);
 export const senderById = byIdLoader('message.sender', users);
-export const channelIdsOfMessage = linkedIdsLoader('message.channelIds', messageChannels, messageChannels.messageId, messageChannels.channelId);
+export const channelIdsOfMessage = linkedIdsLoader('message.channelIds', messageChannels, messageChannels.messageId, messageChannels.channelId, messages);
 
-/** The owners of each message, in the order they were given (message_owners has no school: the message's loader enforced it). */
+/** The owners of each message, in the order they were given (message_owners has no school: its message's school counts). */
 export const ownersOfMessage = defineLoader<number, MessageOwnerRow[]>('message.owners', async (ctx, messageIds) => {
   const rows = await ctx.db
-    .select()
+    .select(getTableColumns(messageOwners))
     .from(messageOwners)
-    .where(inArray(messageOwners.messageId, [...messageIds]))
+    .innerJoin(messages, eq(messages.id, messageOwners.messageId))
+    .where(and(inArray(messageOwners.messageId, [...messageIds]), inSchool(ctx, messages.schoolId)))
     .orderBy(asc(messageOwners.id));
   const byMessage = new Map<number, MessageOwnerRow[]>();
   for (const r of rows) byMessage.set(r.messageId, [...(byMessage.get(r.messageId) ?? []), r]);

@@ -46,7 +46,7 @@ export class MessageSender {
   @Field(() => ID) id!: number;
   @Field(() => UserTypeEnum, { description: 'Student, Collaborator or Admin: the id names a person of that kind.' }) type!: string;
   @Field(() => String) fullName!: string;
-  @Field(() => String) email!: string;
+  @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) email!: string;
 }
 
 @ObjectType()

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { ANY_ROLE, inSchool, ownStudentId, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { inSchool, ownStudentId, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
@@ -42,13 +42,11 @@ async function recipient(ctx: Context, studentId: string | null | undefined, col
 
 @Resolver(() => Notification)
 export class NotificationResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => Notification, { description: 'A notification; a student credential sees only its own.' })
   notification(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, notificationById, parseId(id, 'Notification'), 'Notification');
   }
 
-  @Authorized(...ANY_ROLE)
   @Query(() => NotificationConnection, {
     description: "Notifications of a student or a collaborator, or of the whole school; a student credential sees only its own.",
   })
@@ -67,7 +65,6 @@ export class NotificationResolver {
     return { ...connection, unreadCount };
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => NotificationPayload, { description: 'Notifies a student or a collaborator (name exactly one); emits notification.created.' })
   async createNotification(
     @Arg('input', () => NotificationInput) input: NotificationInput,
@@ -84,7 +81,6 @@ export class NotificationResolver {
     });
   }
 
-  @Authorized(...ANY_ROLE)
   @Mutation(() => NotificationPayload, {
     description: 'Inverts the read flag: read sets readAt to now, unread clears it. A student credential toggles only its own.',
   })

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
-import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError } from '../../graphql/errors.js';
@@ -61,13 +61,11 @@ export function filterId(value: string | null | undefined, field: string): numbe
 
 @Resolver(() => PaymentOption)
 export class PaymentOptionResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => PaymentOption)
   paymentOption(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, paymentOptionById, parseId(id, 'PaymentOption'), 'PaymentOption');
   }
 
-  @Authorized(...ANY_ROLE)
   @Query(() => PaymentOptionConnection)
   paymentOptions(@Args(() => PaymentOptionsArgs) args: PaymentOptionsArgs, @Ctx() ctx: Context) {
     const productId = filterId(args.schoolProductId, 'schoolProductId');
@@ -75,7 +73,6 @@ export class PaymentOptionResolver {
     return paginate(ctx, paymentOptions, and(inSchool(ctx, paymentOptions.schoolId), byProduct), args);
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => PaymentOptionPayload)
   createPaymentOption(@Arg('input', () => PaymentOptionInput) input: PaymentOptionInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
@@ -89,7 +86,6 @@ export class PaymentOptionResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => PaymentOptionPayload)
   updatePaymentOption(@Arg('id', () => ID) id: string, @Arg('input', () => PaymentOptionInput) input: PaymentOptionInput, @Ctx() ctx: Context) {
     const optionId = parseId(id, 'PaymentOption');
@@ -124,19 +120,16 @@ async function paymentOptionValues(tx: Queryable, schoolId: number, input: Payme
 
 @Resolver(() => Coupon)
 export class CouponResolver {
-  @Authorized(...STAFF)
   @Query(() => Coupon)
   coupon(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, couponById, parseId(id, 'Coupon'), 'Coupon');
   }
 
-  @Authorized(...STAFF)
   @Query(() => CouponConnection)
   coupons(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return paginate(ctx, coupons, inSchool(ctx, coupons.schoolId), args);
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => CouponPayload)
   createCoupon(@Arg('input', () => CouponInput) input: CouponInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
@@ -147,7 +140,6 @@ export class CouponResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => CouponPayload)
   updateCoupon(@Arg('id', () => ID) id: string, @Arg('input', () => CouponInput) input: CouponInput, @Ctx() ctx: Context) {
     const couponId = parseId(id, 'Coupon');
@@ -181,13 +173,11 @@ function couponValues(input: CouponInput, current?: CouponRow) {
 
 @Resolver(() => CouponToken)
 export class CouponTokenResolver {
-  @Authorized(...STAFF)
   @Query(() => CouponToken)
   couponToken(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, couponTokenById, parseId(id, 'CouponToken'), 'CouponToken');
   }
 
-  @Authorized(...STAFF)
   @Query(() => CouponTokenConnection)
   couponTokens(@Args(() => CouponTokensArgs) args: CouponTokensArgs, @Ctx() ctx: Context) {
     const couponId = filterId(args.couponId, 'couponId');
@@ -200,7 +190,6 @@ export class CouponTokenResolver {
     );
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => CouponTokenPayload)
   createCouponToken(@Arg('input', () => CouponTokenInput) input: CouponTokenInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
@@ -218,7 +207,6 @@ export class CouponTokenResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => CouponTokenPayload)
   updateCouponToken(@Arg('id', () => ID) id: string, @Arg('input', () => CouponTokenInput) input: CouponTokenInput, @Ctx() ctx: Context) {
     const tokenId = parseId(id, 'CouponToken');
@@ -245,19 +233,16 @@ export class CouponTokenResolver {
 
 @Resolver(() => GatewayCredential)
 export class GatewayCredentialResolver {
-  @Authorized(...STAFF)
   @Query(() => GatewayCredential)
   gatewayCredential(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, gatewayCredentialById, parseId(id, 'GatewayCredential'), 'GatewayCredential');
   }
 
-  @Authorized(...STAFF)
   @Query(() => GatewayCredentialConnection)
   gatewayCredentials(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return paginate(ctx, gatewayCredentials, inSchool(ctx, gatewayCredentials.schoolId), args);
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => GatewayCredentialPayload)
   createGatewayCredential(@Arg('input', () => GatewayCredentialInput) input: GatewayCredentialInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
@@ -271,7 +256,6 @@ export class GatewayCredentialResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => GatewayCredentialPayload, { description: 'Updates a gateway account; a secretKey replaces the stored one, null removes it.' })
   updateGatewayCredential(
     @Arg('id', () => ID) id: string,

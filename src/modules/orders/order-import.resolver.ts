@@ -5,7 +5,8 @@
  * - Idempotent on the order's uuid: when the school already has an order with that uuid, it is
  *   returned (`created: false`) and nothing is written or even validated (a retry of an import
  *   that succeeded must not fail on the invoice and payment uuids the first one stored).
- *   Concurrent imports of one uuid meet at the unique index: the loser returns the winner's order.
+ *   Concurrent imports of one uuid wait for each other (an advisory lock on the school and uuid),
+ *   so the later ones find the first one's order; the unique index remains the last guard.
  * - Every rule of the spec's import body is checked before anything is written, and every
  *   violation is reported (not only the first), each naming its nested path
  *   (`invoicesAttributes.0.paymentsAttributes.1.status`, REST
@@ -29,9 +30,10 @@
 import 'reflect-metadata';
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
-import { STAFF, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
+import { lockKey } from '../../db/locks.js';
 import type { Context } from '../../graphql/context.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
@@ -335,6 +337,8 @@ async function writeImport(tx: Queryable, plan: Plan, input: ImportOrderInput): 
 export async function importOrder(tx: Queryable, ctx: Context, schoolId: number, input: ImportOrderInput, dryRun: boolean) {
   const uuid = uuidOf(input.uuid);
   if (uuid !== null) {
+    // Concurrent imports of one uuid wait here: the later ones then find the first one's order.
+    await lockKey(tx, 'order-import', `${schoolId}:${uuid}`);
     const [existing] = await tx
       .select()
       .from(orders)
@@ -350,7 +354,6 @@ const Student = StudentTypes.Type;
 
 @Resolver(() => ImportedOrder)
 export class OrderImportResolver {
-  @Authorized(...STAFF)
   @Mutation(() => ImportOrderPayload, {
     description:
       'Imports an order with its items, invoices and payments in one transaction: all or nothing, idempotent on uuid. dryRun checks everything and writes nothing.',

@@ -10,7 +10,7 @@ import { pathCourses, paths, type PathRow } from './path.table.js';
 export const pathById = byIdLoader('path.byId', paths);
 
 /** The course ids of each path, in the path's order. */
-export const courseIdsOfPath = linkedIdsLoader('path.courseIds', pathCourses, pathCourses.pathId, pathCourses.courseId, pathCourses.position);
+export const courseIdsOfPath = linkedIdsLoader('path.courseIds', pathCourses, pathCourses.pathId, pathCourses.courseId, paths, pathCourses.position);
 
 /** The courses of each path, in the path's order: one statement for every path of the batch. */
 export const coursesOfPath = defineLoader<number, CourseRow[]>('path.courses', async (ctx, pathIds) => {

@@ -20,12 +20,14 @@ export const categoryIdsOfProduct = linkedIdsLoader(
   schoolProductCategories,
   schoolProductCategories.schoolProductId,
   schoolProductCategories.categoryId,
+  schoolProducts,
 );
 export const galleryMediaIdsOfProduct = linkedIdsLoader(
   'schoolProduct.galleryMediaIds',
   schoolProductGalleryMedia,
   schoolProductGalleryMedia.schoolProductId,
   schoolProductGalleryMedia.mediaId,
+  schoolProducts,
   schoolProductGalleryMedia.position,
 );
 export const classTeacherIdsOfProduct = linkedIdsLoader(
@@ -33,4 +35,5 @@ export const classTeacherIdsOfProduct = linkedIdsLoader(
   schoolProductClassTeachers,
   schoolProductClassTeachers.schoolProductId,
   schoolProductClassTeachers.userId,
+  schoolProducts,
 );

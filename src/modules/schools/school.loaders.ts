@@ -1,4 +1,5 @@
-import { asc, inArray } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import { inSchool } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
 import { organizations, schoolDomains, schools } from './school.table.js';
 
@@ -7,7 +8,7 @@ export const domainsOfSchool = defineLoader<number, string[]>('school.domains', 
   const rows = await ctx.db
     .select({ schoolId: schoolDomains.schoolId, domain: schoolDomains.domain })
     .from(schoolDomains)
-    .where(inArray(schoolDomains.schoolId, [...schoolIds]))
+    .where(and(inArray(schoolDomains.schoolId, [...schoolIds]), inSchool(ctx, schoolDomains.schoolId)))
     .orderBy(asc(schoolDomains.position));
   const bySchool = new Map<number, string[]>();
   for (const r of rows) bySchool.set(r.schoolId, [...(bySchool.get(r.schoolId) ?? []), r.domain]);
@@ -17,7 +18,12 @@ export const domainsOfSchool = defineLoader<number, string[]>('school.domains', 
 export const organizationById = defineLoader<number, typeof organizations.$inferSelect | null>(
   'organization.byId',
   async (ctx, ids) => {
-    const rows = await ctx.db.select().from(organizations).where(inArray(organizations.id, [...ids]));
+    // An organization is read through a school the caller may see (organizations have no school of their own).
+    const rows = await ctx.db
+      .selectDistinct(getTableColumns(organizations))
+      .from(organizations)
+      .innerJoin(schools, eq(schools.organizationId, organizations.id))
+      .where(and(inArray(organizations.id, [...ids]), inSchool(ctx, schools.id)));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   },
@@ -25,7 +31,7 @@ export const organizationById = defineLoader<number, typeof organizations.$infer
 
 /** Schools by id as the caller may see them: any for a platform credential, else only its own. */
 export const schoolById = defineLoader<number, typeof schools.$inferSelect | null>('school.byId', async (ctx, ids) => {
-  const visible = ctx.schoolId === null ? [...ids] : ids.filter((id) => id === ctx.schoolId);
+  const visible = ctx.tenancy === 'platform' ? [...ids] : ids.filter((id) => id === ctx.schoolId);
   const rows = visible.length ? await ctx.db.select().from(schools).where(inArray(schools.id, visible)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);

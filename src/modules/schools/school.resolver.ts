@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
@@ -12,9 +12,11 @@ import { emitEvent } from '../events/events.js';
 import { users } from '../users/user.table.js';
 import { CreateSchoolInput, SchoolsArgs, UpdateSchoolInput } from './school.input.js';
 import { domainsOfSchool, organizationById } from './school.loaders.js';
-import { nextSchoolStatus, type SchoolStatus } from './school.state.js';
+import { mayFireSchoolEvent, nextSchoolStatus, type SchoolEvent, type SchoolStatus } from './school.state.js';
+import type { Role } from '../../auth/credential.js';
 import { schoolDomains, schools, schoolStatusChanges } from './school.table.js';
 import { Organization, School, SchoolConnection } from './school.type.js';
+import { inSchool } from '../../auth/tenancy.js';
 
 export const SchoolPayload = Payload(School, 'school');
 uniqueConstraintField('schools_subdomain_key', 'subdomain');
@@ -50,11 +52,17 @@ export async function setSchoolDomains(tx: Queryable, schoolId: number, domains:
     await tx.insert(schoolDomains).values(domains.map((d, position) => ({ schoolId, domain: d.trim().toLowerCase(), position })));
 }
 
-/** Applies an event, records the change, and returns the new state (or throws a UserError). */
-export async function applySchoolEvent(tx: Queryable, school: { id: number; status: SchoolStatus }, event: Parameters<typeof nextSchoolStatus>[1]) {
+/**
+ * Applies an event fired by `role`, records the change, and returns the new state (or throws a
+ * UserError: 422 for a move the lifecycle has not, 403 for one this role may not make).
+ */
+export async function applySchoolEvent(tx: Queryable, school: { id: number; status: SchoolStatus }, event: SchoolEvent, role: Role) {
   const to = nextSchoolStatus(school.status, event);
   if (!to) {
     new Checks().add('event', 'invalid_transition', `${event} cannot happen to a school that is ${school.status}`).throwIfAny();
+  }
+  if (!mayFireSchoolEvent(role, school.status, event)) {
+    new Checks().add('event', 'forbidden', `only the platform may apply ${event} to a school that is ${school.status}`).throwIfAny();
   }
   await tx.insert(schoolStatusChanges).values({ schoolId: school.id, event, fromStatus: school.status, toStatus: to! });
   await emitEvent(tx, {
@@ -72,12 +80,11 @@ const SCHOOL_MEMBER_TYPES: readonly string[] = ['Student', 'Collaborator'];
 
 /** Which schools a credential may see: all for a platform credential, else its own. */
 function visibleSchools(ctx: Context): SQL | undefined {
-  return ctx.schoolId === null ? undefined : eq(schools.id, ctx.schoolId);
+  return inSchool(ctx, schools.id);
 }
 
 @Resolver(() => School)
 export class SchoolResolver {
-  @Authorized()
   @Query(() => School, { description: "A school: any for a platform credential, otherwise the credential's own." })
   async school(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const [row] = await ctx.db
@@ -88,7 +95,6 @@ export class SchoolResolver {
     return row;
   }
 
-  @Authorized()
   @Query(() => SchoolConnection)
   async schools(@Args(() => SchoolsArgs) args: SchoolsArgs, @Ctx() ctx: Context) {
     if (!!args.email !== !!args.type) {
@@ -109,7 +115,6 @@ export class SchoolResolver {
     return paginate(ctx, schools, and(visibleSchools(ctx), byUser), args);
   }
 
-  @Authorized('platform')
   @Mutation(() => SchoolPayload)
   createSchool(@Arg('input', () => CreateSchoolInput) input: CreateSchoolInput, @Ctx() ctx: Context) {
     return mutate(ctx, 'school', async (tx) => {
@@ -123,7 +128,6 @@ export class SchoolResolver {
     });
   }
 
-  @Authorized('platform', 'admin')
   @Mutation(() => SchoolPayload, { description: 'Updates a school; `event` moves it to another state.' })
   updateSchool(
     @Arg('id', () => ID) id: string,
@@ -142,7 +146,7 @@ export class SchoolResolver {
       const changes: Partial<typeof schools.$inferInsert> = schoolColumns(input);
       if (input.name) changes.name = input.name.trim();
       if (input.subdomain) changes.subdomain = input.subdomain.trim().toLowerCase();
-      if (input.event) changes.status = await applySchoolEvent(tx, current, input.event);
+      if (input.event) changes.status = await applySchoolEvent(tx, current, input.event, ctx.credential!.role);
       if (input.domains) await setSchoolDomains(tx, schoolId, input.domains);
       if (Object.keys(changes).length === 0) return current;
       const [row] = await tx.update(schools).set(changes).where(eq(schools.id, schoolId)).returning();
@@ -150,7 +154,6 @@ export class SchoolResolver {
     });
   }
 
-  @Authorized('platform')
   @Mutation(() => SchoolPayload, { description: 'Deletes a school and everything it owns.' })
   deleteSchool(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const schoolId = parseId(id, 'School');

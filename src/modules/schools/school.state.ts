@@ -1,3 +1,4 @@
+import type { Role } from '../../auth/credential.js';
 import { schoolStatus } from './school.table.js';
 
 export type SchoolStatus = (typeof schoolStatus.enumValues)[number];
@@ -5,20 +6,44 @@ export const schoolEvents = ['try_out', 'block', 'active', 'overdue', 'suspend',
 export type SchoolEvent = (typeof schoolEvents)[number];
 
 /**
- * The school lifecycle (documented in the README). A school starts `pending`; the wizard starts it
- * with `try_out`. `cancel` is final; every other event names the states it may leave from.
+ * The school lifecycle (rendered in the README): each event names the states it may leave from,
+ * the state it leads to, and who may fire it from where. The platform applies `overdue`, `block`
+ * and `suspend`, and only the platform lifts a block or a suspension (`active` from `blocked` or
+ * `suspended`). A school's admin may start its trial, activate a pending, trial or overdue school
+ * (it paid), and cancel it. `cancel` is final.
  */
-export const schoolTransitions: Record<SchoolEvent, { from: readonly SchoolStatus[]; to: SchoolStatus }> = {
-  try_out: { from: ['pending'], to: 'trial' },
-  active: { from: ['pending', 'trial', 'overdue', 'blocked', 'suspended'], to: 'active' },
-  overdue: { from: ['active'], to: 'overdue' },
-  block: { from: ['trial', 'active', 'overdue'], to: 'blocked' },
-  suspend: { from: ['trial', 'active', 'overdue', 'blocked'], to: 'suspended' },
-  cancel: { from: ['pending', 'trial', 'active', 'overdue', 'blocked', 'suspended'], to: 'canceled' },
+export const schoolTransitions: Record<SchoolEvent, { from: readonly SchoolStatus[]; to: SchoolStatus; adminFrom: readonly SchoolStatus[] }> = {
+  try_out: { from: ['pending'], to: 'trial', adminFrom: ['pending'] },
+  active: { from: ['pending', 'trial', 'overdue', 'blocked', 'suspended'], to: 'active', adminFrom: ['pending', 'trial', 'overdue'] },
+  overdue: { from: ['active'], to: 'overdue', adminFrom: [] },
+  block: { from: ['trial', 'active', 'overdue'], to: 'blocked', adminFrom: [] },
+  suspend: { from: ['trial', 'active', 'overdue', 'blocked'], to: 'suspended', adminFrom: [] },
+  cancel: { from: ['pending', 'trial', 'active', 'overdue', 'blocked', 'suspended'], to: 'canceled', adminFrom: ['pending', 'trial', 'active', 'overdue', 'blocked', 'suspended'] },
+};
+
+/**
+ * What a school's status lets its own credentials do (the platform is never gated): `full`, `read`
+ * (queries only: a blocked or suspended school keeps its data visible while it settles), `none`.
+ */
+export type SchoolAccess = 'full' | 'read' | 'none';
+export const schoolStatusAccess: Record<SchoolStatus, SchoolAccess> = {
+  pending: 'full',
+  trial: 'full',
+  active: 'full',
+  overdue: 'full',
+  blocked: 'read',
+  suspended: 'read',
+  canceled: 'none',
 };
 
 /** The state an event leads to from `current`, or null when the event may not happen there. */
 export function nextSchoolStatus(current: SchoolStatus, event: SchoolEvent): SchoolStatus | null {
   const transition = schoolTransitions[event];
   return transition.from.includes(current) ? transition.to : null;
+}
+
+/** Whether `role` may fire `event` on a school that is `current` (the platform everywhere it may happen). */
+export function mayFireSchoolEvent(role: Role, current: SchoolStatus, event: SchoolEvent): boolean {
+  if (role === 'platform') return true;
+  return role === 'admin' && schoolTransitions[event].adminFrom.includes(current);
 }

@@ -15,9 +15,10 @@ function personType(kind: UserKind, description: string) {
     @Field(() => ID) id!: number;
     @Field(() => ID) schoolId!: number;
     @Field(() => String) fullName!: string;
-    @Field(() => String) email!: string;
-    @Field(() => String, { nullable: true }) document!: string | null;
-    @Field(() => String, { nullable: true }) phone!: string | null;
+    // Personal fields: staff and the person itself read them, others read null (auth/role-matrix.ts).
+    @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) email!: string;
+    @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) document!: string | null;
+    @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) phone!: string | null;
     @Field(() => Date) createdAt!: Date;
     @Field(() => Date) updatedAt!: Date;
   }
@@ -34,7 +35,7 @@ export const AdminTypes = personType('Admin', 'An administrator of a school.');
 export class PersonInput {
   @Field(() => String, { nullable: true }) fullName?: string | null;
   @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
-  @Field(() => String, { nullable: true, description: 'At least 8 characters; stored as a scrypt hash.' }) password?: string | null;
+  @Field(() => String, { nullable: true, description: 'At least 8 characters; stored as a hash. Set only by the person or by a manager (platform, admin).' }) password?: string | null;
   @Field(() => String, { nullable: true }) document?: string | null;
   @Field(() => String, { nullable: true }) phone?: string | null;
 }

@@ -1,0 +1,76 @@
+import { defaultFieldResolver, getNullableType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema, isListType, isNonNullType } from 'graphql';
+import type { Context } from '../graphql/context.js';
+import { AppError, forbidden } from '../graphql/errors.js';
+import { schoolStatusAccess } from '../modules/schools/school.state.js';
+import { checkSchoolRows } from './egress.js';
+import { accessOf, fieldReaders, fieldRules, operationRules, type Rule } from './role-matrix.js';
+
+/**
+ * Installs the role matrix (auth/role-matrix.ts) on the built schema, once at start-up: every root
+ * field checks the caller's role and its school's status before it runs, and passes what it returns
+ * through the tenancy check; every secret or personal field reads null for a role that may not see
+ * it. Both faces execute this schema, so REST routes get the same guards. A root field without a
+ * row, or a row naming no field, stops start-up.
+ */
+export function installRoleMatrix(schema: GraphQLSchema): GraphQLSchema {
+  const named = new Set<string>();
+  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+    if (!type) continue;
+    const mutation = type === schema.getMutationType();
+    for (const field of Object.values(type.getFields())) {
+      const key = `${type.name}.${field.name}`;
+      const rule = operationRules[key];
+      if (!rule) throw new Error(`The role matrix (src/auth/role-matrix.ts) has no row for ${key}`);
+      named.add(key);
+      guardOperation(field, rule, mutation);
+    }
+  }
+  const unknown = Object.keys(operationRules).filter((key) => !named.has(key));
+  if (unknown.length) throw new Error(`The role matrix names fields the schema has not: ${unknown.join(', ')}`);
+
+  for (const [key, kind] of Object.entries(fieldRules)) {
+    const [typeName, fieldName] = key.split('.');
+    const field = (schema.getType(typeName) as GraphQLObjectType | undefined)?.getFields?.()[fieldName];
+    if (!field) throw new Error(`The role matrix guards a field the schema has not: ${key}`);
+    const list = isListType(getNullableType(field.type));
+    if (isNonNullType(field.type) && !list) throw new Error(`${key} is guarded, so it must be nullable (a role that may not see it reads null)`);
+    guardField(field, fieldReaders[kind], isNonNullType(field.type) ? [] : null);
+  }
+  return schema;
+}
+
+/** Why the caller may not run an operation, or null when it may. */
+export function refusal(ctx: Context, rule: Rule, mutation: boolean): AppError | null {
+  if (rule.public) return null;
+  const credential = ctx.credential;
+  if (!credential) return new AppError('unauthenticated', 'A valid credential is required (Authorization: Bearer <token>)');
+  if (accessOf(rule, credential.role) === 'deny') return forbidden();
+  if (credential.role === 'platform' || !ctx.schoolStatus) return null;
+  const gate = schoolStatusAccess[ctx.schoolStatus];
+  if (gate === 'none') return forbidden(`The school is ${ctx.schoolStatus}: its credentials may do nothing`);
+  if (gate === 'read' && mutation) return forbidden(`The school is ${ctx.schoolStatus}: its credentials may only read`);
+  return null;
+}
+
+function guardOperation(field: GraphQLField<unknown, Context>, rule: Rule, mutation: boolean) {
+  const resolve: GraphQLFieldResolver<unknown, Context> = field.resolve ?? defaultFieldResolver;
+  field.resolve = (source, args, ctx, info) => {
+    const refused = refusal(ctx, rule, mutation);
+    if (refused) throw refused;
+    const result = resolve(source, args, ctx, info);
+    // A public operation (a media's public view) serves any school's rows to whoever names them.
+    if (rule.public) return result;
+    return result instanceof Promise ? result.then((value) => checkSchoolRows(ctx, value)) : checkSchoolRows(ctx, result);
+  };
+}
+
+function guardField(field: GraphQLField<any, Context>, readers: (typeof fieldReaders)[keyof typeof fieldReaders], hidden: null | []) {
+  const resolve: GraphQLFieldResolver<any, Context> = field.resolve ?? defaultFieldResolver;
+  field.resolve = (source, args, ctx, info) => {
+    const credential = ctx.credential;
+    const may =
+      !!credential &&
+      (readers.roles.includes(credential.role) || (readers.self && credential.userId !== null && source?.id === credential.userId));
+    return may ? resolve(source, args, ctx, info) : hidden;
+  };
+}

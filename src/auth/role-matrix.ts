@@ -1,0 +1,215 @@
+import type { Role } from './credential.js';
+
+/**
+ * The role matrix: the only place that says who may do what. Every GraphQL root field (and so
+ * every REST route, which runs one) has a row; `auth/guard.ts` reads it for every request, the
+ * README renders it, and the isolation test walks it. A root field without a row stops start-up.
+ *
+ * - `allow`: the role may call it; the school's rows (a platform credential: every school's).
+ * - `own`: the role may call it, and sees or changes only its own rows (the resolver filters them:
+ *   a student's enrollments, orders, messages, notifications, posts; content its active
+ *   enrollments release).
+ * - `deny` (or absent): 403.
+ * - `public`: needs no credential at all.
+ */
+export type Access = 'allow' | 'own' | 'deny';
+export type Rule = Readonly<Partial<Record<Role, Access>>> & { readonly public?: true };
+export const ROLES: readonly Role[] = ['platform', 'admin', 'collaborator', 'app', 'student'];
+
+const all = (access: Access, roles: readonly Role[]) => Object.fromEntries(roles.map((r) => [r, access])) as Partial<Record<Role, Access>>;
+
+/** The platform and the school's admin: settings, people's credentials, secrets. */
+const MANAGERS: Rule = all('allow', ['platform', 'admin']);
+/** Content and teaching: the managers and collaborators (an app reads content, never writes it). */
+const AUTHORS: Rule = all('allow', ['platform', 'admin', 'collaborator']);
+/** Commerce and enrolment: the managers and integrations (a collaborator teaches, it does not sell). */
+const SELLERS: Rule = all('allow', ['platform', 'admin', 'app']);
+/** Every staff role reads the school's records; a student may not. */
+const STAFF_READ: Rule = all('allow', ['platform', 'admin', 'collaborator', 'app']);
+/** Enrolment writes: staff and integrations. */
+const ENROLLERS: Rule = all('allow', ['platform', 'admin', 'collaborator', 'app']);
+/** The catalogue a student may buy: every role reads it. */
+const CATALOGUE: Rule = all('allow', ['platform', 'admin', 'collaborator', 'app', 'student']);
+/** Staff read all; a student only its own rows (or the content its active enrollments release). */
+const STAFF_AND_OWN: Rule = { ...STAFF_READ, student: 'own' };
+/** Posts anyone of the school writes; a student edits only its own. */
+const POSTS: Rule = { ...AUTHORS, app: 'allow', student: 'own' };
+const PLATFORM: Rule = { platform: 'allow' };
+const PUBLIC: Rule = { ...CATALOGUE, public: true };
+
+const crud = (resource: string, write: Rule): Record<string, Rule> => ({
+  [`Mutation.create${resource}`]: write,
+  [`Mutation.update${resource}`]: write,
+  [`Mutation.delete${resource}`]: write,
+});
+const reads = (one: string, many: string, read: Rule): Record<string, Rule> => ({ [`Query.${one}`]: read, [`Query.${many}`]: read });
+
+export const operationRules: Readonly<Record<string, Rule>> = {
+  // Schools: every credential reads its own school (secret fields are guarded apart); the
+  // platform creates and deletes; the admin edits settings (lifecycle events: see school.state.ts).
+  ...reads('school', 'schools', CATALOGUE),
+  'Mutation.createSchool': PLATFORM,
+  'Mutation.deleteSchool': PLATFORM,
+  'Mutation.schoolWizard': PLATFORM,
+  'Mutation.updateSchool': MANAGERS,
+
+  // People: staff read; a student reads only itself and others only as author names. A person's
+  // password is set only by that person or a manager (checked in users/user.rules.ts).
+  'Query.student': STAFF_AND_OWN,
+  'Query.students': STAFF_READ,
+  ...reads('collaborator', 'collaborators', STAFF_READ),
+  ...reads('admin', 'admins', STAFF_READ),
+  'Mutation.createStudent': ENROLLERS,
+  'Mutation.updateStudent': { ...ENROLLERS, student: 'own' },
+  'Mutation.createCollaborator': MANAGERS,
+  'Mutation.updateCollaborator': { ...MANAGERS, collaborator: 'own' },
+  'Mutation.createAdmin': MANAGERS,
+  'Mutation.updateAdmin': MANAGERS,
+
+  // The catalogue: products, topics, courses, modules, paths, payment options, categories, images.
+  ...reads('schoolProduct', 'schoolProducts', CATALOGUE),
+  ...crud('SchoolProduct', AUTHORS),
+  ...reads('schoolProductTopic', 'schoolProductTopics', CATALOGUE),
+  ...crud('SchoolProductTopic', AUTHORS),
+  ...reads('course', 'courses', CATALOGUE),
+  ...crud('Course', AUTHORS),
+  'Mutation.duplicateCourse': AUTHORS,
+  ...reads('courseModule', 'courseModules', CATALOGUE),
+  ...crud('CourseModule', AUTHORS),
+  ...reads('path', 'paths', CATALOGUE),
+  ...crud('Path', AUTHORS),
+  'Mutation.addCourseToPath': AUTHORS,
+  'Mutation.removeCourseFromPath': AUTHORS,
+  ...reads('category', 'categories', CATALOGUE),
+  ...crud('Category', AUTHORS),
+  ...reads('image', 'images', CATALOGUE),
+  ...crud('Image', AUTHORS),
+  ...reads('paymentOption', 'paymentOptions', CATALOGUE),
+  'Mutation.createPaymentOption': MANAGERS,
+  'Mutation.updatePaymentOption': MANAGERS,
+
+  // Released content: a student reads it only through an active enrollment of its own.
+  ...reads('lesson', 'lessons', STAFF_AND_OWN),
+  ...crud('Lesson', AUTHORS),
+  ...reads('activity', 'activities', STAFF_AND_OWN),
+  ...crud('Activity', AUTHORS),
+  'Query.examQuestion': STAFF_READ,
+  ...reads('media', 'mediaList', STAFF_AND_OWN),
+  ...crud('Media', AUTHORS),
+  'Mutation.reprocessMedia': AUTHORS,
+  'Mutation.previewMedia': AUTHORS,
+  'Mutation.launchScorm': { ...AUTHORS, student: 'own' },
+  'Mutation.reportMediaProcessing': { platform: 'allow', app: 'allow' },
+  'Query.publicMedia': PUBLIC,
+  'Query.scormLaunch': PUBLIC,
+  ...reads('extraContent', 'extraContents', STAFF_READ),
+  ...crud('ExtraContent', AUTHORS),
+  ...reads('courseClass', 'courseClasses', STAFF_READ),
+  ...crud('CourseClass', AUTHORS),
+
+  // The content library and its host credentials (write-only secrets): staff material.
+  ...reads('library', 'libraries', STAFF_READ),
+  ...crud('Library', AUTHORS),
+  ...reads('libraryResource', 'libraryResources', STAFF_READ),
+  ...crud('LibraryResource', AUTHORS),
+  ...reads('hostCredential', 'hostCredentials', MANAGERS),
+  ...crud('HostCredential', MANAGERS),
+
+  // A student's own learning: enrollments, registrations, exam answers.
+  ...reads('enrollment', 'enrollments', STAFF_AND_OWN),
+  'Query.enrollmentStatus': STAFF_AND_OWN,
+  'Mutation.createEnrollment': ENROLLERS,
+  'Mutation.createEnrollments': ENROLLERS,
+  'Mutation.updateEnrollment': ENROLLERS,
+  ...reads('registration', 'registrations', STAFF_AND_OWN),
+  'Mutation.createRegistration': ENROLLERS,
+  ...reads('examAnswer', 'examAnswers', STAFF_AND_OWN),
+  'Mutation.createExamAnswer': { ...ENROLLERS, student: 'own' },
+  'Mutation.updateExamAnswer': { ...ENROLLERS, student: 'own' },
+  'Mutation.deleteExamAnswer': AUTHORS,
+  ...reads('examQuestionAnswer', 'examQuestionAnswers', STAFF_AND_OWN),
+  ...crud('ExamQuestionAnswer', { ...ENROLLERS, student: 'own' }),
+
+  // Commerce: orders (a student reads its own), coupons, gateway credentials.
+  ...reads('order', 'orders', STAFF_AND_OWN),
+  'Mutation.createOrder': SELLERS,
+  'Mutation.updateOrder': SELLERS,
+  'Mutation.cancelOrder': SELLERS,
+  'Mutation.importOrder': SELLERS,
+  ...reads('coupon', 'coupons', STAFF_READ),
+  'Mutation.createCoupon': SELLERS,
+  'Mutation.updateCoupon': SELLERS,
+  ...reads('couponToken', 'couponTokens', STAFF_READ),
+  'Mutation.createCouponToken': SELLERS,
+  'Mutation.updateCouponToken': SELLERS,
+  ...reads('gatewayCredential', 'gatewayCredentials', MANAGERS),
+  'Mutation.createGatewayCredential': MANAGERS,
+  'Mutation.updateGatewayCredential': MANAGERS,
+
+  // Forums and collaborative discussions: the school's students read them and write their own posts.
+  ...reads('forum', 'forums', CATALOGUE),
+  ...crud('Forum', AUTHORS),
+  ...reads('forumSection', 'forumSections', CATALOGUE),
+  ...crud('ForumSection', AUTHORS),
+  'Query.forumQuestion': CATALOGUE,
+  'Query.forumQuestions': CATALOGUE,
+  ...crud('ForumQuestion', POSTS),
+  'Mutation.moveForumQuestion': POSTS,
+  'Query.forumAnswer': CATALOGUE,
+  ...crud('ForumAnswer', POSTS),
+  ...reads('collaborativeDiscussion', 'collaborativeDiscussions', CATALOGUE),
+  ...crud('CollaborativeDiscussion', AUTHORS),
+  ...reads('collaborativeComment', 'collaborativeComments', CATALOGUE),
+  ...crud('CollaborativeComment', POSTS),
+
+  // Messages and notifications: a student reads its own and marks its own read.
+  ...reads('channel', 'channels', STAFF_AND_OWN),
+  ...crud('Channel', AUTHORS),
+  ...reads('message', 'messages', STAFF_AND_OWN),
+  ...crud('Message', ENROLLERS),
+  ...reads('notification', 'notifications', STAFF_AND_OWN),
+  'Mutation.createNotification': ENROLLERS,
+  'Mutation.toggleNotificationRead': STAFF_AND_OWN,
+
+  // Integrations: their settings hold secrets; the school suggests new ones to the platform.
+  ...reads('integration', 'integrations', MANAGERS),
+  ...crud('Integration', MANAGERS),
+  'Mutation.suggestIntegration': AUTHORS,
+  'Query.integrationSuggestions': PLATFORM,
+};
+
+/**
+ * Field rules: who sees a field of an object, wherever the object is reached. A role that may not
+ * see it reads null (the field is nullable for that reason; a list reads empty), so a new query
+ * returning the type cannot leak it.
+ * - `secret`: tokens and keys, to the platform and the school's admin only.
+ * - `personal`: e-mail, document, phone and address of a person, to staff and to the person.
+ */
+export type FieldRule = 'secret' | 'personal';
+export const fieldRules: Readonly<Record<string, FieldRule>> = {
+  'School.crmToken': 'secret',
+  'School.videoAccessToken': 'secret',
+  'School.videoKey': 'secret',
+  'Library.hostCredentials': 'secret',
+  'Student.email': 'personal',
+  'Student.document': 'personal',
+  'Student.phone': 'personal',
+  'Collaborator.email': 'personal',
+  'Collaborator.document': 'personal',
+  'Collaborator.phone': 'personal',
+  'Admin.email': 'personal',
+  'Admin.document': 'personal',
+  'Admin.phone': 'personal',
+  'MessageSender.email': 'personal',
+};
+
+/** Who reads a field of each rule; `self` lets the person read its own. */
+export const fieldReaders: Readonly<Record<FieldRule, { roles: readonly Role[]; self: boolean }>> = {
+  secret: { roles: ['platform', 'admin'], self: false },
+  personal: { roles: ['platform', 'admin', 'collaborator', 'app'], self: true },
+};
+
+/** What a role gets for an operation: absent rows and absent roles are denied. */
+export function accessOf(rule: Rule | undefined, role: Role): Access {
+  return rule?.[role] ?? 'deny';
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { fieldReaders, fieldRules, operationRules, ROLES, type Rule } from '../auth/role-matrix.js';
+import { schoolStatusAccess, schoolTransitions } from '../modules/schools/school.state.js';
+
+/**
+ * The README's tables that the code decides: the role matrix, the school lifecycle and the status
+ * gate. They are rendered between `<!-- name:start -->` and `<!-- name:end -->` markers, so
+ * `npm run schema:write` refreshes them and the artifacts test fails when they are stale.
+ */
+const blocks: Record<string, () => string> = {
+  'role-matrix': roleMatrixTable,
+  'field-rules': fieldRulesTable,
+  'school-lifecycle': lifecycleTable,
+  'school-gate': gateTable,
+};
+
+export function renderReadme(current: string): string {
+  let text = current;
+  for (const [name, render] of Object.entries(blocks)) {
+    const start = `<!-- ${name}:start -->`;
+    const end = `<!-- ${name}:end -->`;
+    const from = text.indexOf(start);
+    const to = text.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`README.md lacks the markers ${start} … ${end}`);
+    text = `${text.slice(0, from + start.length)}\n${render()}${text.slice(to)}`;
+  }
+  return text;
+}
+
+export function renderReadmeFile(path: string): string {
+  return renderReadme(readFileSync(path, 'utf8'));
+}
+
+const mark = { allow: 'yes', own: 'own', deny: '—' } as const;
+
+/** Consecutive operations with one rule share a row: the matrix is written resource by resource. */
+function roleMatrixTable(): string {
+  const groups: { names: string[]; rule: Rule }[] = [];
+  const signature = (rule: Rule) => JSON.stringify([...ROLES.map((r) => rule[r] ?? 'deny'), !!rule.public]);
+  for (const [key, rule] of Object.entries(operationRules)) {
+    const last = groups.at(-1);
+    const name = `\`${key.replace(/^Query\./, '').replace(/^Mutation\./, '')}\``;
+    if (last && signature(last.rule) === signature(rule) && last.names.length < 8) last.names.push(name);
+    else groups.push({ names: [name], rule });
+  }
+  const head = `| operation | ${ROLES.join(' | ')} | no credential |\n|---|${ROLES.map(() => '---|').join('')}---|\n`;
+  return `${head}${groups
+    .map(({ names, rule }) => `| ${names.join(', ')} | ${ROLES.map((r) => mark[rule[r] ?? 'deny']).join(' | ')} | ${rule.public ? 'yes' : '—'} |`)
+    .join('\n')}\n`;
+}
+
+function fieldRulesTable(): string {
+  const rows = Object.entries(fieldReaders).map(([kind, readers]) => {
+    const fields = Object.entries(fieldRules).filter(([, k]) => k === kind).map(([f]) => `\`${f}\``);
+    return `| ${kind} | ${fields.join(', ')} | ${readers.roles.join(', ')}${readers.self ? ', and the person itself' : ''} |`;
+  });
+  return `| rule | fields | who reads them (anyone else reads null) |\n|---|---|---|\n${rows.join('\n')}\n`;
+}
+
+function lifecycleTable(): string {
+  const rows = Object.entries(schoolTransitions).map(
+    ([event, t]) => `| \`${event}\` | ${t.from.join(', ')} | ${t.to} | ${t.adminFrom.length ? t.adminFrom.join(', ') : '—'} |`,
+  );
+  return `| event | from | to | the school's admin may fire it from |\n|---|---|---|---|\n${rows.join('\n')}\n`;
+}
+
+function gateTable(): string {
+  const meaning = { full: 'everything its roles allow', read: 'queries and GET routes only (403 on writes)', none: 'nothing (403)' } as const;
+  const rows = Object.entries(schoolStatusAccess).map(([status, access]) => `| ${status} | ${meaning[access]} |`);
+  return `| status | the school's credentials may do |\n|---|---|\n${rows.join('\n')}\n`;
+}
