@@ -137,6 +137,8 @@ describe('rate limits', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({
       errors: [{ message: 'Too many requests: retry in 2 seconds', extensions: { code: 'RATE_LIMITED', retryAfter: 2 } }],
+      // Nothing ran: the reply reports a cost of 0, as every /graphql reply reports its cost.
+      extensions: { cost: { requested: 0, maximum: expect.any(Number) } },
     });
     expect(refused.headers).toMatchObject({ 'retry-after': '2', 'ratelimit-limit': '5', 'ratelimit-remaining': '0' });
   });
