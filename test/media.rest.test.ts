@@ -49,9 +49,12 @@ describe('POST /media', () => {
     expectFieldError(res, 422, field, 'blank');
   });
 
-  it('given a type outside the list, then 400 naming type', async () => {
-    const res = await f.expectNoWrite(async () => school.admin.post('/media', { media: { ...(await f.required(school)), type: 'Podcast' } }));
-    expectFieldError(res, 400, 'type');
+  it('given a type outside the closed list (Text, Podcast), then 422 inclusion naming type and the values', async () => {
+    for (const type of ['Text', 'Podcast']) {
+      const res = await f.expectNoWrite(async () => school.admin.post('/media', { media: { ...(await f.required(school)), type } }));
+      expectFieldError(res, 422, 'type', 'inclusion');
+      expect(res.body.errors.type[0]).toBe('is not included in the list (Media, VideoSlide, ScormPackage)');
+    }
   });
 
   it("given another school's library resource, then 422 on library_resource_id", async () => {

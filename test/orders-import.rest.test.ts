@@ -442,15 +442,15 @@ describe('POST /orders/import', () => {
       expect((await b.admin.post('/orders/import', other)).status).toBe(201);
     });
 
-    it('given an unknown payment status deep in the tree, then 400 naming its path (an enumeration is a type), nothing written', async () => {
+    it('given an unknown payment status deep in the tree, then 422 inclusion naming its path (an enumeration is a closed list), nothing written', async () => {
       const before = await counts();
       const res = await a.admin.post('/orders/import', importBody(fa, (o) => (o.invoices_attributes[0].payments_attributes[1].status = 'paid')));
-      expectFieldError(res, 400, 'invoices_attributes[0].payments_attributes[1].status', 'invalid_type');
+      expectFieldError(res, 422, 'invoices_attributes[0].payments_attributes[1].status', 'inclusion');
       for (const [change, field] of [
         [(o: any) => (o.status = 'done'), 'status'],
         [(o: any) => (o.invoices_attributes[1].status = 'settled'), 'invoices_attributes[1].status'],
       ] as const) {
-        expectFieldError(await a.admin.post('/orders/import', importBody(fa, change)), 400, field, 'invalid_type');
+        expectFieldError(await a.admin.post('/orders/import', importBody(fa, change)), 422, field, 'inclusion');
       }
       expect(await counts()).toEqual(before);
     });

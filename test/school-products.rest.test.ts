@@ -470,15 +470,29 @@ describe('POST /school_products', () => {
       ['available_time_length is "six"', { school_product: { title: 'x', available_time_type: 'time', available_time_length: 'six', available_time_unit: 'days' } }, 'available_time_length'],
       ['published is "maybe"', { school_product: { title: 'x', published: 'maybe' } }, 'published'],
       ['title is a hash', { school_product: { title: { text: 'x' } } }, 'title'],
-      ['available_time_type is an unknown value', { school_product: { title: 'x', available_time_type: 'weeks' } }, 'available_time_type'],
-      ['available_time_unit is an unknown value', { school_product: { title: 'x', available_time_type: 'time', available_time_length: 2, available_time_unit: 'hours' } }, 'available_time_unit'],
-      ['max_attendance_type is an unknown value', { school_product: { title: 'x', max_attendance_type: 'forever', max_attendance_length: 2 } }, 'max_attendance_type'],
       ['expire_date is not a date', { school_product: { title: 'x', available_time_type: 'date', expire_date: 'next tuesday' } }, 'expire_date'],
       ['category_ids holds hashes', { school_product: { title: 'x', category_ids: [{ id: 1 }] } }, undefined],
     ])('given %s, then 400', async (_name, body, field) => {
       const res = await expectNoWrite(() => school.admin.post('/school_products', body));
       expectErrorBody(res, 400);
       if (field) expect(Object.keys(res.body.errors)).toContain(field);
+    });
+
+    it('given a value outside a closed list (available_time_type, max_attendance_type, available_time_unit), then 422 inclusion naming the field and its values', async () => {
+      const product = await createProduct({ title: 'Listed' });
+      for (const [field, value, values] of [
+        ['available_time_type', 'indeterminate', 'time, date'],
+        ['max_attendance_type', 'forever', 'time, attempts'],
+        ['available_time_unit', 'hours', 'days, weeks, months, years'],
+      ] as const) {
+        const res = await expectNoWrite(() => school.admin.post('/school_products', { school_product: { title: 'x', [field]: value } }));
+        expectFieldError(res, 422, field, 'inclusion');
+        expect(res.body.errors[field][0]).toBe(`is not included in the list (${values})`);
+        for (const method of ['PUT', 'PATCH']) {
+          const update = await expectNoWrite(() => school.admin.request(method, `/school_products/${product.id}`, { school_product: { [field]: value } }));
+          expectFieldError(update, 422, field, 'inclusion');
+        }
+      }
     });
 
     it('given a form body with certification_min_progress=abc, then 400', async () => {
@@ -818,8 +832,6 @@ describe('PUT and PATCH /school_products/:id', () => {
       ['invalid JSON', { raw: '{"school_product": ', headers: { 'content-type': 'application/json' } }, undefined],
       ['a missing resource key', {}, { title: 'unwrapped' }],
       ['certification_min_progress "abc"', {}, { school_product: { certification_min_progress: 'abc' } }],
-      ['an unknown available_time_type', {}, { school_product: { available_time_type: 'forever' } }],
-      ['an unknown available_time_unit', {}, { school_product: { available_time_unit: 'hours' } }],
       ['a boolean that is no boolean', {}, { school_product: { hidden: 'perhaps' } }],
     ])('given %s, then 400 and the product untouched', async (_name, options, body) => {
       for (const method of ['PUT', 'PATCH']) {

@@ -6,6 +6,7 @@ import {
   GraphQLInt,
   GraphQLString,
   getNullableType,
+  type GraphQLEnumType,
   type GraphQLInputType,
   isEnumType,
   isInputObjectType,
@@ -92,9 +93,28 @@ export function coerceInput(value: unknown, type: GraphQLInputType): { problems:
   if (flaw) return { problems: [{ path: flaw.path, message: flaw.message, code: flaw.code }] };
   const problems: InputProblem[] = [];
   coerceInputValue(value, type, (path, _invalid, error) => {
-    problems.push({ path: path.map((p) => (typeof p === 'string' ? camel(p) : p)), message: cleanMessage(error.message) });
+    const at = path.map((p) => (typeof p === 'string' ? camel(p) : p));
+    const closedList = enumOf(type, at);
+    problems.push(
+      closedList && /does not exist in ".*" enum/.test(error.message)
+        ? { path: at, code: 'inclusion', message: `is not included in the list (${closedList.getValues().map((v) => v.name).join(', ')})` }
+        : { path: at, message: cleanMessage(error.message) },
+    );
   });
   return { problems };
+}
+
+/** The enumeration a path of an input leads to, if it leads to one: its values are a closed list (README, "Closed lists"). */
+function enumOf(type: GraphQLInputType, path: readonly (string | number)[]): GraphQLEnumType | null {
+  let current = getNullableType(type);
+  for (const step of path) {
+    if (typeof step === 'number' && isListType(current)) current = getNullableType(current.ofType);
+    else if (typeof step === 'string' && isInputObjectType(current) && current.getFields()[step]) current = getNullableType(current.getFields()[step].type);
+    else return null;
+  }
+  // A list of the enumeration reports its item at the list's own path.
+  if (isListType(current)) current = getNullableType(current.ofType);
+  return isEnumType(current) ? current : null;
 }
 
 /** graphql-js messages speak GraphQL (`Int cannot represent...`): keep them, without quoting the whole input. */

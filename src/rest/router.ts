@@ -179,8 +179,9 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
       // Name the field as the client sent it: a path/query param by its name, a list body under its key.
       const prefix =
         source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
+      // A well-formed value outside a closed list is a validation error (422), like Rails' inclusion; anything else is 400.
       throw new RestFailure(
-        400,
+        problems.every((p) => p.code === 'inclusion') ? 422 : 400,
         problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message })),
       );
     }
