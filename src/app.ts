@@ -4,7 +4,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { GraphQLError } from 'graphql';
 import qs from 'qs';
 import type { Database } from './db/client.js';
+import { config } from './config.js';
 import { createApollo } from './graphql/apollo.js';
+import { PersistedQueryCache } from './graphql/apq-cache.js';
 import { type GraphqlLimits, resolveLimits, withCostReported } from './graphql/limits.js';
 import type { Context } from './graphql/context.js';
 import { AppError, raisedErrors } from './graphql/errors.js';
@@ -30,6 +32,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Origins allowed to call from browser pages (CORS_ORIGINS by default). */
   corsOrigins?: readonly string[];
+  /** Proxies trusted to name the client's address (TRUST_PROXY by default). */
+  trustProxy?: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Overrides of the configured rate limit (tests turn it off or set small budgets). */
   rateLimit?: Partial<RateLimitSettings>;
   /** Overrides of the configured GraphQL limits (tests set small ones to reach each boundary). */
@@ -55,6 +59,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ? loggerOptions(options.logStream) : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    trustProxy: options.trustProxy ?? config.trustProxy,
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,
@@ -72,7 +77,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   await registerBodyParsers(app);
 
-  const apollo = createApollo(schema, log, options.graphqlLimits);
+  const apollo = createApollo(schema, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits);
   await apollo.start();
   app.addHook('onClose', () => apollo.stop());
   app.route({

@@ -20,6 +20,12 @@ export const config = {
   schoolsBaseDomain: (process.env.SCHOOLS_BASE_DOMAIN || 'localhost').toLowerCase().replace(/^\.+/, ''),
   /** How long a SCORM launch URI stays valid. */
   scormLaunchTtlSeconds: Number(process.env.SCORM_LAUNCH_TTL_SECONDS ?? 900),
+  /**
+   * Behind a load balancer, the proxies whose X-Forwarded-For names the client (rate limits and logs
+   * key on the client's address): `true` (any), a hop count, or addresses and CIDRs, comma separated.
+   * Unset: the peer address is the client.
+   */
+  trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
   /** Origins whose browser pages may call the service (CORS), comma separated; `*` for any (http/security.ts). */
   corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
   /** Token buckets per credential, and per client address without a valid one (http/rate-limit.ts). */
@@ -40,3 +46,13 @@ export const config = {
     introspection: process.env.GRAPHQL_INTROSPECTION !== 'false',
   },
 };
+
+/** TRUST_PROXY as Fastify's `trustProxy` takes it. */
+export function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {
+  const text = value?.trim() ?? '';
+  if (!text || text === 'false') return false;
+  if (text === 'true') return true;
+  // A hop count: trust that many proxies in front of the service.
+  if (/^\d+$/.test(text)) return (_address, hop) => hop < Number(text);
+  return text.split(',').map((a) => a.trim()).filter(Boolean);
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { parseTrustProxy } from '../src/config.js';
 import { digestToken } from '../src/auth/credential.js';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { addressKey } from '../src/http/rate-limit.js';
@@ -141,6 +142,25 @@ describe('rate limits', () => {
       extensions: { cost: { requested: 0, maximum: expect.any(Number) } },
     });
     expect(refused.headers).toMatchObject({ 'retry-after': '2', 'ratelimit-limit': '5', 'ratelimit-remaining': '0' });
+  });
+
+  it('given TRUST_PROXY names the load balancer, then clients behind it have budgets of their own; an untrusted peer cannot pick its address', async () => {
+    const balancer = newAddress();
+    const behind = await createApp({ database: service.database, now: service.clock.now, rateLimit: limits, trustProxy: parseTrustProxy(balancer) });
+    try {
+      const send = (app: FastifyInstance, peer: string, client: string) =>
+        app.inject({ method: 'GET', url: '/schools', remoteAddress: peer, headers: { 'x-forwarded-for': client } }).then((r) => r.statusCode);
+      const [first, second] = [newAddress(), newAddress()];
+      // Behind the trusted balancer: each client spends its own 3 requests.
+      for (const client of [first, second]) expect(await Promise.all([1, 2, 3].map(() => send(behind, balancer, client)))).toEqual([401, 401, 401]);
+      expect(await send(behind, balancer, first)).toBe(429);
+      // Without the setting, a forged X-Forwarded-For changes nothing: the peer's bucket pays.
+      const peer = newAddress();
+      for (let i = 0; i < 3; i++) expect(await send(instances[0], peer, newAddress())).toBe(401);
+      expect(await send(instances[0], peer, newAddress())).toBe(429);
+    } finally {
+      await behind.close();
+    }
   });
 
   it('given a spent address budget, then the health check still answers and carries no rate-limit headers', async () => {
