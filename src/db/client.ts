@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -108,6 +108,24 @@ export async function ping(db: Db): Promise<boolean> {
   try {
     await db.execute(sql`select 1`);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How many migrations the code ships (schema/migrations/meta/_journal.json), read once. */
+let shippedMigrations: number | undefined;
+
+/**
+ * Readiness: the database answers and has every migration the code ships applied (drizzle records
+ * them in drizzle.__drizzle_migrations). False on any failure: a lost database is not ready.
+ */
+export async function databaseReady(database: Database): Promise<boolean> {
+  shippedMigrations ??= (JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+  try {
+    const result = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    const rows = (result as unknown as { rows?: { n: number }[] }).rows ?? (result as unknown as { n: number }[]);
+    return Number(rows[0]?.n) >= shippedMigrations;
   } catch {
     return false;
   }
