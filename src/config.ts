@@ -56,3 +56,47 @@ export function parseTrustProxy(value: string | undefined): boolean | string[] |
   if (/^\d+$/.test(text)) return (_address, hop) => hop < Number(text);
   return text.split(',').map((a) => a.trim()).filter(Boolean);
 }
+
+type Check = (value: string) => string | null;
+const integer = (min: number, max: number): Check => (v) => (/^\d+$/.test(v.trim()) && Number(v) >= min && Number(v) <= max ? null : `must be a whole number from ${min} to ${max}`);
+const positive: Check = (v) => (v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) > 0 ? null : 'must be a number above 0');
+const boolean: Check = (v) => (/^(true|false)$/.test(v) ? null : 'must be true or false');
+const url = (protocols: string[]): Check => (v) => {
+  try {
+    return protocols.includes(new URL(v).protocol) ? null : `must be a ${protocols.map((p) => `${p}//`).join(' or ')} URL`;
+  } catch {
+    return 'is not a URL';
+  }
+};
+
+/** Every variable with a shape to respect; checked once, before anything opens. */
+const checks: Record<string, Check> = {
+  PORT: integer(0, 65535),
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  DATABASE_POOL_SIZE: integer(1, 1000),
+  LOG_REQUESTS: boolean,
+  PUBLIC_URL: url(['http:', 'https:']),
+  SCORM_LAUNCH_TTL_SECONDS: integer(1, 86_400 * 30),
+  RATE_LIMIT_ENABLED: boolean,
+  RATE_LIMIT_CAPACITY: positive,
+  RATE_LIMIT_REFILL_PER_SECOND: positive,
+  RATE_LIMIT_ANONYMOUS_CAPACITY: positive,
+  RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND: positive,
+  GRAPHQL_MAX_DEPTH: integer(1, 1000),
+  GRAPHQL_MAX_ALIASES: integer(0, 10_000),
+  GRAPHQL_MAX_DIRECTIVES: integer(0, 10_000),
+  GRAPHQL_MAX_TOKENS: integer(1, 1_000_000),
+  GRAPHQL_MAX_COST: integer(1, 100_000_000),
+  GRAPHQL_INTROSPECTION: boolean,
+};
+
+/** Refuses the first malformed variable with one line naming it (main prints it and exits 1). */
+export function validateEnvironment(env: Record<string, string | undefined> = process.env): void {
+  for (const [name, check] of Object.entries(checks)) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    const problem = check(value);
+    // A URL may hold a password: name the variable, never echo its value.
+    if (problem) throw new ConfigurationError(`${name} ${problem}${name.endsWith('_URL') ? '' : ` (got "${value.slice(0, 40)}")`}`);
+  }
+}

@@ -1,11 +1,17 @@
 import 'reflect-metadata';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { createApp } from './app.js';
 import { findCredential, issueToken } from './auth/credential.js';
 import { checkSecretsKey } from './auth/secrets.js';
-import { config, ConfigurationError } from './config.js';
+import { config, ConfigurationError, validateEnvironment } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
+import { holdEmbedded } from './db/embedded-lock.js';
+
+/** How long a stop waits for requests in flight before it gives up on them. */
+const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
 
 /**
  * On the embedded database, a development platform token is kept in the data directory and
@@ -23,13 +29,41 @@ async function developmentToken(database: Database, dataDir: string): Promise<st
   return token;
 }
 
+/** A taken or forbidden port fails at once, before the database is opened and migrated. */
+async function checkPort(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((done, fail) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      fail(new ConfigurationError(`PORT ${port} on ${host} cannot be used (${error.code === 'EADDRINUSE' ? 'another process listens there' : error.code})`)),
+    );
+    probe.listen(port, host, () => probe.close(() => done()));
+  });
+}
+
+async function open(dataDir: string): Promise<Database> {
+  if (!config.databaseUrl) return openDatabase({ dataDir });
+  const database = await openDatabase({ url: config.databaseUrl, maxConnections: config.maxConnections });
+  try {
+    await database.db.execute(sql`select 1`);
+  } catch (error) {
+    await database.close().catch(() => {});
+    // drizzle wraps the driver's error: its cause says why (ECONNREFUSED, a password refused, ...).
+    const cause = ((error as Error).cause ?? error) as NodeJS.ErrnoException;
+    const reason = cause.code ?? cause.message.split('\n')[0];
+    throw new ConfigurationError(`DATABASE_URL names a database that cannot be reached (${reason})`);
+  }
+  return database;
+}
+
 async function main() {
+  validateEnvironment();
   const warning = checkSecretsKey(process.env);
   if (warning) console.warn(warning);
+  await checkPort(config.port, config.host);
   const dataDir = resolve(config.dataDir ?? '.data');
-  const database = await openDatabase(
-    config.databaseUrl ? { url: config.databaseUrl, maxConnections: config.maxConnections } : { dataDir },
-  );
+  const release = config.databaseUrl ? () => {} : holdEmbedded(dataDir);
+  const database = await open(dataDir);
   await database.migrate();
   const app = await createApp({ database, logger: config.logRequests });
   const address = await app.listen({ port: config.port, host: config.host });
@@ -38,13 +72,26 @@ async function main() {
     console.log(`Embedded database in ${dataDir}`);
     console.log(`Development platform token: ${await developmentToken(database, dataDir)}`);
   }
-  const stop = async () => {
+
+  // The service owns its signals: stop accepting, let requests in flight finish, close the
+  // database, exit 0; past the timeout, exit 1 without waiting further.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing requests in flight, then stopping`);
+    setTimeout(() => {
+      console.error(`Stopped after ${SHUTDOWN_TIMEOUT_MS} ms with requests still in flight`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
     await app.close();
     await database.close();
+    release();
+    console.log('Stopped');
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((error) => {
