@@ -4,7 +4,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { GraphQLError } from 'graphql';
 import qs from 'qs';
 import type { Database } from './db/client.js';
+import { randomUUID } from 'node:crypto';
 import { config } from './config.js';
+import { databaseReady } from './db/client.js';
 import { createApollo } from './graphql/apollo.js';
 import { PersistedQueryCache } from './graphql/apq-cache.js';
 import { type GraphqlLimits, resolveLimits, withCostReported } from './graphql/limits.js';
@@ -19,6 +21,7 @@ import { routes } from './modules/index.js';
 import { registerBodyParsers } from './rest/body-parsers.js';
 import { QS_OPTIONS } from './rest/get-body.js';
 import { clientErrorReply, frameworkErrorReply, registerErrorReplies } from './rest/http-errors.js';
+import { registerDocs } from './rest/docs.js';
 import { registerOpenApiRoute } from './rest/openapi-route.js';
 import { registerRestRoutes } from './rest/router.js';
 
@@ -60,6 +63,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ? loggerOptions(options.logStream) : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy: options.trustProxy ?? config.trustProxy,
+    // A caller's X-Request-Id (a proxy's, a client's) names the request in every log line; else a random one.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,
@@ -76,6 +82,21 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   registerRateLimit(app, { db: options.database.db, now: deps.now, settings: options.rateLimit });
 
   await registerBodyParsers(app);
+
+  // Hooks and error replies before any route: a route registered before an awaited plugin keeps
+  // the hooks and handlers that existed then.
+  registerErrorReplies(app, log);
+  // Every reply names its request, so a client can quote it and the logs find it.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Every /graphql reply reports its cost, also those refused before the pipeline (401, 429, a malformed body).
+  const maximumCost = resolveLimits(options.graphqlLimits).maxCost;
+  app.addHook('onSend', async (request, reply, payload) =>
+    request.url.startsWith('/graphql') && /json/.test(String(reply.getHeader('content-type') ?? '')) ? withCostReported(payload, maximumCost) : payload,
+  );
+
 
   const apollo = createApollo(schema, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits);
   await apollo.start();
@@ -99,12 +120,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   });
 
-  // Every /graphql reply reports its cost, also those refused before the pipeline (401, 429, a malformed body).
-  const maximumCost = resolveLimits(options.graphqlLimits).maxCost;
-  app.addHook('onSend', async (request, reply, payload) =>
-    request.url.startsWith('/graphql') && /json/.test(String(reply.getHeader('content-type') ?? '')) ? withCostReported(payload, maximumCost) : payload,
-  );
-
   registerRestRoutes(app, {
     schema,
     routes,
@@ -114,8 +129,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerOpenApiRoute(app, schema, routes);
+  await registerDocs(app);
   app.get('/health', async () => ({ status: 'ok' }));
+  // Liveness: the process answers. Readiness: the database answers and every migration is applied.
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ready = await databaseReady(options.database);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable' });
+  });
 
-  registerErrorReplies(app, log);
   return app;
 }

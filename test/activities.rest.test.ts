@@ -315,8 +315,6 @@ describe('POST /activities', () => {
       ['no activity key', { title: 'x' }, 'activity'],
       ['activity is a string', { activity: 'exam' }, 'activity'],
       ['time_limit is not a number', { activity: { ...base(), time_limit: 'an hour' } }, 'time_limit'],
-      ['show_comments is an unknown value', { activity: { ...base(), show_comments: 'never' } }, 'show_comments'],
-      ['a question type is unknown', { activity: base(), exam_questions_attributes: [{ title: 'Q', type: 'true_false' }] }, 'exam_questions_attributes[0].type'],
       [
         'an option correct is not a boolean',
         { activity: base(), exam_questions_attributes: [{ title: 'Q', options_attributes: [{ title: 'a', correct: 'maybe' }] }] },
@@ -325,6 +323,14 @@ describe('POST /activities', () => {
     ])('given %s, then 400', async (_label, body, field) => {
       const res = await fx.expectNoWrite(() => school.admin.post('/activities', body));
       expectFieldError(res, 400, field);
+    });
+
+    it.each([
+      ['show_comments is an unknown value', { activity: { ...base(), show_comments: 'never' } }, 'show_comments'],
+      ['a question type is unknown', { activity: base(), exam_questions_attributes: [{ title: 'Q', type: 'true_false' }] }, 'exam_questions_attributes[0].type'],
+    ])('given %s, then 422 inclusion (a closed list)', async (_label, body, field) => {
+      const res = await fx.expectNoWrite(() => school.admin.post('/activities', body));
+      expectFieldError(res, 422, field, 'inclusion');
     });
 
     it('given a body that is not JSON, then 400', async () => {

@@ -206,12 +206,13 @@ describe('bad input never answers 500', () => {
       expect(res.headers.allow).toBe('GET, POST, OPTIONS');
     });
 
-    it('given a persisted-query hash (APQ is off), then 400 PERSISTED_QUERY_NOT_SUPPORTED', async () => {
-      const res = await school.admin.request('POST', '/graphql', {
-        query: '{ schools { totalCount } }',
-        extensions: { persistedQuery: { version: 1, sha256Hash: 'not-the-hash' } },
-      });
-      expectGraphqlErrors(res, 400, 'PERSISTED_QUERY_NOT_SUPPORTED');
+    it.each([
+      ['a persisted-query hash that is not the document\'s', { version: 1, sha256Hash: 'not-the-hash' }],
+      ['a persisted-query version the service does not know', { version: 2, sha256Hash: 'not-the-hash' }],
+    ])('given %s, then 400 BAD_REQUEST (also to a client accepting only application/json)', async (_, persistedQuery) => {
+      const body = { query: '{ schools { totalCount } }', extensions: { persistedQuery } };
+      expectGraphqlErrors(await school.admin.request('POST', '/graphql', body), 400, 'BAD_REQUEST');
+      expectGraphqlErrors(await school.admin.request('POST', '/graphql', body, { headers: { accept: 'application/json' } }), 400, 'BAD_REQUEST');
     });
   });
 });

@@ -277,13 +277,20 @@ describe('Orders over REST', () => {
       ['order as a string', { order: 'x' }, {}, 'order'],
       ['kind "abc"', { order: { student_id: 1, kind: 'abc' } }, {}, 'kind'],
       ['test "maybe"', { order: { student_id: 1, test: 'maybe' } }, {}, 'test'],
-      ['an unknown status', { order: { student_id: 1, status: 'paid' } }, {}, 'status'],
       ['a malformed next_invoice_at', { order: { student_id: 1, next_invoice_at: 'tomorrow' } }, {}, 'next_invoice_at'],
     ])('given %s, when creating, then 400 and no row', async (_name, body, options, field) => {
       const before = await countRows(orders);
       const res = await a.admin.post('/orders', body, options as any);
       expect(res.status, res.text).toBe(400);
       expect(Object.keys(res.body[`errors`])).toContain(field);
+      expect(await countRows(orders)).toBe(before);
+    });
+
+    it('given an unknown status, when creating, then 422 inclusion and no row (a closed list)', async () => {
+      const before = await countRows(orders);
+      const res = await a.admin.post('/orders', { order: { student_id: 1, status: 'paid' } });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.details.status).toEqual([{ error: 'inclusion' }]);
       expect(await countRows(orders)).toBe(before);
     });
   });

@@ -760,10 +760,11 @@ describe('Schools over REST', () => {
         expect((await schoolRow(created.id)).status).toBe('canceled');
       });
 
-      it('given an event that is not one of the six, when updating, then 400 and no change', async () => {
+      it('given an event that is not one of the six, when updating, then 422 inclusion and no change', async () => {
         const created = await createSchool();
         const res = await service.platform.patch(`/school/${created.id}`, { school: { event: 'explode', name: 'No' } });
-        expect(res.status, res.text).toBe(400);
+        expect(res.status, res.text).toBe(422);
+        expect(res.body.details.event).toEqual([{ error: 'inclusion' }]);
         expect(res.body.errors.event).toBeDefined();
         expect(await schoolRow(created.id)).toMatchObject({ status: 'pending', name: 'Created' });
       });

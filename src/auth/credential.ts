@@ -28,7 +28,8 @@ export function tokenFromHeader(header: string | undefined): string | null {
   const bearer = /^Bearer\s+(.+)$/i.exec(value);
   if (bearer) return bearer[1].trim() || null;
   const rails = /^Token\s+token=(?:"([^"]*)"|([^\s,]+))/i.exec(value);
-  if (rails) return (rails[1] ?? rails[2]) || null;
+  // Clients pad the quoted value (`token="abc "`): a token never holds spaces at its ends.
+  if (rails) return (rails[1] ?? rails[2]).trim() || null;
   return null;
 }
 

@@ -2,6 +2,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { APQ_TTL_SECONDS, type PersistedQueryCache } from './apq-cache.js';
 import type { Context } from './context.js';
 import { AppError, raisedErrors, rejectedInputError } from './errors.js';
 import { inputGuard } from './input-guard.js';
@@ -47,16 +48,47 @@ function stackOverflow(error: unknown): boolean {
   return false;
 }
 
-/** APQ is off: a request naming a persisted query is refused with a 400 (Apollo's default is 200). */
-const persistedQueriesRefused: ApolloServerPlugin<Context> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response, errors }) {
-        if (errors?.some((e) => e.extensions?.code === 'PERSISTED_QUERY_NOT_SUPPORTED')) response.http.status = 400;
-      },
-    };
-  },
-};
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
+/** Whether an Accept header admits application/graphql-response+json; no header admits it (the spec's default since 2025). */
+export function admitsGraphqlResponse(accept: string | null | undefined): boolean {
+  if (!accept) return true;
+  let exact: number | undefined;
+  let wildcard: number | undefined;
+  for (const range of accept.split(',')) {
+    const [type, ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((p) => /^q\s*=/.test(p));
+    const weight = q === undefined ? 1 : Number(q.slice(q.indexOf('=') + 1)) || 0;
+    if (type === GRAPHQL_RESPONSE) exact = Math.max(exact ?? 0, weight);
+    else if (type === '*/*' || type === 'application/*') wildcard = Math.max(wildcard ?? 0, weight);
+  }
+  return (exact ?? wildcard ?? 0) > 0;
+}
+
+/** GraphQL request errors: the document or its variables are wrong; nothing ran. Limits are validation rules of the service's own. */
+const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'OPERATION_RESOLUTION_FAILURE', ...limitCodes]);
+
+/**
+ * Status codes as GraphQL over HTTP asks. A client that cannot read application/graphql-response+json
+ * (it accepts only application/json) cannot tell a GraphQL reply with a 4xx from a proxy's, so a
+ * request error answers 200 there; every other client gets 400. Also waits for an APQ registration
+ * to be stored, so the client's next request finds it on any instance.
+ */
+function httpStatusPlugin(persisted: PersistedQueryCache): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ request, response, metrics }) {
+          if (metrics.persistedQueryRegister) await persisted.settled();
+          if (response.body.kind !== 'single' || response.http.status !== 400) return;
+          const { data, errors } = response.body.singleResult;
+          const requestError = data === undefined && !!errors?.length && errors.every((e) => requestErrorCodes.has(e.extensions?.code as string));
+          if (requestError && !admitsGraphqlResponse(request.http?.headers.get('accept'))) response.http.status = 200;
+        },
+      };
+    },
+  };
+}
 
 /** Headers that mark a GET or a form-encoded POST as no cross-site forgery (besides a JSON Content-Type). */
 const preflightHeaders = ['graphql-require-preflight', 'x-requested-with', 'apollo-require-preflight', 'x-apollo-operation-name'];
@@ -66,17 +98,25 @@ const csrfMessage = 'A GraphQL request must have Content-Type: application/json,
 const reworded = (formatted: GraphQLFormattedError): GraphQLFormattedError =>
   formatted.message.startsWith('This operation has been blocked as a potential Cross-Site Request Forgery') ? { ...formatted, message: csrfMessage } : formatted;
 
-export function createApollo(schema: GraphQLSchema, log: (error: unknown) => void, limitOverrides?: Partial<GraphqlLimits>): ApolloServer<Context> {
+export function createApollo(
+  schema: GraphQLSchema,
+  log: (error: unknown) => void,
+  persisted: PersistedQueryCache,
+  limitOverrides?: Partial<GraphqlLimits>,
+): ApolloServer<Context> {
   const limits = resolveLimits(limitOverrides);
   return new ApolloServer<Context>({
     schema,
-    plugins: [playground, inputGuard, persistedQueriesRefused, limitsPlugin(limits)],
+    // httpStatusPlugin last: it reads the errors as the limits plugin leaves them.
+    plugins: [playground, inputGuard, limitsPlugin(limits), httpStatusPlugin(persisted)],
     // The parser stops at the token limit; limits.ts switches introspection (Apollo's refusal names the engine).
     parseOptions: { maxTokens: limits.maxTokens },
+    // main.ts owns SIGTERM and SIGINT: it lets requests in flight finish before Apollo stops.
+    stopOnTerminationSignals: false,
     introspection: true,
     includeStacktraceInErrorResponses: false,
-    // Persisted queries (APQ) are off: a per-process cache is state the instances would not share.
-    persistedQueries: false,
+    // Automatic persisted queries, in PostgreSQL so that every instance shares them.
+    persistedQueries: { cache: persisted, ttl: APQ_TTL_SECONDS },
     csrfPrevention: { requestHeaders: preflightHeaders },
     formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
       const original = unwrapResolverError(error);

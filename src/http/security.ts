@@ -9,8 +9,8 @@ import { config, ConfigurationError } from '../config.js';
  *
  * - Replies are data: their Content-Security-Policy lets them render nothing and be framed by
  *   no one (`default-src 'none'; frame-ancestors 'none'`), as OWASP asks of an API.
- * - The one HTML page, the GraphQL playground, gets a policy of its own built from the page:
- *   its inline scripts by their SHA-256 hashes, inline styles, data: fonts and images, blob:
+ * - The HTML pages (the GraphQL playground, the /docs reference) get a policy of their own built from
+ *   the page: its inline scripts by their SHA-256 hashes (and this origin's, for a page that loads a bundle), inline styles, data: fonts and images, blob:
  *   workers (the editor's), and requests to this origin only. Nothing is loaded from elsewhere.
  * - CORS: no origin may call the service from a browser page unless CORS_ORIGINS names it
  *   (`*` for any: the credential is a bearer token, never a cookie, so no credentials mode).
@@ -34,9 +34,11 @@ export function pagePolicy(html: string): string {
   const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
     ([, body]) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`,
   );
+  // A page that loads its bundle from this service (the /docs reference) may run scripts of this origin.
+  const own = /<script[^>]*\bsrc=["'](?![a-z]+:|\/\/)/i.test(html) ? ["'self'"] : [];
   return [
     "default-src 'none'",
-    `script-src ${hashes.join(' ') || "'none'"}`,
+    `script-src ${[...own, ...hashes].join(' ') || "'none'"}`,
     // The editor sets style attributes and adds style elements as it runs.
     "style-src 'unsafe-inline'",
     "img-src 'self' data:",

@@ -1,13 +1,22 @@
-import fastifyMultipart from '@fastify/multipart';
+import { Busboy, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { AppError } from '../graphql/errors.js';
 import { parseJsonBody, QS_OPTIONS } from './get-body.js';
 
-/** Bodies: JSON (also vendor +json types), urlencoded and multipart, both with bracket names (`media[title]`). */
+/** Multipart limits besides Fastify's bodyLimit, which bounds every body (multipart is read whole). */
+const MULTIPART_LIMITS = { files: 10, fields: 5000, parts: 5010 };
+
+/**
+ * Bodies: JSON (also vendor +json types), urlencoded and multipart, both with bracket names (`media[title]`),
+ * on every method, GET included: Rails-era clients send their parameters that way (rest-client a
+ * GET's as multipart). Fastify tests a RegExp parser against the whole header, parameters included:
+ * many HTTP libraries send `application/json; charset=utf-8` (any case), so the pattern ends at the subtype.
+ */
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(/^application\/(?:[\w.+-]*\+)?json$/i, { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser(/^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i, { parseAs: 'buffer' }, (_req, body, done) => {
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (error) {
@@ -17,22 +26,51 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, qs.parse(String(body), QS_OPTIONS));
   });
-  await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 5000 } });
-  // Multipart fields arrive flat (`media[title]`): collect them, then expand the brackets like a form.
-  app.addHook('preValidation', async (request) => {
-    if (!request.isMultipart()) return;
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
+    parseMultipart(body as Buffer, String(request.headers['content-type'])).then((params) => done(null, params), (error: AppError) => done(error, undefined));
+  });
+}
+
+const malformed = () => new AppError('bad_request', 'The multipart body is malformed');
+
+/**
+ * A form with no fields, in each client's bytes: nothing, `--B--` (browsers) or `--B\r\n--`
+ * (rest-client's empty payload, which a strict parser calls truncated).
+ */
+function isEmptyForm(body: Buffer, contentType: string): boolean {
+  const text = body.toString('latin1').trim();
+  if (text === '') return true;
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const b = boundary?.[1] ?? boundary?.[2];
+  return !!b && [`--${b}--`, `--${b}\r\n--`, `--${b}\n--`].includes(text);
+}
+
+/** A multipart body as params: fields keep their bracket names until qs expands them; a file part is its bytes. */
+export function parseMultipart(body: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  if (isEmptyForm(body, contentType)) return Promise.resolve({});
+  return new Promise((resolve, reject) => {
     const fields: Record<string, unknown[]> = {};
+    const add = (name: string, value: unknown) => (fields[name] ??= []).push(value);
+    let parser: BusboyInstance;
     try {
-      for await (const part of request.parts()) {
-        const value = part.type === 'file' ? await part.toBuffer() : part.value;
-        (fields[part.fieldname] ??= []).push(value);
-      }
-    } catch (error) {
-      // Limits keep their 413; anything else (no boundary, no closing boundary, a broken part) is the body's fault.
-      if ((error as { statusCode?: number }).statusCode === 413) throw error;
-      throw new AppError('bad_request', 'The multipart body is malformed');
+      parser = new Busboy({ headers: { 'content-type': contentType }, limits: MULTIPART_LIMITS });
+    } catch {
+      return reject(malformed()); // no boundary
     }
-    const flat = Object.fromEntries(Object.entries(fields).map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
-    request.body = qs.parse(flat as Record<string, string>, QS_OPTIONS);
+    const tooLarge = () => reject(new AppError('payload_too_large', 'The body has too many parts'));
+    parser.on('field', (name, value) => add(name, value));
+    parser.on('file', (name, stream) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', () => reject(malformed()));
+      stream.on('end', () => add(name, Buffer.concat(chunks)));
+    });
+    parser.on('partsLimit', tooLarge).on('filesLimit', tooLarge).on('fieldsLimit', tooLarge);
+    parser.on('error', () => reject(malformed()));
+    parser.on('finish', () => {
+      const flat = Object.fromEntries(Object.entries(fields).map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+      resolve(qs.parse(flat as Record<string, string>, QS_OPTIONS));
+    });
+    parser.end(body);
   });
 }

@@ -15,6 +15,7 @@ import {
   isScalarType,
 } from 'graphql';
 import { inputFlaw } from '../graphql/input-guard.js';
+import { restDateTime } from './dates.js';
 import { camel, snake } from './names.js';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -73,6 +74,8 @@ function shapeLeaf(value: unknown, type: GraphQLInputType, form: boolean): unkno
   }
   if (type === GraphQLString && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
   if (type === GraphQLID && typeof value === 'string') return value.trim();
+  // Ruby's and Rails' ways of writing a time (`2014-07-25 17:11:29 UTC`, `2030-01-01`) are read as RFC 3339.
+  if (isScalarType(type) && type.name === 'DateTime' && typeof value === 'string') return restDateTime(value);
   if (isEnumType(type) || isScalarType(type)) return value;
   return value;
 }

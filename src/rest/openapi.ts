@@ -18,6 +18,7 @@ import {
 import { DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from '../graphql/pagination.js';
 import { compileRoute, type CompiledRoute, restFields } from './compile.js';
 import { camel, snake } from './names.js';
+import { exampleOf } from './openapi-examples.js';
 import type { Method, Route } from './route-table.js';
 
 /**
@@ -34,14 +35,20 @@ const ERROR_SCHEMA = 'ErrorReply';
 const ref = (name: string, section = 'schemas') => ({ $ref: `#/components/${section}/${name}` });
 const byKey = <T>(entries: [string, T][]) => Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
+/** Each error status: its component name, description, and the field, code and message of its example. */
 const errorResponses = {
-  400: ['BadRequest', 'Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page.'],
-  401: ['Unauthorized', 'No valid credential.'],
-  403: ['Forbidden', 'The credential may not do this.'],
-  404: ['NotFound', 'No such object (or it belongs to another school).'],
-  409: ['Conflict', 'A uniqueness conflict, or the object is still in use.'],
-  422: ['UnprocessableEntity', 'The object is invalid; nothing was changed.'],
+  400: ['BadRequest', 'Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page.', 'base', 'bad_request', 'The request is malformed'],
+  401: ['Unauthorized', 'No valid credential.', 'base', 'unauthenticated', 'A valid credential is required'],
+  403: ['Forbidden', 'The credential may not do this.', 'base', 'forbidden', 'This credential may not do that'],
+  404: ['NotFound', 'No such object (or it belongs to another school).', 'base', 'not_found', 'Record not found'],
+  409: ['Conflict', 'A uniqueness conflict, or the object is still in use.', 'email', 'taken', 'has already been taken'],
+  422: ['UnprocessableEntity', 'The object is invalid; nothing was changed.', 'name', 'blank', "can't be blank"],
 } as const;
+
+const errorExample = (name: string) => {
+  const [, , field, error, message] = Object.values(errorResponses).find(([n]) => n === name)!;
+  return { errors: { [field]: [message] }, details: { [field]: [{ error }] } };
+};
 
 /** JSON Schemas of the GraphQL scalars REST carries; other custom scalars are left unconstrained. */
 const scalarSchemas: Record<string, JsonSchema> = {
@@ -152,7 +159,7 @@ class Builder {
   }
 }
 
-/** `/x/:id?find_by=code` → `/x/{id}`, the parameter names, and the key for the row's `when`. */
+/** `/x/:id?find_by=code` → `/x/{0}` and the parameter names (`id`), filled in by `fill`. */
 function pathTemplate(path: string): { template: string; names: string[] } {
   const names: string[] = [];
   const clean = path.split('?')[0].replace(/\/+$/, '') || '/';
@@ -171,6 +178,8 @@ interface Entry {
   /** The row's own names of the positional path parameters, and the names the path key uses. */
   rowNames: string[];
   keyNames: string[];
+  /** The row's `when` as `name=value` (`find_by=code`), or '' for a row without one. */
+  choice: string;
 }
 
 const pascal = (s: string) => camel(s.replace(/[^A-Za-z0-9_]+/g, '_')).replace(/^_*([a-z])/, (_, c: string) => c.toUpperCase()).replace(/_/g, '');
@@ -206,34 +215,45 @@ function operationIds(entries: Entry[]): Map<Entry, string> {
 export function buildOpenApi(schema: GraphQLSchema, routes: Route[]): object {
   const builder = new Builder(schema);
 
-  // Rows of one path template share a path key named after the first row's parameters. A row
-  // with `when` answers only with those query parameters, so its key carries them (and its own names).
+  // Rows of one path template share a path key named after its first plain row's parameters.
+  // Rows told apart by a query value (`when`) are choices of one operation: the query parameter
+  // is an enum, the replies and bodies are documented per choice (no query strings in path keys).
   const templates = new Map<string, string[]>();
-  const entries: Entry[] = [];
-  const taken = new Map<string, Route>();
+  for (const route of routes) {
+    const { template, names } = pathTemplate(route.path);
+    if (!route.when && !templates.has(template)) templates.set(template, names);
+  }
+  const groups = new Map<string, Entry[]>();
   for (const route of routes) {
     const compiled = compileRoute(schema, route);
     const { template, names } = pathTemplate(route.path);
-    const query = Object.entries(route.when ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
-    if (!query.length && !templates.has(template)) templates.set(template, names);
-    const keyNames = query.length ? names : templates.get(template)!;
-    const key = fill(template, keyNames) + (query.length ? `?${query.map(([k, v]) => `${k}=${v}`).join('&')}` : '');
+    const keyNames = templates.get(template) ?? names;
+    const key = fill(template, keyNames);
+    const choice = Object.entries(route.when ?? {})
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&');
     const queryField = schema.getQueryType()?.getFields()[route.field];
     const field = (queryField ?? schema.getMutationType()!.getFields()[route.field])!;
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      const other = taken.get(`${method} ${key}`);
-      if (other) throw new Error(`OpenAPI: rows ${other.field} and ${route.field} both answer ${method} ${key}`);
-      taken.set(`${method} ${key}`, route);
-      entries.push({ key, method, compiled, field, operation: queryField ? 'query' : 'mutation', rowNames: names, keyNames });
+      const group = groups.get(`${method} ${key}`) ?? [];
+      const other = group.find((e) => e.choice === choice);
+      if (other) throw new Error(`OpenAPI: rows ${other.compiled.route.field} and ${route.field} both answer ${method} ${key}${choice ? `?${choice}` : ''}`);
+      // The plain row (no `when`) leads its group: its operationId, summary and parameter names.
+      const entry: Entry = { key, method, compiled, field, operation: queryField ? 'query' : 'mutation', rowNames: names, keyNames, choice };
+      groups.set(`${method} ${key}`, choice ? [...group, entry] : [entry, ...group]);
     }
   }
 
-  const ids = operationIds(entries);
+  const ids = operationIds([...groups.values()].map((g) => g[0]));
   const paths = new Map<string, Map<Method, Operation>>();
-  for (const entry of entries) {
-    const ops = paths.get(entry.key) ?? new Map<Method, Operation>();
-    paths.set(entry.key, ops);
-    ops.set(entry.method, operation(builder, entry, ids.get(entry)!));
+  for (const group of groups.values()) {
+    const [lead] = group;
+    const ops = paths.get(lead.key) ?? new Map<Method, Operation>();
+    paths.set(lead.key, ops);
+    const id = ids.get(lead)!;
+    const choices = group.map((entry) => ({ entry, op: operation(builder, entry, id) }));
+    ops.set(lead.method, choices.length === 1 ? choices[0].op : mergeChoices(choices));
   }
 
   const components = {
@@ -241,7 +261,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]): object {
     responses: Object.fromEntries(
       Object.values(errorResponses).map(([name, description]) => [
         name,
-        { description, content: { 'application/json': { schema: ref(ERROR_SCHEMA) } } },
+        { description, content: { 'application/json': { schema: ref(ERROR_SCHEMA), example: errorExample(name) } } },
       ]),
     ),
     headers: {
@@ -255,7 +275,8 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]): object {
       bearer: {
         type: 'http',
         scheme: 'bearer',
-        description: 'Authorization: Bearer <token>; the Rails form Token token="<token>" is accepted too.',
+        description:
+          'Send `Authorization: Bearer <token>`. The Rails forms `Authorization: Token token="<token>"` and `Token token=<token>` carry the same token and are accepted too.',
       },
     },
   };
@@ -286,15 +307,23 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]): object {
     info: {
       title: 'Learning platform REST API',
       version: '1',
+      // The project declares no open-source licence (package.json is private).
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description: [
         'The REST compatibility layer: every operation runs one GraphQL field (`x-graphql-field`) of the schema served at /graphql.',
         'Every path also answers under the `/v1` and `/api` prefixes and with an optional `.json` suffix (`/v1/schools/12.json`).',
-        'A path key with a query (`/enrollments/{code}?find_by=code`) is the operation chosen when the request carries those query parameters.',
+        'Where the spec tells operations of one path apart by a query value (`/enrollments/{id}?find_by=code`, `/media/{id}?action=reprocess`), that value is an enum query parameter of the one operation, and its bodies, replies and examples are given per choice.',
         'Bodies are wrapped in the resource key and may be JSON, `application/x-www-form-urlencoded` or `multipart/form-data` with bracket names (`school[name]=x`).',
         `Lists are whole unless \`page\` is given; with it \`per_page\` defaults to ${DEFAULT_PER_PAGE} and may be at most ${MAX_PAGE_SIZE}.`,
         'Errors have one shape for every status (`ErrorReply`).',
       ].join('\n\n'),
     },
+    // The app strips a `/v1` (or `/api`) prefix from every URL (app.ts normaliseUrl): both bases serve the same API.
+    servers: [
+      { url: '/', description: 'This service.' },
+      { url: '/v1', description: 'This service, version 1 named in the path.' },
+    ],
+    security: [{ bearer: [] }],
     paths: byKey(
       [...paths].map(([key, ops]) => [
         key,
@@ -373,7 +402,13 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
     };
   }
   op.responses = responses(builder, entry);
-  op.security = route.public ? [] : [{ bearer: [] }];
+  // An example of every body and reply, built from its schema.
+  const schemas = Object.fromEntries(builder.schemas);
+  const bodies = [op.requestBody, ...Object.values(op.responses as Record<string, unknown>)] as { content?: Record<string, JsonSchema> }[];
+  for (const media of bodies.flatMap((b) => Object.values(b?.content ?? {})))
+    if (!('example' in media)) media.example = exampleOf(media.schema as JsonSchema, schemas);
+  // Every operation needs the document's bearer credential, except the public ones.
+  if (route.public) op.security = [];
   return op;
 }
 
@@ -431,4 +466,119 @@ function responses(builder: Builder, entry: Entry): Record<string, unknown> {
   if (compiled.shape === 'payload') statuses.push(409, 422);
   for (const status of statuses) out[status] = ref(errorResponses[status][0], 'responses');
   return out;
+}
+
+type Choice = { entry: Entry; op: Operation };
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** One schema for what the choices give: the common one, else `anyOf` the distinct ones. */
+const union = (schemas: JsonSchema[]): JsonSchema => {
+  const distinct = schemas.filter((s, i) => schemas.findIndex((t) => same(s, t)) === i);
+  return distinct.length === 1 ? distinct[0] : { anyOf: distinct };
+};
+/** How a description names a choice: 'with `find_by=code`', or 'without it' for the plain row. */
+const label = (e: Entry) => (e.choice ? `with \`${e.choice}\`` : 'without it');
+const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
+
+/**
+ * The operations of one method and path that a query value chooses between (`find_by=code`),
+ * as one operation: the lead's (the plain row's), plus the query parameter as an enum, path
+ * parameters and bodies that are either choice's, and each choice's examples by name.
+ */
+function mergeChoices(choices: Choice[]): Operation {
+  const [lead] = choices;
+  const plain = !lead.entry.choice;
+  const variants = choices.filter((c) => c.entry.choice);
+  const op: Operation = { ...lead.op };
+  // What a choice does: the same field with a path parameter read otherwise, or another field.
+  const what = ({ entry, op: o }: Choice) => {
+    const renamed = entry.rowNames.map((n, i) => [lead.entry.keyNames[i], n]).filter(([k, n]) => k !== n);
+    if (entry.compiled.route.field !== lead.entry.compiled.route.field || !renamed.length) return `runs ${o.summary}`;
+    return `reads ${renamed.map(([k, n]) => `\`{${k}}\` as the ${n}`).join(' and ')}`;
+  };
+
+  // Parameters: the lead's, widened by the choices'; a choice's own query parameters are optional.
+  const params = new Map<string, JsonSchema>();
+  for (const { entry, op: o } of choices)
+    for (const p of (o.parameters as JsonSchema[] | undefined) ?? []) {
+      const id = `${p.in} ${p.name}`;
+      const known = params.get(id);
+      if (p.in === 'query' && entry.choice && Object.keys(entry.compiled.route.when ?? {}).includes(String(p.name))) continue;
+      if (!known) params.set(id, entry === lead.entry ? p : { ...p, required: p.in === 'path', description: `${capital(label(entry))}: ${p.description ?? p.name}` });
+      else if (!same(known.schema, p.schema)) params.set(id, { ...known, schema: union([known.schema as JsonSchema, p.schema as JsonSchema]) });
+    }
+  for (const [i, name] of lead.entry.keyNames.entries()) {
+    const meanings = choices.filter((c) => c.entry.rowNames[i] !== name).map((c) => `${label(c.entry)} it is the ${c.entry.rowNames[i]}`);
+    const p = params.get(`path ${name}`);
+    if (p && meanings.length) p.description = `The ${name}; ${meanings.join('; ')}.`;
+  }
+  const whens = new Map<string, string[]>();
+  for (const { entry } of variants)
+    for (const [k, v] of Object.entries(entry.compiled.route.when ?? {})) whens.set(k, [...(whens.get(k) ?? []), v]);
+  for (const [name, values] of [...whens].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const runs = variants.map((c) => `\`${c.entry.choice}\` ${what(c)}`).join('; ');
+    params.set(`query ${name}`, {
+      name,
+      in: 'query',
+      required: !plain,
+      description: `Chooses the operation: ${runs}${plain ? `; without it, ${lead.op.summary}` : ''}.`,
+      schema: { type: 'string', enum: [...new Set(values)] },
+    });
+  }
+  op.parameters = [...params.values()];
+
+  op.description = [
+    lead.op.description,
+    ...variants.map((c) => `${capital(label(c.entry))}: ${what(c)}${c.op.description && c.op.description !== lead.op.description ? `. ${c.op.description}` : '.'}`),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  op['x-graphql-field-by-query'] = Object.fromEntries(variants.map((c) => [c.entry.choice, c.entry.compiled.route.field]));
+
+  // Bodies and replies: each media type's schema is what any choice sends; its examples, one per choice.
+  const withBody = choices.filter((c) => c.op.requestBody);
+  if (withBody.length) {
+    const bodies = withBody.map((c) => c.op.requestBody as { required: boolean; content: Record<string, JsonSchema> });
+    const skipped = choices.filter((c) => !c.op.requestBody).map((c) => label(c.entry));
+    op.requestBody = {
+      ...(skipped.length ? { description: `No body ${skipped.join(', ')}.` } : {}),
+      required: !skipped.length && bodies.every((b) => b.required),
+      content: mergeContent(withBody.map((c, i) => ({ entry: c.entry, content: bodies[i].content }))),
+    };
+  }
+  const statuses = [...new Set(choices.flatMap((c) => Object.keys(c.op.responses as object)))].sort();
+  op.responses = Object.fromEntries(
+    statuses.map((status) => {
+      const replies = choices
+        .map((c) => ({ entry: c.entry, reply: (c.op.responses as Record<string, JsonSchema>)[status] }))
+        .filter((r) => r.reply);
+      if (replies.every((r) => same(r.reply, replies[0].reply))) return [status, replies[0].reply];
+      const content = replies.filter((r) => r.reply.content).map((r) => ({ entry: r.entry, content: r.reply.content as Record<string, JsonSchema> }));
+      const headers = Object.assign({}, ...replies.map((r) => r.reply.headers ?? {}));
+      const descriptions = [...new Set(replies.map((r) => String(r.reply.description)))];
+      return [
+        status,
+        {
+          description: descriptions.length === 1 ? descriptions[0] : replies.map((r) => `${capital(label(r.entry))}: ${r.reply.description}`).join(' '),
+          ...(Object.keys(headers).length ? { headers } : {}),
+          ...(content.length ? { content: mergeContent(content) } : {}),
+        },
+      ];
+    }),
+  );
+  return op;
+}
+
+function mergeContent(parts: { entry: Entry; content: Record<string, JsonSchema> }[]): Record<string, JsonSchema> {
+  const types = [...new Set(parts.flatMap((p) => Object.keys(p.content)))];
+  return Object.fromEntries(
+    types.map((type) => {
+      const media = parts.filter((p) => p.content[type]).map((p) => ({ entry: p.entry, media: p.content[type] }));
+      const schema = union(media.map((m) => m.media.schema as JsonSchema));
+      const examples = Object.fromEntries(
+        media.map((m) => [m.entry.choice || 'default', { summary: m.entry.choice ? `With ${m.entry.choice}` : 'Without a choice', value: m.media.example }]),
+      );
+      const one = media.every((m) => same(m.media.example, media[0].media.example));
+      return [type, one ? { schema, example: media[0].media.example } : { schema, examples }];
+    }),
+  );
 }

@@ -7,7 +7,6 @@ import { AppError, raisedErrors, rejectedInputError, statusForUserErrors } from 
 import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
-import { getRequestBody } from './get-body.js';
 import { coerceInput, shapeInput } from './input.js';
 import { restFieldName, snake } from './names.js';
 import { baseError, errorBody, fromExecutionError, fromUserErrors, type RestError } from './reply.js';
@@ -108,7 +107,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     const row = rows.find((r) => !r.compiled.route.when || Object.entries(r.compiled.route.when).every(([k, v]) => query[k] === v));
     if (!row) throw new RestFailure(404, baseError('route_not_found', `No route matches ${request.method} on this path`));
     const { compiled } = row;
-    const body = request.method === 'GET' ? await getRequestBody(request) : request.body;
+    const body = request.body;
     if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
       throw badRequest('base', 'The body must be an object of parameters');
     // Rails' params: query, then body, then path parameters win.
@@ -124,7 +123,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     // Who may not run the operation learns nothing of its parameters: 403 before the body is judged.
     const refused = refusal(ctx, row.rule, row.mutation);
     if (refused) throw refused;
-    const variables = variablesFor(compiled, params, form);
+    const variables = variablesFor(compiled, params, form, row.mutation);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
     return replyOne(compiled, result, reply);
@@ -138,7 +137,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
   }
 }
 
-function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean): Record<string, unknown> {
+function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean, write: boolean): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   for (const { name, source, arg } of compiled.args) {
     let raw: unknown;
@@ -179,9 +178,10 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
       // Name the field as the client sent it: a path/query param by its name, a list body under its key.
       const prefix =
         source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
-      // A well-formed value outside a closed list is a validation error (422), like Rails' inclusion; anything else is 400.
+      // A well-formed value outside a closed list in a write is a validation error (422), like Rails'
+      // inclusion; in a read's filter, or with any other problem, the request is malformed (400).
       throw new RestFailure(
-        problems.every((p) => p.code === 'inclusion') ? 422 : 400,
+        write && problems.every((p) => p.code === 'inclusion') ? 422 : 400,
         problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message })),
       );
     }
