@@ -282,9 +282,9 @@ describe('configuration', () => {
   it('reads the limits from the environment', async () => {
     vi.stubEnv('GRAPHQL_INTROSPECTION', 'false');
     vi.stubEnv('GRAPHQL_MAX_DEPTH', '7');
-    vi.resetModules();
     try {
-      const fresh = await import('../src/config.js');
+      // A fresh instance of the config module alone (resetting every module would load a second schema into this worker).
+      const fresh = await import('../src/config.js?environment=stubbed');
       expect(fresh.config.graphql).toMatchObject({ introspection: false, maxDepth: 7, maxCost: 25000 });
     } finally {
       vi.unstubAllEnvs();

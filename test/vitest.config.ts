@@ -13,6 +13,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // Files share each worker's loaded modules (the schema is built once per worker, not per file):
+    // half the suite's time was importing the app again. Every file still gets a database of its
+    // own (startService), so no data crosses files; a test must not reset modules (vi.resetModules).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
