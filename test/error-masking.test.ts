@@ -13,7 +13,7 @@ describe('unexpected failures', () => {
     await service.database.close();
   });
   afterAll(async () => {
-    await service.app.close();
+    await service?.stop();
   });
 
   it('REST replies 500 with a masked body, no SQL and no stack, and logs the cause', async () => {
