@@ -35,6 +35,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Origins allowed to call from browser pages (CORS_ORIGINS by default). */
   corsOrigins?: readonly string[];
+  /** A token the playground opens with (main passes the development token on the embedded database, outside production). */
+  playgroundToken?: string;
   /** Proxies trusted to name the client's address (TRUST_PROXY by default). */
   trustProxy?: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Overrides of the configured rate limit (tests turn it off or set small budgets). */
@@ -98,7 +100,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
 
-  const apollo = createApollo(schema, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits);
+  const apollo = createApollo(schema, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits, options.playgroundToken);
   await apollo.start();
   app.addHook('onClose', () => apollo.stop());
   app.route({

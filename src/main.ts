@@ -65,12 +65,17 @@ async function main() {
   const release = config.databaseUrl ? () => {} : holdEmbedded(dataDir);
   const database = await open(dataDir);
   await database.migrate();
-  const app = await createApp({ database, logger: config.logRequests });
+  const devToken = database.driver === 'pglite' ? await developmentToken(database, dataDir) : undefined;
+  const app = await createApp({
+    database,
+    logger: config.logRequests,
+    playgroundToken: process.env.NODE_ENV === 'production' ? undefined : devToken,
+  });
   const address = await app.listen({ port: config.port, host: config.host });
-  console.log(`Learning platform listening on ${address} (GraphQL at /graphql, REST at the spec's paths)`);
-  if (database.driver === 'pglite') {
+  console.log(`Learning platform listening on ${address} (GraphQL at /graphql, REST at the spec's paths, reference at /docs)`);
+  if (devToken) {
     console.log(`Embedded database in ${dataDir}`);
-    console.log(`Development platform token: ${await developmentToken(database, dataDir)}`);
+    console.log(`Development platform token: ${devToken}`);
   }
 
   // The service owns its signals: stop accepting, let requests in flight finish, close the

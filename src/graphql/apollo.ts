@@ -8,7 +8,7 @@ import { AppError, raisedErrors, rejectedInputError } from './errors.js';
 import { inputGuard } from './input-guard.js';
 import { type GraphqlLimits, limitCodes, limitsPlugin, resolveLimits } from './limits.js';
 
-const exampleQuery = `# Send your token in the Headers tab: {"Authorization": "Bearer <token>"}
+const exampleQuery = (hint: string) => `${hint}
 query Schools {
   schools(first: 10) {
     totalCount
@@ -17,13 +17,29 @@ query Schools {
 }
 `;
 
-/** A self-contained GraphiQL page (assets inlined), so the playground works with no internet access. */
-const playground: ApolloServerPlugin<Context> = {
-  async serverWillStart() {
-    const html = renderGraphiQL({ endpoint: '/graphql', title: 'Learning platform', defaultQuery: exampleQuery, headers: '{"Authorization": "Bearer "}' });
-    return { async renderLandingPage() { return { html }; } };
-  },
-};
+/**
+ * A self-contained GraphiQL page (assets inlined), so the playground works with no internet access.
+ * With a token (the embedded database's development token, in development) it opens ready: the
+ * header set, the schema loaded. Without one it sends no header at all (an empty `Bearer ` is a
+ * 401 before anything shows) and says how to add one.
+ */
+function playground(token?: string): ApolloServerPlugin<Context> {
+  const html = renderGraphiQL({
+    endpoint: '/graphql',
+    title: 'Learning platform',
+    defaultQuery: exampleQuery(
+      token
+        ? '# The development platform token is set in the Headers tab; it acts across schools (add "X-School-Id" to act in one).'
+        : '# Add your token in the Headers tab: {"Authorization": "Bearer <token>"} (npm run token, or the wizard\'s admin credentials).',
+    ),
+    ...(token ? { headers: JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2) } : {}),
+  });
+  return {
+    async serverWillStart() {
+      return { async renderLandingPage() { return { html }; } };
+    },
+  };
+}
 
 /** Codes whose messages are safe to show: client mistakes and the service's own raised errors. */
 const clientCodes = new Set([
@@ -103,12 +119,13 @@ export function createApollo(
   log: (error: unknown) => void,
   persisted: PersistedQueryCache,
   limitOverrides?: Partial<GraphqlLimits>,
+  playgroundToken?: string,
 ): ApolloServer<Context> {
   const limits = resolveLimits(limitOverrides);
   return new ApolloServer<Context>({
     schema,
     // httpStatusPlugin last: it reads the errors as the limits plugin leaves them.
-    plugins: [playground, inputGuard, limitsPlugin(limits), httpStatusPlugin(persisted)],
+    plugins: [playground(playgroundToken), inputGuard, limitsPlugin(limits), httpStatusPlugin(persisted)],
     // The parser stops at the token limit; limits.ts switches introspection (Apollo's refusal names the engine).
     parseOptions: { maxTokens: limits.maxTokens },
     // main.ts owns SIGTERM and SIGINT: it lets requests in flight finish before Apollo stops.
