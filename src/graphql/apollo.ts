@@ -1,5 +1,6 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { APQ_TTL_SECONDS, type PersistedQueryCache } from './apq-cache.js';
@@ -125,7 +126,8 @@ export function createApollo(
   return new ApolloServer<Context>({
     schema,
     // httpStatusPlugin last: it reads the errors as the limits plugin leaves them.
-    plugins: [playground(playgroundToken), inputGuard, limitsPlugin(limits), httpStatusPlugin(persisted)],
+    // No HTTP cache hints are sent (every reply depends on the credential): the cache-control plugin only costs time.
+    plugins: [ApolloServerPluginCacheControlDisabled(), playground(playgroundToken), inputGuard, limitsPlugin(limits), httpStatusPlugin(persisted)],
     // The parser stops at the token limit; limits.ts switches introspection (Apollo's refusal names the engine).
     parseOptions: { maxTokens: limits.maxTokens },
     // main.ts owns SIGTERM and SIGINT: it lets requests in flight finish before Apollo stops.
