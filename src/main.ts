@@ -9,6 +9,7 @@ import { checkSecretsKey } from './auth/secrets.js';
 import { config, ConfigurationError, validateEnvironment } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { holdEmbedded } from './db/embedded-lock.js';
+import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
 
 /** How long a stop waits for requests in flight before it gives up on them. */
 const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
@@ -71,12 +72,20 @@ async function main() {
     logger: config.logRequests,
     playgroundToken: process.env.NODE_ENV === 'production' ? undefined : devToken,
   });
+  // With request logs on, start-up and stop lines are JSON log lines too (one format per stream).
+  const say = (message: string) => (config.logRequests ? app.log.info(message) : console.log(message));
   const address = await app.listen({ port: config.port, host: config.host });
-  console.log(`Learning platform listening on ${address} (GraphQL at /graphql, REST at the spec's paths, reference at /docs)`);
+  say(`Learning platform listening on ${address} (GraphQL at /graphql, REST at the spec's paths, reference at /docs)`);
   if (devToken) {
-    console.log(`Embedded database in ${dataDir}`);
-    console.log(`Development platform token: ${devToken}`);
+    say(`Embedded database in ${dataDir}`);
+    say(`Development platform token: ${devToken}`);
   }
+
+  // Records enrollment.expired events; safe with several instances (progress/expiry.ts).
+  const sweep = setInterval(() => {
+    sweepExpiredEnrollments(database.db).catch((error) => console.error(`Expiry sweep failed: ${(error as Error).message}`));
+  }, EXPIRY_SWEEP_INTERVAL_MS);
+  sweep.unref();
 
   // The service owns its signals: stop accepting, let requests in flight finish, close the
   // database, exit 0; past the timeout, exit 1 without waiting further.
@@ -84,7 +93,8 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing requests in flight, then stopping`);
+    clearInterval(sweep);
+    say(`${signal}: finishing requests in flight, then stopping`);
     setTimeout(() => {
       console.error(`Stopped after ${SHUTDOWN_TIMEOUT_MS} ms with requests still in flight`);
       process.exit(1);
@@ -92,7 +102,7 @@ async function main() {
     await app.close();
     await database.close();
     release();
-    console.log('Stopped');
+    say('Stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -69,6 +69,12 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   // The catalogue: products, topics, courses, modules, paths, payment options, categories, images.
   ...reads('schoolProduct', 'schoolProducts', CATALOGUE),
   ...crud('SchoolProduct', AUTHORS),
+  'Mutation.addCourseToSchoolProduct': AUTHORS,
+  'Mutation.removeCourseFromSchoolProduct': AUTHORS,
+  'Mutation.moveCourseInSchoolProduct': AUTHORS,
+  'Mutation.addPathToSchoolProduct': AUTHORS,
+  'Mutation.removePathFromSchoolProduct': AUTHORS,
+  'Mutation.movePathInSchoolProduct': AUTHORS,
   ...reads('schoolProductTopic', 'schoolProductTopics', CATALOGUE),
   ...crud('SchoolProductTopic', AUTHORS),
   ...reads('course', 'courses', CATALOGUE),
@@ -129,6 +135,14 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   'Mutation.deleteExamAnswer': AUTHORS,
   ...reads('examQuestionAnswer', 'examQuestionAnswers', STAFF_AND_OWN),
   ...crud('ExamQuestionAnswer', { ...ENROLLERS, student: 'own' }),
+
+  // Progress (progress/): staff read it; the managers and integrations write it, a student its own
+  // (through its own enrollment). Anyone verifies a certificate by its code.
+  'Query.lessonProgresses': STAFF_AND_OWN,
+  'Query.activityAttempts': STAFF_AND_OWN,
+  'Mutation.recordLessonProgress': { ...SELLERS, student: 'own' },
+  'Mutation.submitActivityAttempt': { ...SELLERS, student: 'own' },
+  'Query.certificate': PUBLIC,
 
   // Commerce: orders (a student reads its own), coupons, gateway credentials.
   ...reads('order', 'orders', STAFF_AND_OWN),

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from './client.js';
 import { columnKey } from './columns.js';
@@ -25,4 +25,28 @@ export async function replaceLinks(
       ...(positionKey ? { [positionKey]: i } : {}),
     })),
   );
+}
+
+/** The children linked to a parent, in position order (then child id). */
+export async function orderedLinks(
+  tx: Queryable,
+  table: PgTable,
+  parentColumn: PgColumn,
+  parentId: number,
+  childColumn: PgColumn,
+  positionColumn: PgColumn,
+): Promise<number[]> {
+  const rows = (await tx
+    .select({ child: childColumn })
+    .from(table)
+    .where(eq(parentColumn, parentId))
+    .orderBy(asc(positionColumn), asc(childColumn))) as { child: number }[];
+  return rows.map((r) => r.child);
+}
+
+/** `ids` with `id` taken out and put back at `position` (0-based; absent or past the end: last). */
+export function placedAt(ids: readonly number[], id: number, position?: number | null): number[] {
+  const rest = ids.filter((x) => x !== id);
+  const at = position === null || position === undefined ? rest.length : Math.min(position, rest.length);
+  return [...rest.slice(0, at), id, ...rest.slice(at)];
 }

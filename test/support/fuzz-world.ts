@@ -10,7 +10,10 @@ const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? 
 /** People are one table; a few names point at another table than their own. */
 const aliases: Record<string, string> = {
   student: 'users', collaborator: 'users', admin: 'users', user: 'users', author: 'users', teacher: 'users', person: 'users',
-  video: 'media', logo: 'images', image: 'images', channel: 'message_channels',
+  // A VideoSlide's video is an Image.
+  video: 'images', logo: 'images', image: 'images', channel: 'message_channels',
+  // The spec's own misspelling of collaborative discussions, served as an alias.
+  collaborative_discurssion: 'collaborative_discussions', collaborative_discurssions: 'collaborative_discussions',
 };
 
 /**

@@ -9,6 +9,7 @@ import { pathCourses } from '../paths/path.table.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { schoolProductCourses, schoolProductPaths } from '../school-products/school-product-content.table.js';
 import { inSchool } from '../../auth/tenancy.js';
+import { attendanceRefusal } from '../progress/progress.sql.js';
 
 /**
  * Where content is read: the whole school (`/lessons`), one product's content
@@ -48,6 +49,9 @@ export async function contentScope(
     if (!enrollment) throw notFound('Enrollment');
     const now = ctx.now();
     if (!isActiveEnrollment(enrollment, now)) return { kind: 'nothing' };
+    // Past its attendance limit (progress/progress.sql.ts), the enrollment releases nothing more: 403 with the reason.
+    const refusal = await attendanceRefusal(ctx.db, enrollment, now, null);
+    if (refusal) throw forbidden(refusal);
     return { kind: 'enrollment', productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now };
   }
   return { kind: 'school' };

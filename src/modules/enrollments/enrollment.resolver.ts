@@ -28,8 +28,9 @@ import {
   visibleEnrollments,
 } from './enrollment.loaders.js';
 import { checkEnrollments } from './enrollment.rules.js';
+import { effectiveStatus, readsAs } from './enrollment.status.js';
 import { enrollmentCourseClasses, enrollments, type EnrollmentRow } from './enrollment.table.js';
-import { Enrollment, EnrollmentConnection, EnrollmentsPayload, EnrollmentStatusCheck, Registration } from './enrollment.type.js';
+import { Enrollment, EnrollmentConnection, EnrollmentsPayload, EnrollmentStatusCheck, EnrollmentStatusEnum, Registration } from './enrollment.type.js';
 
 export const EnrollmentPayload = Payload(Enrollment, 'enrollment');
 uniqueConstraintField('enrollments_school_id_code_key', 'code');
@@ -125,7 +126,7 @@ export class EnrollmentResolver {
       const courseClass = await findOr404(ctx, courseClassById, parseId(args.courseClassId, 'CourseClass'), 'CourseClass');
       conditions.push(inCourseClass(courseClass.id));
     }
-    if (args.status) conditions.push(eq(enrollments.status, args.status));
+    if (args.status) conditions.push(readsAs(args.status, ctx.now()));
     return paginate(ctx, enrollments, and(...conditions), args);
   }
 
@@ -137,7 +138,7 @@ export class EnrollmentResolver {
     const row = await findOr404(ctx, enrollmentById, parseId(id, 'Enrollment'), 'Enrollment');
     if (row.studentId !== student.id) throw notFound('Enrollment');
     const active = isActiveEnrollment(row, ctx.now());
-    return { id: row.id, studentId: row.studentId, status: row.status, active, unlimited: row.unlimited, availableUntil: row.availableUntil };
+    return { id: row.id, studentId: row.studentId, status: effectiveStatus(row, ctx.now()), active, unlimited: row.unlimited, availableUntil: row.availableUntil };
   }
 
   @Mutation(() => EnrollmentPayload, { description: 'Enrolls the student of a registration in a school product.' })
@@ -188,6 +189,11 @@ export class EnrollmentResolver {
         await emitEvent(tx, { schoolId: row.schoolId, name: 'enrollment.activated', subjectType: 'Enrollment', subjectId: row.id, payload: eventPayload(row) });
       return row;
     });
+  }
+
+  @FieldResolver(() => EnrollmentStatusEnum, { description: 'The stored status, except that an active or pending enrollment past availableUntil (not unlimited) reads as expired.' })
+  status(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return effectiveStatus(enrollment, ctx.now());
   }
 
   @FieldResolver(() => StudentTypes.Type)

@@ -9,6 +9,7 @@ import { Payload, payload } from '../../graphql/mutation.js';
 import { Checks } from '../../graphql/validation.js';
 import { isActiveEnrollment } from '../content/content-scope.js';
 import { enrollmentById } from '../enrollments/enrollment.loaders.js';
+import { attendanceRefusal } from '../progress/progress.sql.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { mediaById, publicMediaById } from './media.loaders.js';
 import { mediaCondition } from './media.scope.js';
@@ -33,6 +34,9 @@ async function checkEnrollment(ctx: Context, checks: Checks, row: MediaRow, rawI
     checks.add('enrollmentId', 'inactive', `is not active (${enrollment.status}${enrollment.status === 'active' ? ', expired' : ''})`);
     return null;
   }
+  // Past its attendance limit the enrollment releases nothing more (as every content read through it).
+  const refusal = await attendanceRefusal(ctx.db, enrollment, now, null);
+  if (refusal) throw forbidden(refusal);
   const scope = { kind: 'enrollment' as const, productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now };
   const [hit] = await ctx.db.select({ id: media.id }).from(media).where(and(eq(media.id, row.id), mediaCondition(ctx, scope)));
   if (!hit) {

@@ -35,6 +35,10 @@ export class SchoolProductInput {
   @Field(() => [ID], { nullable: true, description: 'Collaborators of the school who teach its classes.' }) classTeacherIds?: string[] | null;
   @Field(() => [ID], { nullable: true }) categoryIds?: string[] | null;
   @Field(() => [ID], { nullable: true, description: 'Media of the gallery, in order.' }) galleryMediaIds?: string[] | null;
+  @Field(() => [ID!], { nullable: true, description: "Courses of the school, in the product's order; replaces the whole list (empty: none)." })
+  courseIds?: string[] | null;
+  @Field(() => [ID!], { nullable: true, description: "Learning paths of the school, in the product's order; replaces the whole list (empty: none)." })
+  pathIds?: string[] | null;
 }
 
 @InputType()

@@ -8,6 +8,7 @@ import {
   schoolProducts,
   schoolProductTopics,
 } from './school-product.table.js';
+import { schoolProductCourses, schoolProductPaths } from './school-product-content.table.js';
 
 export const schoolProductById = byIdLoader('schoolProduct.byId', schoolProducts);
 export const topicById = byIdLoader('schoolProductTopic.byId', schoolProductTopics);
@@ -36,4 +37,22 @@ export const classTeacherIdsOfProduct = linkedIdsLoader(
   schoolProductClassTeachers.schoolProductId,
   schoolProductClassTeachers.userId,
   schoolProducts,
+);
+
+/** The product's own course ids and its path ids, in the product's order (the composition as written). */
+export const courseIdsOfProduct = linkedIdsLoader(
+  'schoolProduct.courseIds',
+  schoolProductCourses,
+  schoolProductCourses.schoolProductId,
+  schoolProductCourses.courseId,
+  schoolProducts,
+  schoolProductCourses.position,
+);
+export const pathIdsOfProduct = linkedIdsLoader(
+  'schoolProduct.pathIds',
+  schoolProductPaths,
+  schoolProductPaths.schoolProductId,
+  schoolProductPaths.pathId,
+  schoolProducts,
+  schoolProductPaths.position,
 );

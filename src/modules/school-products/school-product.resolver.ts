@@ -21,11 +21,16 @@ import { Media } from '../media/media.type.js';
 import { schoolById } from '../schools/school.loaders.js';
 import { School } from '../schools/school.type.js';
 import { users } from '../users/user.table.js';
+import { courses } from '../courses/course.table.js';
+import { paths } from '../paths/path.table.js';
+import { schoolProductCourses, schoolProductPaths } from './school-product-content.table.js';
 import { SchoolProductInput, SchoolProductsArgs } from './school-product.input.js';
 import {
   categoryIdsOfProduct,
   classTeacherIdsOfProduct,
+  courseIdsOfProduct,
   galleryMediaIdsOfProduct,
+  pathIdsOfProduct,
   productsOfSchool,
   schoolProductById,
   topicsOfProduct,
@@ -65,12 +70,14 @@ async function checkProduct(tx: Queryable, schoolId: number, input: SchoolProduc
   const classTeacherIds = await existingIds(
     tx, checks, 'classTeacherIds', users, input.classTeacherIds, schoolId, inArray(users.type, ['Collaborator', 'Admin']),
   );
+  const courseIds = await existingIds(tx, checks, 'courseIds', courses, input.courseIds, schoolId);
+  const pathIds = await existingIds(tx, checks, 'pathIds', paths, input.pathIds, schoolId);
   checks.throwIfAny();
-  const { libraryResourceId: _l, categoryIds: _c, galleryMediaIds: _g, classTeacherIds: _t, ...columns } = given(input);
+  const { libraryResourceId: _l, categoryIds: _c, galleryMediaIds: _g, classTeacherIds: _t, courseIds: _cs, pathIds: _ps, ...columns } = given(input);
   const values = { ...columns } as Partial<typeof schoolProducts.$inferInsert>;
   if (input.libraryResourceId !== undefined) values.libraryResourceId = libraryResourceId;
   if (typeof values.title === 'string') values.title = values.title.trim();
-  return { values, categoryIds, galleryMediaIds, classTeacherIds };
+  return { values, categoryIds, galleryMediaIds, classTeacherIds, courseIds, pathIds };
 }
 
 async function writeLinks(tx: Queryable, productId: number, input: SchoolProductInput, ids: Awaited<ReturnType<typeof checkProduct>>) {
@@ -80,6 +87,10 @@ async function writeLinks(tx: Queryable, productId: number, input: SchoolProduct
   if (input.galleryMediaIds) await replaceLinks(tx, g, g.schoolProductId, productId, g.mediaId, ids.galleryMediaIds, g.position);
   const c = schoolProductClassTeachers;
   if (input.classTeacherIds) await replaceLinks(tx, c, c.schoolProductId, productId, c.userId, ids.classTeacherIds);
+  const pc = schoolProductCourses;
+  if (input.courseIds) await replaceLinks(tx, pc, pc.schoolProductId, productId, pc.courseId, ids.courseIds, pc.position);
+  const pp = schoolProductPaths;
+  if (input.pathIds) await replaceLinks(tx, pp, pp.schoolProductId, productId, pp.pathId, ids.pathIds, pp.position);
 }
 
 @Resolver(() => SchoolProduct)
@@ -166,6 +177,16 @@ export class SchoolProductResolver {
   @FieldResolver(() => [ID])
   classTeacherIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
     return ctx.loaders.get(classTeacherIdsOfProduct).load(product.id);
+  }
+
+  @FieldResolver(() => [ID], { description: "The product's own course ids, in its order (`courses` adds those of its paths)." })
+  courseIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(courseIdsOfProduct).load(product.id);
+  }
+
+  @FieldResolver(() => [ID], { description: "The product's learning path ids, in its order." })
+  pathIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(pathIdsOfProduct).load(product.id);
   }
 }
 

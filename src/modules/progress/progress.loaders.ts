@@ -1,0 +1,23 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { inSchool, ownStudentId } from '../../auth/tenancy.js';
+import { defineLoader } from '../../graphql/context.js';
+import { visibleEnrollments } from '../enrollments/enrollment.loaders.js';
+import { progressOf } from './progress.sql.js';
+import { certificates, type CertificateRow } from './progress.table.js';
+
+/** `Enrollment.progress`: the percent of every enrollment of the request in one statement. */
+export const enrollmentProgress = defineLoader<number, number>('enrollment.progress', async (ctx, ids) => {
+  const figures = await progressOf(ctx.db, ids, ctx.now(), visibleEnrollments(ctx));
+  return ids.map((id) => figures.get(id)?.percent ?? 0);
+});
+
+/** The certificate of each enrollment (a student's credential: its own only). */
+export const certificateOfEnrollment = defineLoader<number, CertificateRow | null>('enrollment.certificate', async (ctx, ids) => {
+  const own = ownStudentId(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(certificates)
+    .where(and(inArray(certificates.enrollmentId, [...ids]), inSchool(ctx, certificates.schoolId), own === null ? undefined : eq(certificates.studentId, own)));
+  const byEnrollment = new Map(rows.map((r) => [r.enrollmentId, r]));
+  return ids.map((id) => byEnrollment.get(id) ?? null);
+});

@@ -1,0 +1,133 @@
+import 'reflect-metadata';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, ownStudentId, writeSchool } from '../../auth/tenancy.js';
+import type { Context } from '../../graphql/context.js';
+import { notFound } from '../../graphql/errors.js';
+import { parseId } from '../../graphql/ids.js';
+import { findOr404 } from '../../graphql/loaders.js';
+import { mutate, Payload } from '../../graphql/mutation.js';
+import { paginate } from '../../graphql/pagination.js';
+import { enrollmentById, studentById } from '../enrollments/enrollment.loaders.js';
+import { enrollments, type EnrollmentRow } from '../enrollments/enrollment.table.js';
+import { Enrollment } from '../enrollments/enrollment.type.js';
+import { schoolProductById } from '../school-products/school-product.loaders.js';
+import { schoolProducts } from '../school-products/school-product.table.js';
+import { users } from '../users/user.table.js';
+import { ActivityAttemptInput, LessonProgressInput, ProgressArgs } from './progress.input.js';
+import { certificateOfEnrollment, enrollmentProgress } from './progress.loaders.js';
+import { activityAttempts, certificates, lessonProgress } from './progress.table.js';
+import { ActivityAttempt, ActivityAttemptConnection, CertificateVerification, LessonProgress, LessonProgressConnection } from './progress.type.js';
+import { certifyIfDue, lockEnrollment, openLesson, releasedActivity, releasedLesson, writeAttempt, writeLessonProgress } from './progress.write.js';
+
+export const LessonProgressPayload = Payload(LessonProgress, 'lessonProgress');
+export const ActivityAttemptPayload = Payload(ActivityAttempt, 'activityAttempt');
+
+/** The filters of a progress list: the school, a student's own rows, and the enrollment, student or product named. */
+async function progressWhere(ctx: Context, args: ProgressArgs, table: typeof lessonProgress | typeof activityAttempts): Promise<SQL | undefined> {
+  const own = ownStudentId(ctx);
+  const conditions: (SQL | undefined)[] = [inSchool(ctx, table.schoolId), own === null ? undefined : eq(table.studentId, own)];
+  if (args.enrollmentId !== undefined && args.enrollmentId !== null) {
+    const enrollment = await findOr404(ctx, enrollmentById, parseId(args.enrollmentId, 'Enrollment'), 'Enrollment');
+    conditions.push(eq(table.enrollmentId, enrollment.id));
+  }
+  if (args.studentId !== undefined && args.studentId !== null) {
+    const student = await findOr404(ctx, studentById, parseId(args.studentId, 'Student'), 'Student');
+    conditions.push(eq(table.studentId, student.id));
+  }
+  if (args.schoolProductId !== undefined && args.schoolProductId !== null) {
+    const product = await findOr404(ctx, schoolProductById, parseId(args.schoolProductId, 'SchoolProduct'), 'SchoolProduct');
+    conditions.push(inArray(table.enrollmentId, ctx.db.select({ id: enrollments.id }).from(enrollments).where(eq(enrollments.schoolProductId, product.id))));
+  }
+  return and(...conditions);
+}
+
+@Resolver()
+export class ProgressResolver {
+  @Query(() => LessonProgressConnection, {
+    description: "Lesson progress, narrowed to an enrollment, a student or a school product (arguments combine). A student's credential reads its own.",
+  })
+  async lessonProgresses(@Args(() => ProgressArgs) args: ProgressArgs, @Ctx() ctx: Context) {
+    return paginate(ctx, lessonProgress, await progressWhere(ctx, args, lessonProgress), args);
+  }
+
+  @Query(() => ActivityAttemptConnection, {
+    description: "Activity attempts, narrowed to an enrollment, a student or a school product (arguments combine). A student's credential reads its own.",
+  })
+  async activityAttempts(@Args(() => ProgressArgs) args: ProgressArgs, @Ctx() ctx: Context) {
+    return paginate(ctx, activityAttempts, await progressWhere(ctx, args, activityAttempts), args);
+  }
+
+  @Mutation(() => LessonProgressPayload, {
+    description:
+      'Records progress in a lesson the enrollment releases (idempotent: completing twice is one completion). A student writes through its own enrollments only; past the attendance limit: FORBIDDEN.',
+  })
+  recordLessonProgress(
+    @Arg('enrollmentId', () => ID) enrollmentId: string,
+    @Arg('lessonId', () => ID) lessonId: string,
+    @Arg('input', () => LessonProgressInput) input: LessonProgressInput,
+    @Ctx() ctx: Context,
+  ) {
+    writeSchool(ctx);
+    const ids = { enrollment: parseId(enrollmentId, 'Enrollment'), lesson: parseId(lessonId, 'Lesson') };
+    return mutate(ctx, 'lessonProgress', async (tx) => {
+      const enrollment = await lockEnrollment(tx, ctx, ids.enrollment);
+      const lesson = await releasedLesson(tx, ctx, enrollment, ids.lesson);
+      await openLesson(tx, ctx, enrollment, lesson.id);
+      const row = await writeLessonProgress(tx, ctx, enrollment, lesson.id, input);
+      await certifyIfDue(tx, ctx, enrollment);
+      return row;
+    });
+  }
+
+  @Mutation(() => ActivityAttemptPayload, {
+    description:
+      "Submits an attempt at an activity on a lesson the enrollment releases: scored against the questions' correct options; a passed attempt completes the exam lesson. The same key again answers the recorded attempt.",
+  })
+  submitActivityAttempt(
+    @Arg('enrollmentId', () => ID) enrollmentId: string,
+    @Arg('activityId', () => ID) activityId: string,
+    @Arg('input', () => ActivityAttemptInput) input: ActivityAttemptInput,
+    @Ctx() ctx: Context,
+  ) {
+    writeSchool(ctx);
+    const ids = { enrollment: parseId(enrollmentId, 'Enrollment'), activity: parseId(activityId, 'Activity') };
+    return mutate(ctx, 'activityAttempt', async (tx) => {
+      const enrollment = await lockEnrollment(tx, ctx, ids.enrollment);
+      const { activity, lesson } = await releasedActivity(tx, ctx, enrollment, ids.activity);
+      await openLesson(tx, ctx, enrollment, lesson.id);
+      const row = await writeAttempt(tx, ctx, enrollment, activity, lesson, input);
+      await certifyIfDue(tx, ctx, enrollment);
+      return row;
+    });
+  }
+
+  @Query(() => CertificateVerification, { description: 'Confirms a certificate by its verification code, with no credential: the name, the product and the date only.' })
+  async certificate(@Arg('code', () => String) code: string, @Ctx() ctx: Context) {
+    // Public: codes are random and unique across schools, so no school filter applies.
+    const [row] = await ctx.db
+      .select({ code: certificates.code, studentName: users.fullName, productTitle: schoolProducts.title, issuedAt: certificates.issuedAt })
+      .from(certificates)
+      .innerJoin(users, eq(users.id, certificates.studentId))
+      .innerJoin(schoolProducts, eq(schoolProducts.id, certificates.schoolProductId))
+      .where(eq(certificates.code, code.trim()));
+    if (!row) throw notFound('Certificate');
+    return row;
+  }
+}
+
+/** `Enrollment.progress` and `Enrollment.certificateCode`, batched per request. */
+@Resolver(() => Enrollment)
+export class EnrollmentProgressResolver {
+  @FieldResolver(() => Int, {
+    description: 'Percent (0-100, rounded down) of the required items completed: every lesson the enrollment releases and every activity on one (see the README).',
+  })
+  progress(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return ctx.loaders.get(enrollmentProgress).load(enrollment.id);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "The verification code of the enrollment's certificate, once issued (GET /certificates/:code)." })
+  async certificateCode(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return (await ctx.loaders.get(certificateOfEnrollment).load(enrollment.id))?.code ?? null;
+  }
+}

@@ -1,0 +1,29 @@
+import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+
+/** The progress lists answer under each parent a school reads them by. */
+const lists = (segment: string, field: string): Route[] => [
+  rows.list(`/${segment}`, field),
+  rows.list(`/enrollments/:enrollment_id/${segment}`, field, { args: { enrollmentId: pathParam('enrollment_id') } }),
+  rows.list(`/students/:student_id/${segment}`, field, { args: { studentId: pathParam('student_id') } }),
+  rows.list(`/school_products/:school_product_id/${segment}`, field, { args: { schoolProductId: pathParam('school_product_id') } }),
+];
+
+export const progressRoutes: Route[] = [
+  ...lists('lesson_progress', 'lessonProgresses'),
+  ...lists('activity_attempts', 'activityAttempts'),
+  {
+    method: ['PUT', 'PATCH', 'POST'],
+    path: '/enrollments/:id/lessons/:lesson_id/progress',
+    field: 'recordLessonProgress',
+    args: { enrollmentId: pathParam('id'), lessonId: pathParam('lesson_id'), input: resource('progress', { optional: true }) },
+    reply: 'action',
+  },
+  {
+    method: 'POST',
+    path: '/enrollments/:id/activities/:activity_id/attempts',
+    field: 'submitActivityAttempt',
+    args: { enrollmentId: pathParam('id'), activityId: pathParam('activity_id'), input: resource('attempt', { optional: true }) },
+    reply: 'create',
+  },
+  { method: 'GET', path: '/certificates/:code', field: 'certificate', args: { code: pathParam('code') }, reply: 'show', public: true },
+];

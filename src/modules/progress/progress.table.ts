@@ -1,0 +1,155 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { id, timestamps, tstz } from '../../db/columns.js';
+import { activities } from '../activities/activity.table.js';
+import { lessons } from '../courses/course.table.js';
+import { enrollments } from '../enrollments/enrollment.table.js';
+import { schoolProducts } from '../school-products/school-product.table.js';
+import { schoolRef } from '../schools/school.table.js';
+import { users } from '../users/user.table.js';
+
+const enrollmentRef = () =>
+  integer()
+    .notNull()
+    .references(() => enrollments.id, { onDelete: 'cascade' });
+const studentRef = () =>
+  integer()
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
+/** A student's progress in one lesson through one enrollment: one row per (enrollment, lesson). */
+export const lessonProgress = pgTable(
+  'lesson_progress',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    enrollmentId: enrollmentRef(),
+    studentId: studentRef(),
+    lessonId: integer()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    startedAt: tstz().notNull(),
+    /** Set once; a later write never clears it (the same completion twice is one). */
+    completedAt: tstz(),
+    /** Seconds into the lesson's media where the student stopped. */
+    lastPosition: integer(),
+    /** Seconds spent in the lesson: the highest total reported (a repeated report changes nothing). */
+    timeSpent: integer().notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('lesson_progress_enrollment_id_lesson_id_key').on(t.enrollmentId, t.lessonId),
+    index('lesson_progress_school_id_idx').on(t.schoolId, t.id),
+    index('lesson_progress_student_id_idx').on(t.studentId, t.id),
+    index('lesson_progress_lesson_id_idx').on(t.lessonId),
+    check('lesson_progress_last_position_non_negative', sql`${t.lastPosition} >= 0`),
+    check('lesson_progress_time_spent_non_negative', sql`${t.timeSpent} >= 0`),
+  ],
+);
+
+export interface AttemptAnswer {
+  examQuestionId: number;
+  examQuestionOptionId: number | null;
+  text: string | null;
+  /** Whether the question was answered right; null for a question with no correct option (an essay). */
+  correct: boolean | null;
+}
+
+/** One submitted attempt at an activity (exam): its answers and score. */
+export const activityAttempts = pgTable(
+  'activity_attempts',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    enrollmentId: enrollmentRef(),
+    studentId: studentRef(),
+    activityId: integer()
+      .notNull()
+      .references(() => activities.id, { onDelete: 'cascade' }),
+    /** The client's key for the attempt: the same key again answers the attempt already recorded. */
+    key: text(),
+    answers: jsonb().$type<AttemptAnswer[]>().notNull().default([]),
+    correctCount: integer().notNull().default(0),
+    gradableCount: integer().notNull().default(0),
+    /** Percent of gradable questions answered right; null when no question has a correct option. */
+    score: integer(),
+    passed: boolean().notNull(),
+    submittedAt: tstz().notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('activity_attempts_enrollment_id_activity_id_key_key').on(t.enrollmentId, t.activityId, t.key),
+    index('activity_attempts_enrollment_id_activity_id_idx').on(t.enrollmentId, t.activityId),
+    index('activity_attempts_school_id_idx').on(t.schoolId, t.id),
+    index('activity_attempts_student_id_idx').on(t.studentId, t.id),
+    index('activity_attempts_activity_id_idx').on(t.activityId),
+  ],
+);
+
+/** A content opening: the first progress write for a lesson on a given (UTC) day through an enrollment. */
+export const contentOpenings = pgTable(
+  'content_openings',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    enrollmentId: enrollmentRef(),
+    lessonId: integer()
+      .notNull()
+      .references(() => lessons.id, { onDelete: 'cascade' }),
+    day: date({ mode: 'string' }).notNull(),
+    createdAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('content_openings_enrollment_id_lesson_id_day_key').on(t.enrollmentId, t.lessonId, t.day),
+    index('content_openings_school_id_idx').on(t.schoolId),
+    index('content_openings_lesson_id_idx').on(t.lessonId),
+  ],
+);
+
+/** A certificate: issued once per enrollment, verified publicly by its random code. */
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    enrollmentId: enrollmentRef(),
+    studentId: studentRef(),
+    schoolProductId: integer()
+      .notNull()
+      .references(() => schoolProducts.id, { onDelete: 'cascade' }),
+    code: text().notNull(),
+    issuedAt: tstz().notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('certificates_enrollment_id_key').on(t.enrollmentId),
+    uniqueIndex('certificates_code_key').on(t.code),
+    index('certificates_school_id_idx').on(t.schoolId, t.id),
+    index('certificates_student_id_idx').on(t.studentId),
+    index('certificates_school_product_id_idx').on(t.schoolProductId),
+  ],
+);
+
+/**
+ * The expiries the sweep has announced: one row per (enrollment, available_until), so the
+ * `enrollment.expired` event is recorded once however many instances sweep, and again only when
+ * the enrollment is extended and runs out anew.
+ */
+export const enrollmentExpirations = pgTable(
+  'enrollment_expirations',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    enrollmentId: enrollmentRef(),
+    availableUntil: tstz().notNull(),
+    createdAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('enrollment_expirations_enrollment_id_available_until_key').on(t.enrollmentId, t.availableUntil),
+    index('enrollment_expirations_school_id_idx').on(t.schoolId),
+  ],
+);
+
+export type LessonProgressRow = typeof lessonProgress.$inferSelect;
+export type ActivityAttemptRow = typeof activityAttempts.$inferSelect;
+export type CertificateRow = typeof certificates.$inferSelect;

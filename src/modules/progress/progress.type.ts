@@ -1,0 +1,59 @@
+import 'reflect-metadata';
+import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
+import { Connection } from '../../graphql/pagination.js';
+
+@ObjectType({ description: "A student's progress in one lesson through one enrollment." })
+export class LessonProgress {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => ID) enrollmentId!: number;
+  @Field(() => ID) studentId!: number;
+  @Field(() => ID) lessonId!: number;
+  @Field(() => Date, { description: 'The first progress write for the lesson.' }) startedAt!: Date;
+  @Field(() => Date, { nullable: true, description: 'When the lesson was first completed (never cleared).' }) completedAt!: Date | null;
+  @Field(() => Int, { nullable: true, description: "Seconds into the lesson's media where the student stopped." }) lastPosition!: number | null;
+  @Field(() => Int, { description: 'Seconds spent in the lesson (the highest total reported).' }) timeSpent!: number;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType({ description: 'One answer of an attempt, and whether it was right.' })
+export class AttemptAnswer {
+  @Field(() => ID) examQuestionId!: number;
+  @Field(() => ID, { nullable: true }) examQuestionOptionId!: number | null;
+  @Field(() => String, { nullable: true }) text!: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Null for a question with no correct option (an essay).' }) correct!: boolean | null;
+}
+
+@ObjectType({ description: "A student's submitted attempt at an activity (exam), scored where its questions have correct options." })
+export class ActivityAttempt {
+  @Field(() => ID) id!: number;
+  @Field(() => ID) schoolId!: number;
+  @Field(() => ID) enrollmentId!: number;
+  @Field(() => ID) studentId!: number;
+  @Field(() => ID) activityId!: number;
+  @Field(() => String, { nullable: true, description: "The client's idempotency key: the same key again answers this attempt." }) key!: string | null;
+  @Extensions({ rest: 'embed' })
+  @Field(() => [AttemptAnswer]) answers!: AttemptAnswer[];
+  @Field(() => Int, { description: 'Questions with correct options answered right.' }) correctCount!: number;
+  @Field(() => Int, { description: 'Questions with correct options.' }) gradableCount!: number;
+  @Field(() => Int, { nullable: true, description: 'Percent of gradable questions answered right; null when none is gradable.' }) score!: number | null;
+  @Field(() => Boolean, { description: "Score at least the exam lesson's minGrade (percent), or nothing to grade: the activity counts as completed." })
+  passed!: boolean;
+  @Field(() => Date) submittedAt!: Date;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType({ description: 'A certificate as anyone may verify it by its code: nothing but the name, the product and the date.' })
+export class CertificateVerification {
+  @Field(() => String) code!: string;
+  @Field(() => String) studentName!: string;
+  @Field(() => String) productTitle!: string;
+  @Field(() => Date) issuedAt!: Date;
+}
+
+@ObjectType()
+export class LessonProgressConnection extends Connection(LessonProgress) {}
+
+@ObjectType()
+export class ActivityAttemptConnection extends Connection(ActivityAttempt) {}
