@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { GraphQLError } from 'graphql';
 import qs from 'qs';
 import type { Database } from './db/client.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { config } from './config.js';
 import { databaseReady } from './db/client.js';
@@ -48,6 +49,9 @@ export interface AppOptions {
 
 export { loggedUrl } from './http/logging.js';
 
+/** The logger of the request being served (its lines carry the request's id). */
+const requestLogger = new AsyncLocalStorage<FastifyBaseLogger>();
+
 /** Strips what clients put around a route: `/api`, `/v1`, a `.json` suffix. */
 export function normaliseUrl(url: string): string {
   const q = url.indexOf('?');
@@ -78,7 +82,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors: withSecurityHeaders(frameworkErrorReply),
     clientErrorHandler: clientErrorReply,
   });
-  const log = (error: unknown) => app.log.error({ err: error }, 'unexpected error');
+  // An unexpected error is logged with the request it broke (its reqId), wherever it is caught.
+  const log = (error: unknown) => (requestLogger.getStore() ?? app.log).error({ err: error }, 'unexpected error');
   await registerSecurity(app, { corsOrigins: options.corsOrigins });
   // Keep after the security-header and CORS hooks: a 429 must carry their headers too.
   registerRateLimit(app, { db: options.database.db, now: deps.now, settings: options.rateLimit });
@@ -88,9 +93,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Hooks and error replies before any route: a route registered before an awaited plugin keeps
   // the hooks and handlers that existed then.
   registerErrorReplies(app, log);
-  // Every reply names its request, so a client can quote it and the logs find it.
-  app.addHook('onRequest', async (request, reply) => {
+  // Every reply names its request, so a client can quote it and the logs find it; the rest of the
+  // request runs with its logger at hand (requestLogger), so errors caught anywhere carry its id.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    requestLogger.run(request.log, done);
   });
 
   // Every /graphql reply reports its cost, also those refused before the pipeline (401, 429, a malformed body).
