@@ -108,7 +108,7 @@ describe('stopping', () => {
     expect(await unknown.exit).toBe(1);
     expect(unknown.stderr).toEqual(['Error: there is no school 1 (make one with POST /schools/wizard, or npm run seed)']);
     const platform = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'platform']);
-    expect(await platform.exit).toBe(0);
+    expect(await platform.exit, platform.stderr.join('\n')).toBe(0);
     expect(platform.stdout.at(-1)).toMatch(/^lp_platform_/);
   }, 120_000);
 });

@@ -1,8 +1,26 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const require = createRequire(import.meta.url);
+
+/**
+ * The long files first (the fuzz test, the isolation walk, the process and browser tests): started
+ * last, on a clean clone with no timing cache, one of them alone would keep a worker busy after the
+ * other has finished.
+ */
+const SLOW = ['fuzz', 'isolation', 'process', 'playground.browser', 'docs.browser', 'operations'];
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = SLOW.findIndex((name) => f.moduleId.endsWith(`/${name}.test.ts`));
+      return i === -1 ? SLOW.length : i;
+    };
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+  }
+}
 
 export default defineConfig({
   // One copy of graphql for the schema and the tests ("another module or realm" otherwise).
@@ -17,6 +35,7 @@ export default defineConfig({
     // half the suite's time was importing the app again. Every file still gets a database of its
     // own (startService), so no data crosses files; a test must not reset modules (vi.resetModules).
     isolate: false,
+    sequence: { sequencer: SlowFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -41,10 +41,10 @@ export class FuzzWorld implements IdSource {
   }
 
   /** A world acting in school `a` (seeded with objects of every kind), `b` being the other school. */
-  static async seeded(service: Service, schema: GraphQLSchema, a: TestSchool, b: TestSchool): Promise<FuzzWorld> {
+  static async seeded(service: Service, schema: GraphQLSchema, a: TestSchool, b: TestSchool, passes = 3): Promise<FuzzWorld> {
     const world = new FuzzWorld(service, schema, a, b);
     await world.readTables();
-    await world.seed(world.a.admin);
+    await world.seed(world.a.admin, passes);
     return world;
   }
 
@@ -109,10 +109,10 @@ export class FuzzWorld implements IdSource {
    * Objects made the way a client makes them: every `create*` mutation with plausible arguments,
    * over a few passes (later kinds refer to earlier ones); a refused field is drawn again, then dropped.
    */
-  private async seed(client: Client) {
+  private async seed(client: Client, passes: number) {
     const mutations = Object.values(this.schema.getMutationType()!.getFields()).filter((f) => f.name.startsWith('create') && f.name !== 'createSchool');
     const d = Draw.seeded(20260115);
-    for (let pass = 0; pass < 3; pass++) {
+    for (let pass = 0; pass < passes; pass++) {
       await this.refreshIds();
       for (const field of mutations) {
         const declared = field.args.map((a) => `$${a.name}: ${a.type}`).join(', ');
