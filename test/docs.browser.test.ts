@@ -1,17 +1,13 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser } from './support/browser.js';
 import { type Service, startService } from './support/service.js';
 
 /**
  * `/docs` in a real browser, offline: every request that leaves the service's origin is aborted
  * and recorded, so the page passes only if it needs nothing but the service itself.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-const hasBrowser = existsSync(CHROMIUM);
-if (!hasBrowser) console.warn(`test/docs.browser.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const hasBrowser = browserAvailable('test/docs.browser.test.ts');
 
 describe.skipIf(!hasBrowser)('/docs in headless Chromium', () => {
   let service: Service;
@@ -21,7 +17,7 @@ describe.skipIf(!hasBrowser)('/docs in headless Chromium', () => {
   beforeAll(async () => {
     service = await startService();
     origin = await service.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { browserAvailable, launchBrowser } from './support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { type Service, startService } from './support/service.js';
@@ -11,10 +12,7 @@ import { type Service, startService } from './support/service.js';
  * the development token set and the schema loaded, runs a query, and leaves a screenshot in
  * .test-cache/playground.png (a test artifact). Without a token it sends no Authorization header.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const hasBrowser = existsSync(CHROMIUM);
-if (!hasBrowser) console.warn(`test/playground.browser.test.ts skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const hasBrowser = browserAvailable('test/playground.browser.test.ts');
 
 describe.skipIf(!hasBrowser)('the playground in headless Chromium', () => {
   let service: Service;
@@ -23,7 +21,7 @@ describe.skipIf(!hasBrowser)('the playground in headless Chromium', () => {
 
   beforeAll(async () => {
     service = await startService();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
