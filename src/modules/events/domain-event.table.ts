@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 
@@ -16,10 +17,19 @@ export const domainEvents = pgTable(
     subjectId: integer(),
     payload: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: tstz().notNull().defaultNow(),
+    /**
+     * The id of the transaction that wrote the event. Ids from the sequence are handed out before
+     * commit, so a reader that followed ids alone could pass an event still being committed; the
+     * feed orders by (txid, id) and reads only below the oldest transaction still running.
+     */
+    txid: bigint({ mode: 'number' })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text)::bigint`),
   },
   (t) => [
     index('domain_events_school_id_created_at_idx').on(t.schoolId, t.createdAt),
     index('domain_events_subject_type_subject_id_idx').on(t.subjectType, t.subjectId),
+    index('domain_events_school_id_txid_id_idx').on(t.schoolId, t.txid, t.id),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "domain_events" ADD COLUMN "txid" bigint DEFAULT (pg_current_xact_id()::text)::bigint NOT NULL;--> statement-breakpoint
+CREATE INDEX "domain_events_school_id_txid_id_idx" ON "domain_events" USING btree ("school_id","txid","id");
