@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,16 +43,18 @@ describe('the OpenAPI description', () => {
     const text = await renderOpenApi();
     document = JSON.parse(text);
     writeFileSync(file, text);
+    // The configuration and its ignore file (keyed by "openapi.json" beside them) go with the copy.
+    for (const name of ['redocly.yaml', '.redocly.lint-ignore.yaml']) copyFileSync(join('schema', name), join(dir, name));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('passes Redocly lint (recommended rules, schema/redocly.yaml) with no error and no warning', async () => {
-    const report = await lint(file, '--config', 'schema/redocly.yaml');
-    expect(summary(report.problems)).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  it('passes Redocly lint with the recommended rules as they are, no error and no warning beyond the three listed exceptions', async () => {
+    const report = await lint(file, '--config', join(dir, 'redocly.yaml'));
+    expect(summary(report.problems.filter((p) => (p as Problem & { ignored?: boolean }).ignored !== true))).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0, ignored: 3 });
   });
 
-  it('breaks the plain recommended rules only where schema/redocly.yaml says why', async () => {
+  it('breaks the recommended rules, with no ignore file, only where schema/.redocly.lint-ignore.yaml says why', async () => {
     const report = await lint(file, '--extends=recommended');
     const unexplained = report.problems.filter(
       (p) => !(p.ruleId === 'no-ambiguous-paths' && /`\/media\/public\/\{id\}` and `\/media\/\{id\}\/(preview|launch_scorm|reprocess)`/.test(p.message)),
