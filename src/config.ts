@@ -1,49 +1,121 @@
 /** Settings from the environment, read once (documented in the README). */
+import { z } from 'zod';
 
 /** A setting the service cannot start with: main prints its message alone, one line, no stack. */
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
 }
 
-const port = Number(process.env.PORT ?? 4000);
+/**
+ * Every variable with a shape to respect, read and checked once (zod). A malformed one is reported
+ * by validateEnvironment() in one line naming it (main prints it and exits 1); until then it
+ * reads as if unset, so importing this module never throws.
+ */
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.string().trim().regex(/^\d+$/, message).transform(Number).refine((n) => n >= min && n <= max, message);
+};
+const aboveZero = z
+  .string()
+  .trim()
+  .refine((v) => v !== '' && Number.isFinite(Number(v)) && Number(v) > 0, 'must be a number above 0')
+  .transform(Number);
+const flag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+const url = (protocols: string[]) =>
+  z.string().superRefine((value, context) => {
+    let protocol: string;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      return void context.addIssue({ code: 'custom', message: 'is not a URL' });
+    }
+    if (!protocols.includes(protocol)) context.addIssue({ code: 'custom', message: `must be a ${protocols.map((p) => `${p}//`).join(' or ')} URL` });
+  });
+const text = z.string();
+
+const environment = z.object({
+  PORT: wholeNumber(0, 65535).default(4000),
+  HOST: text.default('0.0.0.0'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10),
+  DATA_DIR: text.optional(),
+  LOG_REQUESTS: flag.default(true),
+  PUBLIC_URL: url(['http:', 'https:']).optional(),
+  SCHOOLS_BASE_DOMAIN: text.default('localhost'),
+  SCORM_LAUNCH_TTL_SECONDS: wholeNumber(1, 86_400 * 30).default(900),
+  TRUST_PROXY: text.optional(),
+  CORS_ORIGINS: text.default(''),
+  RATE_LIMIT_ENABLED: flag.default(true),
+  RATE_LIMIT_CAPACITY: aboveZero.default(300),
+  RATE_LIMIT_REFILL_PER_SECOND: aboveZero.default(10),
+  RATE_LIMIT_ANONYMOUS_CAPACITY: aboveZero.default(60),
+  RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND: aboveZero.default(1),
+  GRAPHQL_MAX_DEPTH: wholeNumber(1, 1000).default(12),
+  GRAPHQL_MAX_ALIASES: wholeNumber(0, 10_000).default(30),
+  GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000).default(50),
+  GRAPHQL_MAX_TOKENS: wholeNumber(1, 1_000_000).default(5000),
+  GRAPHQL_MAX_COST: wholeNumber(1, 100_000_000).default(25000),
+  GRAPHQL_INTROSPECTION: flag.default(true),
+});
+
+/** The environment's values (an empty variable counts as unset), and the first problem in one line. */
+function readEnvironment(env: Record<string, string | undefined>): { values: z.infer<typeof environment>; problem: string | null } {
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = environment.safeParse(given);
+  if (parsed.success) return { values: parsed.data, problem: null };
+  const issue = parsed.error.issues[0];
+  const name = String(issue.path[0]);
+  const bad = new Set(parsed.error.issues.map((i) => String(i.path[0])));
+  const values = environment.parse(Object.fromEntries(Object.entries(given).filter(([k]) => !bad.has(k))));
+  // A URL may hold a password: name the variable, never echo its value.
+  return { values, problem: `${name} ${issue.message}${name.endsWith('_URL') ? '' : ` (got "${String(given[name]).slice(0, 40)}")`}` };
+}
+
+const { values: env, problem } = readEnvironment(process.env);
+
+/** Refuses a malformed variable with one line naming it (main prints it and exits 1). */
+export function validateEnvironment(variables: Record<string, string | undefined> = process.env): void {
+  const found = variables === process.env ? problem : readEnvironment(variables).problem;
+  if (found) throw new ConfigurationError(found);
+}
 
 export const config = {
-  port,
-  host: process.env.HOST ?? '0.0.0.0',
-  databaseUrl: process.env.DATABASE_URL || undefined,
-  dataDir: process.env.DATA_DIR || undefined,
-  logRequests: process.env.LOG_REQUESTS !== 'false',
-  maxConnections: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+  port: env.PORT,
+  host: env.HOST,
+  databaseUrl: env.DATABASE_URL,
+  dataDir: env.DATA_DIR,
+  logRequests: env.LOG_REQUESTS,
+  maxConnections: env.DATABASE_POOL_SIZE,
   /** Where clients reach this service: the base of the links it hands out (SCORM launch URIs). */
-  publicUrl: (process.env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+  publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
   /** Schools are served at `<subdomain>.<this>`; redirects may go there (and to a school's own domains). */
-  schoolsBaseDomain: (process.env.SCHOOLS_BASE_DOMAIN || 'localhost').toLowerCase().replace(/^\.+/, ''),
+  schoolsBaseDomain: env.SCHOOLS_BASE_DOMAIN.toLowerCase().replace(/^\.+/, ''),
   /** How long a SCORM launch URI stays valid. */
-  scormLaunchTtlSeconds: Number(process.env.SCORM_LAUNCH_TTL_SECONDS ?? 900),
+  scormLaunchTtlSeconds: env.SCORM_LAUNCH_TTL_SECONDS,
   /**
    * Behind a load balancer, the proxies whose X-Forwarded-For names the client (rate limits and logs
    * key on the client's address): `true` (any), a hop count, or addresses and CIDRs, comma separated.
    * Unset: the peer address is the client.
    */
-  trustProxy: parseTrustProxy(process.env.TRUST_PROXY),
+  trustProxy: parseTrustProxy(env.TRUST_PROXY),
   /** Origins whose browser pages may call the service (CORS), comma separated; `*` for any (http/security.ts). */
-  corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+  corsOrigins: env.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
   /** Token buckets per credential, and per client address without a valid one (http/rate-limit.ts). */
   rateLimit: {
-    enabled: process.env.RATE_LIMIT_ENABLED !== 'false',
-    capacity: Number(process.env.RATE_LIMIT_CAPACITY ?? 300),
-    refillPerSecond: Number(process.env.RATE_LIMIT_REFILL_PER_SECOND ?? 10),
-    anonymousCapacity: Number(process.env.RATE_LIMIT_ANONYMOUS_CAPACITY ?? 60),
-    anonymousRefillPerSecond: Number(process.env.RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND ?? 1),
+    enabled: env.RATE_LIMIT_ENABLED,
+    capacity: env.RATE_LIMIT_CAPACITY,
+    refillPerSecond: env.RATE_LIMIT_REFILL_PER_SECOND,
+    anonymousCapacity: env.RATE_LIMIT_ANONYMOUS_CAPACITY,
+    anonymousRefillPerSecond: env.RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND,
   },
   /** What one GraphQL document may ask (graphql/limits.ts); beyond any limit it is refused before it runs. */
   graphql: {
-    maxDepth: Number(process.env.GRAPHQL_MAX_DEPTH ?? 12),
-    maxAliases: Number(process.env.GRAPHQL_MAX_ALIASES ?? 30),
-    maxDirectives: Number(process.env.GRAPHQL_MAX_DIRECTIVES ?? 50),
-    maxTokens: Number(process.env.GRAPHQL_MAX_TOKENS ?? 5000),
-    maxCost: Number(process.env.GRAPHQL_MAX_COST ?? 25000),
-    introspection: process.env.GRAPHQL_INTROSPECTION !== 'false',
+    maxDepth: env.GRAPHQL_MAX_DEPTH,
+    maxAliases: env.GRAPHQL_MAX_ALIASES,
+    maxDirectives: env.GRAPHQL_MAX_DIRECTIVES,
+    maxTokens: env.GRAPHQL_MAX_TOKENS,
+    maxCost: env.GRAPHQL_MAX_COST,
+    introspection: env.GRAPHQL_INTROSPECTION,
   },
 };
 
@@ -57,46 +129,3 @@ export function parseTrustProxy(value: string | undefined): boolean | string[] |
   return text.split(',').map((a) => a.trim()).filter(Boolean);
 }
 
-type Check = (value: string) => string | null;
-const integer = (min: number, max: number): Check => (v) => (/^\d+$/.test(v.trim()) && Number(v) >= min && Number(v) <= max ? null : `must be a whole number from ${min} to ${max}`);
-const positive: Check = (v) => (v.trim() !== '' && Number.isFinite(Number(v)) && Number(v) > 0 ? null : 'must be a number above 0');
-const boolean: Check = (v) => (/^(true|false)$/.test(v) ? null : 'must be true or false');
-const url = (protocols: string[]): Check => (v) => {
-  try {
-    return protocols.includes(new URL(v).protocol) ? null : `must be a ${protocols.map((p) => `${p}//`).join(' or ')} URL`;
-  } catch {
-    return 'is not a URL';
-  }
-};
-
-/** Every variable with a shape to respect; checked once, before anything opens. */
-const checks: Record<string, Check> = {
-  PORT: integer(0, 65535),
-  DATABASE_URL: url(['postgres:', 'postgresql:']),
-  DATABASE_POOL_SIZE: integer(1, 1000),
-  LOG_REQUESTS: boolean,
-  PUBLIC_URL: url(['http:', 'https:']),
-  SCORM_LAUNCH_TTL_SECONDS: integer(1, 86_400 * 30),
-  RATE_LIMIT_ENABLED: boolean,
-  RATE_LIMIT_CAPACITY: positive,
-  RATE_LIMIT_REFILL_PER_SECOND: positive,
-  RATE_LIMIT_ANONYMOUS_CAPACITY: positive,
-  RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND: positive,
-  GRAPHQL_MAX_DEPTH: integer(1, 1000),
-  GRAPHQL_MAX_ALIASES: integer(0, 10_000),
-  GRAPHQL_MAX_DIRECTIVES: integer(0, 10_000),
-  GRAPHQL_MAX_TOKENS: integer(1, 1_000_000),
-  GRAPHQL_MAX_COST: integer(1, 100_000_000),
-  GRAPHQL_INTROSPECTION: boolean,
-};
-
-/** Refuses the first malformed variable with one line naming it (main prints it and exits 1). */
-export function validateEnvironment(env: Record<string, string | undefined> = process.env): void {
-  for (const [name, check] of Object.entries(checks)) {
-    const value = env[name];
-    if (value === undefined || value === '') continue;
-    const problem = check(value);
-    // A URL may hold a password: name the variable, never echo its value.
-    if (problem) throw new ConfigurationError(`${name} ${problem}${name.endsWith('_URL') ? '' : ` (got "${value.slice(0, 40)}")`}`);
-  }
-}

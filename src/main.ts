@@ -63,7 +63,7 @@ async function main() {
   if (warning) console.warn(warning);
   await checkPort(config.port, config.host);
   const dataDir = resolve(config.dataDir ?? '.data');
-  const release = config.databaseUrl ? () => {} : holdEmbedded(dataDir);
+  const hold = config.databaseUrl ? null : holdEmbedded(dataDir);
   const database = await open(dataDir);
   await database.migrate();
   const devToken = database.driver === 'pglite' ? await developmentToken(database, dataDir) : undefined;
@@ -75,6 +75,7 @@ async function main() {
   // With request logs on, start-up and stop lines are JSON log lines too (one format per stream).
   const say = (message: string) => (config.logRequests ? app.log.info(message) : console.log(message));
   const address = await app.listen({ port: config.port, host: config.host });
+  hold?.advertise(address);
   say(`Learning platform listening on ${address} (GraphQL at /graphql, REST at the spec's paths, reference at /docs)`);
   if (devToken) {
     say(`Embedded database in ${dataDir}`);
@@ -101,7 +102,7 @@ async function main() {
     }, SHUTDOWN_TIMEOUT_MS).unref();
     await app.close();
     await database.close();
-    release();
+    hold?.release();
     say('Stopped');
     process.exit(0);
   };

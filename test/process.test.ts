@@ -76,10 +76,23 @@ describe('stopping', () => {
     const token = run.stdout.find((l) => l.startsWith('Development platform token'))!.split(': ')[1];
     expect(port).toBeGreaterThan(0);
 
-    // The token command will not open the embedded database under the running service.
-    const token2 = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'platform']);
-    expect(await token2.exit).toBe(1);
-    expect(token2.stderr.join('\n')).toMatch(new RegExp(`^Error: the service \\(pid ${run.child.pid}\\) holds the embedded database in .*: stop it \\(Ctrl-C\\) and run this again`));
+    // While the service runs on the embedded database, the token and seed commands go through it
+    // (its files are one process's at a time), and what they make works at once.
+    const call = (bearer: string, path: string) => fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
+    const token2 = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'platform', '--label', 'ops']);
+    expect(await token2.exit, token2.stderr.join('\n')).toBe(0);
+    expect(token2.stdout.at(-1)).toMatch(/^lp_platform_/);
+    expect((await call(token2.stdout.at(-1)!, '/schools')).status).toBe(200);
+    const seeded = start({ DATA_DIR: dataDir }, 'src/tools/seed.ts');
+    expect(await seeded.exit, seeded.stderr.join('\n')).toBe(0);
+    expect(seeded.stdout[0]).toBe(`Seeding through the service running at http://127.0.0.1:${port} (pid ${run.child.pid}).`);
+    const student = /^export STUDENT=(\S+)/m.exec(seeded.stdout.join('\n'))![1];
+    const enrollments = await call(student, '/enrollments');
+    expect(enrollments.status).toBe(200);
+    expect(((await enrollments.json()) as unknown[]).length).toBeGreaterThan(0);
+    const refused = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'admin', '--school', '999']);
+    expect(await refused.exit).toBe(1);
+    expect(refused.stderr).toEqual(['Error: --school has no school with id 999']);
 
     // Headers and half the body now; the rest after the signal.
     const body = JSON.stringify({ query: '{ schools(first: 1) { totalCount } }' });
@@ -99,16 +112,17 @@ describe('stopping', () => {
     socket.write(body.slice(10));
     const text = await reply;
     expect(text).toMatch(/^HTTP\/1\.1 200/);
-    expect(text).toContain('"totalCount":0');
+    expect(text).toContain('"totalCount":1');
     expect(await run.exit).toBe(0);
     expect(run.stdout).toContain('Stopped');
 
-    // Stopped: the token command works, and names a school that does not exist plainly.
-    const unknown = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'admin', '--school', '1', '--user', '1']);
+    // Stopped: the token command opens the database itself, keeps what the service wrote (the seeded
+    // school is there), and names a person that is not the role's plainly.
+    const unknown = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'student', '--school', '1', '--user', '999']);
     expect(await unknown.exit).toBe(1);
-    expect(unknown.stderr).toEqual(['Error: there is no school 1 (make one with POST /schools/wizard, or npm run seed)']);
+    expect(unknown.stderr).toEqual(['Error: --user has no student of school 1 with id 999']);
     const platform = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'platform']);
     expect(await platform.exit, platform.stderr.join('\n')).toBe(0);
     expect(platform.stdout.at(-1)).toMatch(/^lp_platform_/);
-  }, 120_000);
+  }, 240_000);
 });

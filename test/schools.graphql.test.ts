@@ -219,6 +219,15 @@ describe('Schools over GraphQL', () => {
       }
     });
 
+    it('given a subdomain in any case, when listing, then the school there, and for a school credential only if it is its own', async () => {
+      const q = `query ($s: String) { schools(subdomain: $s) { totalCount nodes { id } } }`;
+      expect((await service.platform.graphql(q, { s: 'ALPHA-Academy ' })).data.schools).toEqual({ totalCount: 1, nodes: [{ id: String(a.id) }] });
+      expect((await service.platform.graphql(q, { s: 'no-such-school' })).data.schools.totalCount).toBe(0);
+      expect((await b.admin.graphql(q, { s: 'alpha-academy' })).data.schools.totalCount).toBe(0);
+      const rest = await service.platform.get('/schools?subdomain=alpha-academy');
+      expect(rest.body.map((s: { id: number }) => s.id)).toEqual([a.id]);
+    });
+
     describe('email and type', () => {
       beforeAll(async () => {
         await person(a.id, 'Student', 'pair@example.com');

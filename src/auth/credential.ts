@@ -46,17 +46,24 @@ export async function findCredential(db: Queryable, token: string): Promise<{ cr
 }
 
 /** Creates a credential and returns the token: the only time the clear token exists. */
-export async function issueToken(
-  db: Queryable,
-  grant: { role: Role; schoolId?: number | null; userId?: number | null; label?: string },
-): Promise<string> {
+export async function issueToken(db: Queryable, grant: Grant): Promise<string> {
+  return (await issueCredential(db, grant)).token;
+}
+
+type Grant = { role: Role; schoolId?: number | null; userId?: number | null; label?: string | null };
+
+/** Creates a credential; returns its row and the clear token. */
+export async function issueCredential(db: Queryable, grant: Grant): Promise<{ token: string; row: typeof apiTokens.$inferSelect }> {
   const token = `lp_${grant.role}_${randomBytes(32).toString('base64url')}`;
-  await db.insert(apiTokens).values({
-    tokenDigest: digestToken(token),
-    role: grant.role,
-    schoolId: grant.schoolId ?? null,
-    userId: grant.userId ?? null,
-    label: grant.label ?? null,
-  });
-  return token;
+  const [row] = await db
+    .insert(apiTokens)
+    .values({
+      tokenDigest: digestToken(token),
+      role: grant.role,
+      schoolId: grant.schoolId ?? null,
+      userId: grant.userId ?? null,
+      label: grant.label ?? null,
+    })
+    .returning();
+  return { token, row };
 }

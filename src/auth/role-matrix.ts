@@ -52,6 +52,9 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   'Mutation.deleteSchool': PLATFORM,
   'Mutation.schoolWizard': PLATFORM,
   'Mutation.updateSchool': MANAGERS,
+  // Credentials (auth-tokens/): made and revoked by the platform (the wizard hands out an admin's).
+  'Mutation.createApiToken': PLATFORM,
+  'Mutation.revokeApiToken': PLATFORM,
 
   // People: staff read; a student reads only itself and others only as author names. A person's
   // password is set only by that person or a manager (checked in users/user.rules.ts).
@@ -205,6 +208,7 @@ export const fieldRules: Readonly<Record<string, FieldRule>> = {
   'School.videoAccessToken': 'secret',
   'School.videoKey': 'secret',
   'Library.hostCredentials': 'secret',
+  'CreateApiTokenPayload.token': 'secret',
   'Student.email': 'personal',
   'Student.document': 'personal',
   'Student.phone': 'personal',

@@ -1,20 +1,18 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isInputObjectType, type GraphQLSchema } from 'graphql';
-import { sql } from 'drizzle-orm';
 import { createApp } from '../app.js';
 import { issueToken, type Role } from '../auth/credential.js';
 import { config, ConfigurationError } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
-import { refuseIfHeld } from '../db/embedded-lock.js';
 import { appSchema } from '../graphql/schema.js';
-import { schools } from '../modules/schools/school.table.js';
+import { inProcess, overHttp, runningEmbeddedService, type SendGraphQL } from './service-client.js';
 
 /**
  * The demo school, "Demo School" at subdomain `demo`: a small language school with products,
  * courses, paths, media, students, enrollments, paid orders, a forum, a channel, notifications and
- * an integration. Everything is made through the service's own GraphQL API (app.inject), as a
- * client would, so the data obeys every rule the service enforces. The subdomain `demo` is set
+ * an integration. Everything is made through the service's own GraphQL API (in process, or over
+ * HTTP to the service that runs on the embedded database), as a client would, so the data obeys every rule the service enforces. The subdomain `demo` is set
  * last: a school there means a finished seed, and a second run only prints fresh tokens.
  * `npm run seed` runs main() below; tests call seed() on their own database.
  */
@@ -45,17 +43,23 @@ export class SeedError extends Error {}
 
 type Data = Record<string, any>;
 
+/** Seeds the demo school on `database`, in process (the tests' way, and the CLI's when it owns the database). */
 export async function seed(database: Database, log: (line: string) => void = console.log): Promise<SeedResult> {
-  const schema = await appSchema();
   const app = await createApp({ database, rateLimit: { enabled: false } });
-  const platform = await issueToken(database.db, { role: 'platform', label: 'seed' });
+  try {
+    return await seedThrough(inProcess(app), await issueToken(database.db, { role: 'platform', label: 'seed' }), log);
+  } finally {
+    await app.close();
+  }
+}
+
+/** Seeds the demo school through the service's GraphQL API (`send`) with a platform token. */
+export async function seedThrough(send: SendGraphQL, platform: string, log: (line: string) => void = console.log): Promise<SeedResult> {
+  const schema = await appSchema();
 
   /** Runs one operation; GraphQL errors or payload errors stop the seed naming `step`. */
   async function gql(step: string, token: string, query: string, variables: Data = {}, schoolId?: number): Promise<Data> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    if (schoolId) headers['x-school-id'] = String(schoolId);
-    const reply = await app.inject({ method: 'POST', url: '/graphql', headers, payload: { query, variables } });
-    const body = reply.json() as { data?: Data; errors?: { message: string; extensions?: { code?: string } }[] };
+    const body = await send(token, { query, variables }, schoolId);
     if (body.errors?.length) {
       const e = body.errors[0];
       throw new SeedError(`seed failed at "${step}": ${e.extensions?.code ?? 'error'}: ${e.message}`);
@@ -67,42 +71,43 @@ export async function seed(database: Database, log: (line: string) => void = con
     return result;
   }
 
-  try {
-    const [existing] = await database.db
-      .select({ id: schools.id })
-      .from(schools)
-      .where(sql`lower(${schools.subdomain}) = ${DEMO_SUBDOMAIN}`);
-    let schoolId: number;
-    if (existing) {
-      schoolId = existing.id;
-      log(`The demo school exists (id ${schoolId}, subdomain ${DEMO_SUBDOMAIN}): nothing created; fresh tokens below.`);
-    } else {
-      schoolId = await build(gql, platform, schema, log);
-    }
-    const tokens = await tokensFor(gql, database, platform, schoolId);
-    // Shell lines named as the README's examples name them: paste them and run the examples.
-    const names: Record<Role, string> = { platform: 'TOKEN', admin: 'ADMIN', collaborator: 'COLLABORATOR', app: 'APP', student: 'STUDENT' };
-    log('');
-    log('Demo tokens (Authorization: Bearer <token>), ready to paste into a shell:');
-    for (const [role, token] of Object.entries(tokens)) log(`export ${names[role as Role]}=${token}   # ${role}`);
-    return { schoolId, created: !existing, tokens };
-  } finally {
-    await app.close();
+  const found = await gql('find the demo school', platform, `query ($subdomain: String) { schools(subdomain: $subdomain, first: 1) { nodes { id } } }`, {
+    subdomain: DEMO_SUBDOMAIN,
+  });
+  const existing = found.nodes[0] as { id: string } | undefined;
+  let schoolId: number;
+  if (existing) {
+    schoolId = Number(existing.id);
+    log(`The demo school exists (id ${schoolId}, subdomain ${DEMO_SUBDOMAIN}): nothing created; fresh tokens below.`);
+  } else {
+    schoolId = await build(gql, platform, schema, log);
   }
+  const tokens = await tokensFor(gql, platform, schoolId);
+  // Shell lines named as the README's examples name them: paste them and run the examples.
+  const names: Record<Role, string> = { platform: 'TOKEN', admin: 'ADMIN', collaborator: 'COLLABORATOR', app: 'APP', student: 'STUDENT' };
+  log('');
+  log('Demo tokens (Authorization: Bearer <token>), ready to paste into a shell:');
+  for (const [role, token] of Object.entries(tokens)) log(`export ${names[role as Role]}=${token}   # ${role}`);
+  return { schoolId, created: !existing, tokens };
 }
 
 type Gql = (step: string, token: string, query: string, variables?: Data, schoolId?: number) => Promise<Data>;
 const E = 'errors { field code message }';
 
-/** One token per role; the people are found by their e-mails through the API. */
-async function tokensFor(gql: Gql, database: Database, platform: string, schoolId: number): Promise<Record<Role, string>> {
+/** One token per role, made through the API; the people are found by their e-mails. */
+async function tokensFor(gql: Gql, platform: string, schoolId: number): Promise<Record<Role, string>> {
   const find = async (kind: 'admins' | 'collaborators' | 'students', email: string) => {
     const data = await gql(`find ${kind} ${email}`, platform, `query ($email: EmailAddress) { ${kind}(email: $email, first: 1) { nodes { id } } }`, { email }, schoolId);
     const id = data.nodes[0]?.id;
     if (!id) throw new SeedError(`seed failed at "tokens": the demo school (id ${schoolId}) has no ${kind.slice(0, -1)} ${email}`);
-    return Number(id);
+    return id as string;
   };
-  const grant = (role: Role, userId: number | null = null) => issueToken(database.db, { role, schoolId, userId, label: 'seed' });
+  const grant = async (role: Role, userId: string | null = null) =>
+    (
+      await gql(`${role} token`, platform, `mutation ($input: ApiTokenInput!) { createApiToken(input: $input) { token ${E} } }`, {
+        input: { role, schoolId: String(schoolId), userId, label: 'seed' },
+      })
+    ).token as string;
   return {
     platform,
     admin: await grant('admin', await find('admins', emails.admin)),
@@ -412,8 +417,13 @@ async function build(gql: Gql, platform: string, schema: GraphQLSchema, log: (li
 /** npm run seed: DATABASE_URL, else the embedded database (refused while the service holds it). */
 async function main() {
   const dataDir = resolve(config.dataDir ?? '.data');
-  if (!config.databaseUrl)
-    refuseIfHeld(dataDir, 'stop it (Ctrl-C), run npm run seed, then start it again');
+  // On the embedded database a running service owns the files: seed through it, over HTTP.
+  const running = config.databaseUrl ? null : runningEmbeddedService(dataDir);
+  if (running) {
+    console.log(`Seeding through the service running at ${running.url} (pid ${running.pid}).`);
+    await seedThrough(overHttp(running.url), running.token);
+    return;
+  }
   const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir });
   try {
     await database.migrate();

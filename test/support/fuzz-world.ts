@@ -93,7 +93,7 @@ export class FuzzWorld implements IdSource {
 
   /** The table an argument, a path parameter or a resource names (`schoolProductId`, `school_product_id`, `courses`). */
   tableOf(name: string): string | undefined {
-    const base = snake(name).replace(/_ids?$/, '').replace(/^(create|update|delete)_/, '');
+    const base = snake(name).replace(/_ids?$/, '').replace(/^(create|update|delete|revoke)_/, '');
     const last = base.split('_').pop()!;
     const candidates = [base, `${base}s`, base.replace(/y$/, 'ies'), `${base}es`, base.replace(/s$/, ''), aliases[base], aliases[last]];
     return candidates.find((c) => c && this.ids.has(c) && this.ids.get(c)!.length);

@@ -64,4 +64,6 @@ export class SchoolsArgs extends ConnectionArgs {
   email?: string | null;
   @Field(() => UserTypeEnum, { nullable: true, description: 'Student or Collaborator; required with email.' })
   type?: 'Student' | 'Collaborator' | 'Admin' | null;
+  @Field(() => String, { nullable: true, description: 'The school at this subdomain (any case), as a front-end finds its school.' })
+  subdomain?: string | null;
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
@@ -70,7 +70,7 @@ export async function applySchoolEvent(tx: Queryable, school: { id: number; stat
     name: 'school.status_changed',
     subjectType: 'School',
     subjectId: school.id,
-    payload: { event, from: school.status, to },
+    payload: { event, from: school.status, to: to! },
   });
   return to!;
 }
@@ -112,7 +112,8 @@ export class SchoolResolver {
         .where(and(eq(users.email, args.email.trim().toLowerCase()), eq(users.type, args.type)));
       byUser = inArray(schools.id, members);
     }
-    return paginate(ctx, schools, and(visibleSchools(ctx), byUser), args);
+    const bySubdomain = args.subdomain ? sql`lower(${schools.subdomain}) = ${args.subdomain.trim().toLowerCase()}` : undefined;
+    return paginate(ctx, schools, and(visibleSchools(ctx), byUser, bySubdomain), args);
   }
 
   @Mutation(() => SchoolPayload)

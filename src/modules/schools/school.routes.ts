@@ -3,7 +3,7 @@ import { param, rows, type Route } from '../../rest/route-table.js';
 const show = '/schools/:id';
 
 export const schoolRoutes: Route[] = [
-  rows.list('/schools', 'schools', { args: { email: param('email'), type: param('type') } }),
+  rows.list('/schools', 'schools', { args: { email: param('email'), type: param('type'), subdomain: param('subdomain') } }),
   rows.show(show, 'school'),
   rows.create('/schools', 'createSchool', 'school', show),
   rows.create('/schools/wizard', 'schoolWizard', 'school', show),
