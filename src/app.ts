@@ -15,6 +15,7 @@ import type { Context } from './graphql/context.js';
 import { AppError, raisedErrors } from './graphql/errors.js';
 import { anonymousContext, contextFor, type ContextDeps } from './graphql/request-context.js';
 import { appSchema } from './graphql/schema.js';
+import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
 import { loggerOptions } from './http/logging.js';
 import { registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import { registerSecurity, withSecurityHeaders } from './http/security.js';
@@ -48,6 +49,9 @@ export interface AppOptions {
 
 
 export { loggedUrl } from './http/logging.js';
+
+/** Each app's subscription server (tests wait on its `events.subscribers`). */
+export const subscriptionServers = new WeakMap<FastifyInstance, SubscriptionServer>();
 
 /** The logger of the request being served (its lines carry the request's id). */
 const requestLogger = new AsyncLocalStorage<FastifyBaseLogger>();
@@ -107,7 +111,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
 
-  const apollo = createApollo(schema, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits, options.playgroundToken);
+  // Subscriptions: graphql-ws on the same port and path, closed when Apollo stops (graphql/subscriptions.ts).
+  const subscriptions = createSubscriptionServer({ schema, deps, database: options.database, log, graphqlLimits: options.graphqlLimits });
+  subscriptionServers.set(app, subscriptions);
+  subscriptions.attach(app.server);
+  // Before the HTTP server closes: it would wait for the open sockets.
+  app.addHook('preClose', () => subscriptions.close());
+  const apollo = createApollo(schema, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits, options.playgroundToken, [subscriptions.plugin]);
   await apollo.start();
   app.addHook('onClose', () => apollo.stop());
   app.route({

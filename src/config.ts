@@ -56,6 +56,8 @@ const environment = z.object({
   GRAPHQL_MAX_TOKENS: wholeNumber(1, 1_000_000).default(5000),
   GRAPHQL_MAX_COST: wholeNumber(1, 100_000_000).default(25000),
   GRAPHQL_INTROSPECTION: flag.default(true),
+  EVENT_RETENTION_DAYS: wholeNumber(2, 3650).default(30),
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: flag.default(false),
 });
 
 /** The environment's values (an empty variable counts as unset), and the first problem in one line. */
@@ -117,6 +119,10 @@ export const config = {
     maxCost: env.GRAPHQL_MAX_COST,
     introspection: env.GRAPHQL_INTROSPECTION,
   },
+  /** Days the outbox keeps events (the pull feed and redelivery reach back that far); at least 2, past the webhook retries. */
+  eventRetentionDays: env.EVENT_RETENTION_DAYS,
+  /** Lets webhooks go to loopback and private addresses (development, tests); off, an integration cannot probe the service's network. */
+  webhooksAllowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
 };
 
 /** TRUST_PROXY as Fastify's `trustProxy` takes it. */

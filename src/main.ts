@@ -9,7 +9,9 @@ import { checkSecretsKey } from './auth/secrets.js';
 import { config, ConfigurationError, validateEnvironment } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { holdEmbedded } from './db/embedded-lock.js';
+import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
 import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
+import { startWebhookWorker } from './modules/webhooks/index.js';
 
 /** How long a stop waits for requests in flight before it gives up on them. */
 const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
@@ -87,6 +89,16 @@ async function main() {
     sweepExpiredEnrollments(database.db).catch((error) => console.error(`Expiry sweep failed: ${(error as Error).message}`));
   }, EXPIRY_SWEEP_INTERVAL_MS);
   sweep.unref();
+  // Old events go after EVENT_RETENTION_DAYS (a plain delete: safe with several instances).
+  const prune = setInterval(() => {
+    pruneEvents(database.db, new Date(), config.eventRetentionDays).catch((error) => console.error(`Event pruning failed: ${(error as Error).message}`));
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
+  // Webhook delivery runs in every instance; claims with SKIP LOCKED keep one event to one sender.
+  const webhooks = startWebhookWorker(database, {
+    allowPrivateNetworks: config.webhooksAllowPrivateNetworks,
+    onError: (error) => console.error(`Webhook delivery failed: ${(error as Error).message}`),
+  });
 
   // The service owns its signals: stop accepting, let requests in flight finish, close the
   // database, exit 0; past the timeout, exit 1 without waiting further.
@@ -95,12 +107,14 @@ async function main() {
     if (stopping) return;
     stopping = true;
     clearInterval(sweep);
+    clearInterval(prune);
     say(`${signal}: finishing requests in flight, then stopping`);
     setTimeout(() => {
       console.error(`Stopped after ${SHUTDOWN_TIMEOUT_MS} ms with requests still in flight`);
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
     await app.close();
+    await webhooks.stop();
     await database.close();
     hold?.release();
     say('Stopped');

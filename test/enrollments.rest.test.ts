@@ -667,7 +667,8 @@ describe('PUT /enrollments/:id and /enrollments/:code?find_by=code', () => {
       const e = await enroll(p, cat.productId);
       await enroll(p, cat.productId, { code: 'UPD-TAKEN' });
       expectFieldError(await expectNoWrite(() => school.admin.put(`/enrollments/${e.id}`, { enrollment: { course_class_ids: [cat.strayClassId] } })), 422, 'course_class_ids', 'invalid');
-      expectFieldError(await expectNoWrite(async () => school.admin.put(`/enrollments/${e.id}`, { enrollment: { school_product_id: await product(other) } })), 422, 'school_product_id', 'not_found');
+      const theirs = await product(other);
+      expectFieldError(await expectNoWrite(() => school.admin.put(`/enrollments/${e.id}`, { enrollment: { school_product_id: theirs } })), 422, 'school_product_id', 'not_found');
       expectFieldError(await expectNoWrite(() => school.admin.put(`/enrollments/${e.id}`, { enrollment: { code: 'UPD-TAKEN' } })), 409, 'code', 'taken');
     });
 

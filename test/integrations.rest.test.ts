@@ -217,8 +217,10 @@ describe('GET /integrations and /integrations/:id', () => {
     const theirs = await create({}, other);
     const res = await school.admin.get(`/integrations/${mine.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(mine);
-    expectNoSecrets(res, SECRET);
+    // The webhook signing secret is shown once, in the create reply; never again.
+    expect(mine.signing_secret).toMatch(/^whsec_/);
+    expect(res.body).toEqual({ ...mine, signing_secret: null });
+    expectNoSecrets(res, SECRET, mine.signing_secret);
     expectFieldError(await school.admin.get(`/integrations/${theirs.id}`), 404, 'base', 'not_found');
     expectErrorBody(await school.admin.get('/integrations/999999'), 404);
   });

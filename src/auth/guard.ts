@@ -14,7 +14,7 @@ import { accessOf, fieldReaders, fieldRules, operationRules, type Rule } from '.
  */
 export function installRoleMatrix(schema: GraphQLSchema): GraphQLSchema {
   const named = new Set<string>();
-  for (const type of [schema.getQueryType(), schema.getMutationType()]) {
+  for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
     if (!type) continue;
     const mutation = type === schema.getMutationType();
     for (const field of Object.values(type.getFields())) {
@@ -53,6 +53,14 @@ export function refusal(ctx: Context, rule: Rule, mutation: boolean): AppError |
 }
 
 function guardOperation(field: GraphQLField<unknown, Context>, rule: Rule, mutation: boolean) {
+  // A subscription is refused before it starts listening; each event it then yields passes the resolve guard below.
+  const subscribe = field.subscribe;
+  if (subscribe)
+    field.subscribe = (source, args, ctx, info) => {
+      const refused = refusal(ctx, rule, false);
+      if (refused) throw refused;
+      return subscribe(source, args, ctx, info);
+    };
   const resolve: GraphQLFieldResolver<unknown, Context> = field.resolve ?? defaultFieldResolver;
   field.resolve = (source, args, ctx, info) => {
     const refused = refusal(ctx, rule, mutation);

@@ -187,12 +187,26 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   ...reads('notification', 'notifications', STAFF_AND_OWN),
   'Mutation.createNotification': ENROLLERS,
   'Mutation.toggleNotificationRead': STAFF_AND_OWN,
+  // Subscriptions (over WebSocket, graphql/subscriptions.ts): the readers of the same rows.
+  'Subscription.notificationReceived': STAFF_AND_OWN,
+  'Subscription.messageCreated': STAFF_AND_OWN,
 
   // Integrations: their settings hold secrets; the school suggests new ones to the platform.
   ...reads('integration', 'integrations', MANAGERS),
   ...crud('Integration', MANAGERS),
   'Mutation.suggestIntegration': AUTHORS,
   'Query.integrationSuggestions': PLATFORM,
+
+  // The pull feed of events: for those who integrate (the platform, the admin, app credentials).
+  // Not collaborators: events carry commerce (orders, payments) and people's notifications, which a
+  // collaborator's role does not read; not students.
+  'Query.events': SELLERS,
+  'Subscription.events': SELLERS,
+  // Webhook deliveries (webhooks/): an integration's settings, so the managers'.
+  'Query.webhookDeliveries': MANAGERS,
+  'Mutation.redeliverWebhook': MANAGERS,
+  'Mutation.redeliverFailedWebhooks': MANAGERS,
+  'Mutation.rotateIntegrationSecret': MANAGERS,
 };
 
 /**
@@ -208,6 +222,7 @@ export const fieldRules: Readonly<Record<string, FieldRule>> = {
   'School.videoAccessToken': 'secret',
   'School.videoKey': 'secret',
   'Library.hostCredentials': 'secret',
+  'Integration.signingSecret': 'secret',
   'CreateApiTokenPayload.token': 'secret',
   'Student.email': 'personal',
   'Student.document': 'personal',

@@ -32,6 +32,12 @@ export interface Database {
   close(): Promise<void>;
   /** The embedded client, when the driver is PGlite (tests dump and reload its data directory). */
   pglite?: PGlite;
+  /**
+   * LISTENs on a channel: `handler` gets each NOTIFY's payload (delivered at commit; never for a
+   * rolled-back transaction). PostgreSQL: one dedicated connection, re-listening after a reconnect;
+   * PGlite: in process. Resolves, once listening, to the function that stops it.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 export interface DatabaseOptions {
@@ -85,6 +91,10 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
           await session.end({ timeout: 5 });
         }
       },
+      async listen(channel, handler) {
+        const { unlisten } = await client.listen(channel, handler);
+        return unlisten;
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -98,6 +108,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     pglite,
     async migrate() {
       await migratePglite(drizzlePglite(pglite, { casing }), { migrationsFolder });
+    },
+    async listen(channel, handler) {
+      const stop = await pglite.listen(channel, handler);
+      return async () => {
+        if (!pglite.closed) await stop();
+      };
     },
     close: () => pglite.close(),
   };

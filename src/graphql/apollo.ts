@@ -10,6 +10,7 @@ import { inputGuard } from './input-guard.js';
 import { type GraphqlLimits, limitCodes, limitsPlugin, resolveLimits } from './limits.js';
 
 const exampleQuery = (hint: string) => `${hint}
+# Subscriptions run here too (over WebSocket), e.g. subscription { notificationReceived { id text url } }
 query Schools {
   schools(first: 10) {
     totalCount
@@ -34,7 +35,11 @@ function playground(token?: string): ApolloServerPlugin<Context> {
         : '# Add your token in the Headers tab: {"Authorization": "Bearer <token>"} (npm run token, or the wizard\'s admin credentials).',
     ),
     ...(token ? { headers: JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2) } : {}),
-  });
+    // Subscriptions run over graphql-ws at the same URL (ws://host/graphql). The Headers tab travels
+    // with each subscription (its extensions.headers); with the development token the connection carries it too.
+    subscriptionsProtocol: 'WS',
+    ...(token ? { connectionParams: { Authorization: `Bearer ${token}` } } : {}),
+  } as Parameters<typeof renderGraphiQL>[0]);
   return {
     async serverWillStart() {
       return { async renderLandingPage() { return { html }; } };
@@ -115,19 +120,46 @@ const csrfMessage = 'A GraphQL request must have Content-Type: application/json,
 const reworded = (formatted: GraphQLFormattedError): GraphQLFormattedError =>
   formatted.message.startsWith('This operation has been blocked as a potential Cross-Site Request Forgery') ? { ...formatted, message: csrfMessage } : formatted;
 
+/**
+ * What a client sees of an error, for both transports (HTTP here, WebSocket in subscriptions.ts):
+ * the service's own and the client's mistakes as they are, anything else logged and masked.
+ */
+export function formatGraphqlError(log: (error: unknown) => void): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (original instanceof AppError) return { ...formatted, message: original.message };
+    const code = formatted.extensions?.code as string | undefined;
+    if (stackOverflow(error)) return { message: 'The document nests too deeply', extensions: { code: !code || code === 'INTERNAL_SERVER_ERROR' ? 'BAD_REQUEST' : code } };
+    // A value the database refused (out of range, an impossible date) is the input's fault.
+    const rejected = rejectedInputError(original);
+    if (rejected) return { ...formatted, message: rejected.message, extensions: rejected.extensions };
+    if (code && clientCodes.has(code)) return reworded(formatted);
+    // Apollo's refusals of a malformed HTTP request carry a 4xx status and no code.
+    const status = (error as GraphQLError | undefined)?.extensions?.http as { status?: number } | undefined;
+    if ((!code || code === 'INTERNAL_SERVER_ERROR') && status?.status && status.status >= 400 && status.status < 500) return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
+    // graphql-js's own refusal of the operation (a subscription on a schema without them): no exception behind it, no field.
+    if (error instanceof GraphQLError && !error.originalError && !error.path) return { message: formatted.message, locations: formatted.locations, extensions: { code: 'BAD_REQUEST' } };
+    // Anything else may carry SQL text or internals: log it, show a mask.
+    log(original);
+    return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  };
+}
+
 export function createApollo(
   schema: GraphQLSchema,
   log: (error: unknown) => void,
   persisted: PersistedQueryCache,
   limitOverrides?: Partial<GraphqlLimits>,
   playgroundToken?: string,
+  /** More plugins (subscriptions.ts: closes the WebSocket server when Apollo stops, refuses subscriptions over HTTP). */
+  plugins: ApolloServerPlugin<Context>[] = [],
 ): ApolloServer<Context> {
   const limits = resolveLimits(limitOverrides);
   return new ApolloServer<Context>({
     schema,
     // httpStatusPlugin last: it reads the errors as the limits plugin leaves them.
     // No HTTP cache hints are sent (every reply depends on the credential): the cache-control plugin only costs time.
-    plugins: [ApolloServerPluginCacheControlDisabled(), playground(playgroundToken), inputGuard, limitsPlugin(limits), httpStatusPlugin(persisted)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), playground(playgroundToken), inputGuard, limitsPlugin(limits), ...plugins, httpStatusPlugin(persisted)],
     // The parser stops at the token limit; limits.ts switches introspection (Apollo's refusal names the engine).
     parseOptions: { maxTokens: limits.maxTokens },
     // main.ts owns SIGTERM and SIGINT: it lets requests in flight finish before Apollo stops.
@@ -137,23 +169,6 @@ export function createApollo(
     // Automatic persisted queries, in PostgreSQL so that every instance shares them.
     persistedQueries: { cache: persisted, ttl: APQ_TTL_SECONDS },
     csrfPrevention: { requestHeaders: preflightHeaders },
-    formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-      const original = unwrapResolverError(error);
-      if (original instanceof AppError) return { ...formatted, message: original.message };
-      const code = formatted.extensions?.code as string | undefined;
-      if (stackOverflow(error)) return { message: 'The document nests too deeply', extensions: { code: !code || code === 'INTERNAL_SERVER_ERROR' ? 'BAD_REQUEST' : code } };
-      // A value the database refused (out of range, an impossible date) is the input's fault.
-      const rejected = rejectedInputError(original);
-      if (rejected) return { ...formatted, message: rejected.message, extensions: rejected.extensions };
-      if (code && clientCodes.has(code)) return reworded(formatted);
-      // Apollo's refusals of a malformed HTTP request carry a 4xx status and no code.
-      const status = (error as GraphQLError | undefined)?.extensions?.http as { status?: number } | undefined;
-      if ((!code || code === 'INTERNAL_SERVER_ERROR') && status?.status && status.status >= 400 && status.status < 500) return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
-      // graphql-js's own refusal of the operation (a subscription on a schema without them): no exception behind it, no field.
-      if (error instanceof GraphQLError && !error.originalError && !error.path) return { message: formatted.message, locations: formatted.locations, extensions: { code: 'BAD_REQUEST' } };
-      // Anything else may carry SQL text or internals: log it, show a mask.
-      log(original);
-      return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-    },
+    formatError: formatGraphqlError(log),
   });
 }

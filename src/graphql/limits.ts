@@ -203,6 +203,31 @@ function brokenLimit(shape: Shape, cost: number | null, limits: GraphqlLimits): 
   return undefined;
 }
 
+/**
+ * The first limit a parsed and validated operation breaks with its variables, as limitsPlugin
+ * checks it: the WebSocket transport (graphql/subscriptions.ts) runs no Apollo pipeline.
+ */
+export function operationLimitError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  limits: GraphqlLimits,
+): GraphQLError | undefined {
+  const shape = measureQuery(schema, document);
+  let cost: number | null = null;
+  try {
+    cost = shape.oversized ? null : queryCost(schema, document, variables ?? {}, operationName);
+  } catch {
+    // Variables that do not fit the operation: execution refuses them before any resolver runs.
+  }
+  return brokenLimit(shape, cost, limits);
+}
+
+/** The refusal of a document beyond the token limit (the parser stopped at it). */
+export const tooManyTokens = (limits: GraphqlLimits) =>
+  refusal('QUERY_TOO_LARGE', `The query has more than ${limits.maxTokens} tokens; send a smaller document`, { limit: limits.maxTokens });
+
 /** Tokens in a document, counted up to `max + 1` (as the parser counts them). */
 function tokenCount(source: string, max: number): number {
   const lexer = new Lexer(new Source(source));

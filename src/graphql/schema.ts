@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { GraphQLDateTime } from 'graphql-scalars';
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, getMetadataStorage, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { installRoleMatrix } from '../auth/guard.js';
 import { resolvers } from '../modules/index.js';
 import { checkTextLimits } from './text-limits.js';
@@ -24,6 +24,17 @@ function plainFieldsAreSimple() {
   }
 }
 
+/**
+ * Subscriptions give their own `subscribe` (fed by events/event-bus.ts, one per app): none names
+ * type-graphql topics, but type-graphql asks for a PubSub once any subscription exists.
+ */
+const noTopics: PubSub = {
+  publish() {},
+  subscribe() {
+    throw new Error('Subscriptions here name no topics: each gives its own subscribe');
+  },
+};
+
 /** The one schema both faces execute; built once per process. */
 export function appSchema(): Promise<GraphQLSchema> {
   built ??= (async () => {
@@ -33,6 +44,7 @@ export function appSchema(): Promise<GraphQLSchema> {
       validate: true,
       validateFn: checkTextLimits,
       scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
+      pubSub: noTopics,
     }));
   })();
   return built;

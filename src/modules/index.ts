@@ -17,10 +17,12 @@ import { libraryModule } from './library/index.js';
 import { mediaModule } from './media/index.js';
 import { extraContentsModule } from './extra-contents/index.js';
 import { progressModule } from './progress/index.js';
+import { eventsModule } from './events/index.js';
+import { webhooksModule } from './webhooks/index.js';
 import { authTokensModule } from './auth-tokens/index.js';
 
 /** What each domain contributes: resolvers for the schema, rows for the REST table. */
-const modules = [schoolsModule, usersModule, schoolProductsModule, coursesModule, enrollmentsModule, ordersModule, pathsModule, courseClassesModule, activitiesModule, forumsModule, collaborativeModule, messagesModule, notificationsModule, integrationsModule, libraryModule, mediaModule, extraContentsModule, progressModule, authTokensModule];
+const modules = [schoolsModule, usersModule, schoolProductsModule, coursesModule, enrollmentsModule, ordersModule, pathsModule, courseClassesModule, activitiesModule, forumsModule, collaborativeModule, messagesModule, notificationsModule, integrationsModule, libraryModule, mediaModule, extraContentsModule, progressModule, eventsModule, authTokensModule, webhooksModule];
 
 export const resolvers: Function[] = modules.flatMap((m): Function[] => m.resolvers);
 export const routes: Route[] = modules.flatMap((m) => m.routes);

@@ -43,7 +43,8 @@ export function shapeInput(value: unknown, type: GraphQLInputType, form: boolean
       else if (keys.every((k) => /^\d+$/.test(k))) items = keys.sort((a, b) => Number(a) - Number(b)).map((k) => value[k]);
       else if (isInputObjectType(item) && keys.every((k) => isPlainObject(value[k]))) items = keys.map((k) => value[k]);
       else return value;
-    } else return value;
+    } else if (typeof value === 'string' && isEnumType(getNullableType(type.ofType))) items = value.split(',').map((v) => v.trim());
+    else return value;
     // Forms send `ids[]=` to clear a list: drop the empty strings.
     if (form) items = items.filter((i) => i !== '');
     return items.map((item) => shapeInput(item, type.ofType, form));
@@ -76,6 +77,8 @@ function shapeLeaf(value: unknown, type: GraphQLInputType, form: boolean): unkno
   if (type === GraphQLID && typeof value === 'string') return value.trim();
   // Ruby's and Rails' ways of writing a time (`2014-07-25 17:11:29 UTC`, `2030-01-01`) are read as RFC 3339.
   if (isScalarType(type) && type.name === 'DateTime' && typeof value === 'string') return restDateTime(value);
+  // An enum value may be written as the value it stands for (`enrollment.created` for ENROLLMENT_CREATED).
+  if (isEnumType(type) && typeof value === 'string') return type.getValues().find((v) => v.value === value && v.name !== value)?.name ?? value;
   if (isEnumType(type) || isScalarType(type)) return value;
   return value;
 }

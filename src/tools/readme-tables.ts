@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fieldReaders, fieldRules, operationRules, ROLES, type Rule } from '../auth/role-matrix.js';
+import { EVENT_NAMES, eventCatalog, payloadJsonSchema } from '../modules/events/catalog.js';
 import { schoolStatusAccess, schoolTransitions } from '../modules/schools/school.state.js';
 
 /**
@@ -12,6 +13,7 @@ const blocks: Record<string, () => string> = {
   'field-rules': fieldRulesTable,
   'school-lifecycle': lifecycleTable,
   'school-gate': gateTable,
+  events: eventsTable,
 };
 
 export function renderReadme(current: string): string {
@@ -68,4 +70,19 @@ function gateTable(): string {
   const meaning = { full: 'everything its roles allow', read: 'queries and GET routes only (403 on writes)', none: 'nothing (403)' } as const;
   const rows = Object.entries(schoolStatusAccess).map(([status, access]) => `| ${status} | ${meaning[access]} |`);
   return `| status | the school's credentials may do |\n|---|---|\n${rows.join('\n')}\n`;
+}
+
+/** The event catalog: each payload field with its JSON Schema type, generated from the zod schema the code uses. */
+function eventsTable(): string {
+  const typeOf = (p: any): string =>
+    p.anyOf ? p.anyOf.map(typeOf).join(' or ') : p.type === 'array' ? `${typeOf(p.items ?? {})}[]` : p.type === 'object' ? 'object' : String(p.type ?? 'any');
+  const rows = EVENT_NAMES.map((name) => {
+    const e = eventCatalog[name];
+    const schema = payloadJsonSchema(name) as { properties?: Record<string, any>; required?: string[] };
+    const fields = Object.entries(schema.properties ?? {}).map(
+      ([k, p]) => `\`${k}\` ${typeOf(p)}${schema.required?.includes(k) ? '' : ' (optional)'}`,
+    );
+    return `| \`${name}\` | ${e.version} | ${e.subject} | ${e.emittedBy.map((o) => (/^[a-z][A-Za-z]+$/.test(o) ? `\`${o}\`` : o)).join(', ')} | ${fields.join(', ')} |`;
+  });
+  return `| event | version | subject | emitted by | payload |\n|---|---|---|---|---|\n${rows.join('\n')}\n`;
 }

@@ -102,6 +102,8 @@ export class CourseResolver {
         .set({ ...values, updatedAt: new Date() })
         .where(eq(courses.id, courseId))
         .returning();
+      const changed = Object.keys(given(input));
+      await emitEvent(tx, { schoolId: row.schoolId, name: 'course.updated', subjectType: 'Course', subjectId: row.id, payload: { name: row.name, code: row.code, changed } });
       return row;
     });
   }
@@ -112,7 +114,11 @@ export class CourseResolver {
   })
   deleteCourse(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const courseId = parseId(id, 'Course');
-    return mutate(ctx, 'course', (tx) => deleteOwned(tx, ctx, courses, courseId, 'Course'));
+    return mutate(ctx, 'course', async (tx) => {
+      const row = await deleteOwned(tx, ctx, courses, courseId, 'Course');
+      await emitEvent(tx, { schoolId: row.schoolId, name: 'course.deleted', subjectType: 'Course', subjectId: row.id, payload: { name: row.name, code: row.code } });
+      return row;
+    });
   }
 
   @Mutation(() => CoursePayload, {

@@ -132,6 +132,8 @@ export class LessonResolver {
       const changes = { ...values, ...(await placement(tx, ctx, input, moduleId, moved)) };
       if (Object.keys(changes).length === 0) return current;
       const [row] = await tx.update(lessons).set(changes).where(eq(lessons.id, lessonId)).returning();
+      const changed = Object.keys(given(input));
+      await emitEvent(tx, { schoolId: row.schoolId, name: 'lesson.updated', subjectType: 'Lesson', subjectId: row.id, payload: { title: row.title, courseModuleId: row.courseModuleId, changed } });
       return row;
     });
   }
@@ -139,7 +141,11 @@ export class LessonResolver {
   @Mutation(() => LessonPayload)
   deleteLesson(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const lessonId = parseId(id, 'Lesson');
-    return mutate(ctx, 'lesson', (tx) => deleteOwned(tx, ctx, lessons, lessonId, 'Lesson'));
+    return mutate(ctx, 'lesson', async (tx) => {
+      const row = await deleteOwned(tx, ctx, lessons, lessonId, 'Lesson');
+      await emitEvent(tx, { schoolId: row.schoolId, name: 'lesson.deleted', subjectType: 'Lesson', subjectId: row.id, payload: { title: row.title, courseModuleId: row.courseModuleId } });
+      return row;
+    });
   }
 
   @FieldResolver(() => CourseModule, { nullable: true, description: 'The module holding the lesson (null for a draft).' })

@@ -13,7 +13,7 @@ import { paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
 import { isActiveEnrollment } from '../content/content-scope.js';
-import { emitEvent, emitEvents } from '../events/events.js';
+import { emitEvents } from '../events/events.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
 import { StudentTypes } from '../users/user.type.js';
@@ -183,10 +183,19 @@ export class EnrollmentResolver {
         .set({ ...checked.values, updatedAt: new Date() })
         .where(eq(enrollments.id, current.id))
         .returning();
+      // A write given created_at is an import: its callbacks (events) are skipped.
+      if (input.createdAt) return row;
       const changed = Object.keys(given(input));
-      await emitEvent(tx, { schoolId: row.schoolId, name: 'enrollment.updated', subjectType: 'Enrollment', subjectId: row.id, payload: { ...eventPayload(row), changed } });
-      if (checked.activated)
-        await emitEvent(tx, { schoolId: row.schoolId, name: 'enrollment.activated', subjectType: 'Enrollment', subjectId: row.id, payload: eventPayload(row) });
+      const base = { schoolId: row.schoolId, subjectType: 'Enrollment', subjectId: row.id } as const;
+      await emitEvents(tx, [
+        { ...base, name: 'enrollment.updated', payload: { ...eventPayload(row), changed } },
+        ...(checked.activated ? [{ ...base, name: 'enrollment.activated' as const, payload: eventPayload(row) }] : []),
+        // A status set by hand: canceled, or expired (the sweep records only enrollments that run out while active or pending).
+        ...(row.status !== current.status && row.status === 'canceled' ? [{ ...base, name: 'enrollment.canceled' as const, payload: eventPayload(row) }] : []),
+        ...(row.status !== current.status && row.status === 'expired'
+          ? [{ ...base, name: 'enrollment.expired' as const, payload: { availableUntil: row.availableUntil?.toISOString() ?? null } }]
+          : []),
+      ]);
       return row;
     });
   }

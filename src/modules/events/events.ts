@@ -1,5 +1,8 @@
 import type { Queryable } from '../../db/client.js';
 import { domainEvents } from './domain-event.table.js';
+import { sql } from 'drizzle-orm';
+import { webhookFanOut } from '../webhooks/webhook.fanout.js';
+import { eventSignals } from './event-bus.js';
 
 /**
  * The events the service emits, written to the `domain_events` outbox in the same transaction as
@@ -7,45 +10,25 @@ import { domainEvents } from './domain-event.table.js';
  * these in their `metadata` to receive them. Writes made with an explicit `created_at` (imports,
  * migrations from another system) emit nothing: their callbacks are skipped.
  */
-export const EVENT_NAMES = [
-  'school.status_changed',
-  'school_product.created',
-  'enrollment.created',
-  'enrollment.updated',
-  'enrollment.activated',
-  'enrollment.expired',
-  'enrollment.completed',
-  'certificate.issued',
-  'order.created',
-  'order.confirmed',
-  'order.canceled',
-  'order.imported',
-  'course.created',
-  'lesson.created',
-  'media.reprocess_requested',
-  'media.processed',
-  'forum_question.created',
-  'forum_answer.created',
-  'message.created',
-  'notification.created',
-  'collaborative_comment.created',
-] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
-
-export interface DomainEvent {
-  schoolId: number;
-  name: EventName;
-  subjectType: string;
-  subjectId: number | null;
-  payload?: Record<string, unknown>;
-}
+// The catalog (names, versions, subjects, payload schemas) lives in catalog.ts; re-exported here.
+export { EVENT_NAMES, type DomainEvent, type EventName, type EventPayload, eventCatalog, isEventName } from './catalog.js';
+import type { DomainEvent } from './catalog.js';
 
 export async function emitEvent(tx: Queryable, event: DomainEvent): Promise<void> {
   await emitEvents(tx, [event]);
 }
 
-/** Several events in one statement (a batch write emits one per row). */
+/**
+ * Several events in one statement (a batch write emits one per row): the outbox rows, their webhook
+ * deliveries (webhooks/webhook.fanout.ts) and the NOTIFY that feeds subscriptions (event-bus.ts),
+ * all in the caller's transaction.
+ */
 export async function emitEvents(tx: Queryable, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await tx.insert(domainEvents).values(events.map((e) => ({ ...e, payload: e.payload ?? {} })));
+  const e = domainEvents;
+  const inserted = tx
+    .insert(e)
+    .values(events.map((event) => ({ ...event, payload: event.payload ?? {} })))
+    .returning({ id: e.id, schoolId: e.schoolId, name: e.name, subjectId: e.subjectId });
+  await tx.execute(sql`with inserted as (${inserted.getSQL()}), deliveries as (${webhookFanOut()}) ${eventSignals()}`);
 }

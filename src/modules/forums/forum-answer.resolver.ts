@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
@@ -9,11 +9,12 @@ import { mutate, Payload } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
 import { Checks } from '../../graphql/validation.js';
 import { emitEvent } from '../events/events.js';
-import { authorOf, ForumAuthor, schoolUserById } from './forum-author.js';
+import { users } from '../users/user.table.js';
+import { authorOf, ForumAuthor, schoolUserById, STAFF_USER_TYPES } from './forum-author.js';
 import { ForumAnswerInput } from './forum.input.js';
 import { answerById, questionById } from './forum.loaders.js';
 import { assertMayEdit } from './forum.rules.js';
-import { forumAnswers, type ForumAnswerRow } from './forum.table.js';
+import { forumAnswers, type ForumAnswerRow, forumQuestions } from './forum.table.js';
 import { ForumAnswer, ForumQuestion } from './forum.type.js';
 
 export const ForumAnswerPayload = Payload(ForumAnswer, 'forumAnswer');
@@ -39,6 +40,17 @@ export class ForumAnswerResolver {
       const checks = new Checks().required('text', input.text);
       const userId = await authorOf(tx, ctx, checks, input.userId, schoolId);
       checks.throwIfAny();
+      // Staff answers of one question take turns (the question's lock), so exactly one is its first.
+      const byStaff = userId !== null && (await tx.select({ id: users.id }).from(users).where(and(eq(users.id, userId), inArray(users.type, [...STAFF_USER_TYPES])))).length > 0;
+      if (byStaff) await tx.select({ id: forumQuestions.id }).from(forumQuestions).where(eq(forumQuestions.id, question.id)).for('update');
+      const answeredBefore =
+        byStaff &&
+        (await tx
+          .select({ id: forumAnswers.id })
+          .from(forumAnswers)
+          .innerJoin(users, eq(users.id, forumAnswers.userId))
+          .where(and(eq(forumAnswers.forumQuestionId, question.id), inArray(users.type, [...STAFF_USER_TYPES])))
+          .limit(1)).length > 0;
       const [row] = await tx.insert(forumAnswers).values({ schoolId, forumQuestionId: question.id, userId, text: input.text! }).returning();
       await emitEvent(tx, {
         schoolId,
@@ -47,6 +59,14 @@ export class ForumAnswerResolver {
         subjectId: row.id,
         payload: { id: row.id, forum_question_id: row.forumQuestionId, user_id: row.userId },
       });
+      if (byStaff && !answeredBefore)
+        await emitEvent(tx, {
+          schoolId,
+          name: 'forum_question.answered',
+          subjectType: 'ForumQuestion',
+          subjectId: question.id,
+          payload: { id: question.id, forum_answer_id: row.id, user_id: row.userId },
+        });
       return row;
     });
   }

@@ -15,6 +15,7 @@ import { IntegrationInput, IntegrationsArgs } from './integration.input.js';
 import { checkMetadata, checkOwner, metaconfigColumns, ownerTypeOf } from './integration.rules.js';
 import { type IntegrationRow, integrations } from './integration.table.js';
 import { Integration, IntegrationConnection } from './integration.type.js';
+import { createSigningSecret } from '../webhooks/webhook.secrets.js';
 
 export const IntegrationPayload = Payload(Integration, 'integration');
 const integrationById = byIdLoader('integration.byId', integrations);
@@ -69,7 +70,8 @@ export class IntegrationResolver {
         .insert(integrations)
         .values({ ...values, ownerType: values.ownerType!, ownerId: values.ownerId!, schoolId })
         .returning();
-      return row;
+      // The webhook signing secret, shown this once (Integration.signingSecret).
+      return { ...row, signingSecret: await createSigningSecret(tx, row) };
     });
   }
 

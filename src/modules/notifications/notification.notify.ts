@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import { domainEvents } from '../events/domain-event.table.js';
+import { emitEvents } from '../events/events.js';
 import { type NotificationRow, notifications } from './notification.table.js';
 
 /**
@@ -16,11 +16,12 @@ export async function notify(
     .insert(notifications)
     .values(items.map((i) => ({ schoolId, userId: i.userId, text: i.text, url: i.url })))
     .returning();
-  await tx.insert(domainEvents).values(
+  await emitEvents(
+    tx,
     rows.map((r) => ({
       schoolId,
       name: 'notification.created' as const,
-      subjectType: 'Notification',
+      subjectType: 'Notification' as const,
       subjectId: r.id,
       payload: { userId: r.userId, text: r.text, url: r.url },
     })),

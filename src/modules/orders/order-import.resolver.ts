@@ -38,7 +38,7 @@ import type { Context } from '../../graphql/context.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { Checks, isBlank } from '../../graphql/validation.js';
-import { emitEvent } from '../events/events.js';
+import { emitEvent, emitEvents } from '../events/events.js';
 import { schoolById } from '../schools/school.loaders.js';
 import { School } from '../schools/school.type.js';
 import { users } from '../users/user.table.js';
@@ -308,7 +308,29 @@ async function writeImport(tx: Queryable, plan: Plan, input: ImportOrderInput): 
     const ids = await nextIds(tx, 'invoices', plan.invoices.length);
     await tx.insert(invoices).values(plan.invoices.map((invoice, i) => ({ ...invoice.values, id: ids[i], orderId: order.id })));
     const paymentRows = plan.invoices.flatMap((invoice, i) => invoice.payments.map((payment) => ({ ...payment, invoiceId: ids[i] })));
-    if (paymentRows.length) await tx.insert(payments).values(paymentRows);
+    const inserted = paymentRows.length ? await tx.insert(payments).values(paymentRows).returning({ id: payments.id }) : [];
+    const paymentIds = inserted.map((r) => r.id).sort((a, b) => a - b);
+    // Identity values follow the VALUES order. An invoice or payment given its own created_at is history: no event.
+    await emitEvents(tx, [
+      ...plan.invoices.flatMap(({ values: v }, i) =>
+        v.status === 'paid' && !v.createdAt
+          ? [{ schoolId: order.schoolId, name: 'invoice.paid' as const, subjectType: 'Invoice' as const, subjectId: ids[i], payload: { orderId: order.id, amount: v.amount, occurrence: v.occurrence, uuid: v.uuid ?? null } }]
+          : [],
+      ),
+      ...paymentRows.flatMap((p, i) =>
+        (p.status === 'confirmed' || p.status === 'refunded') && !p.createdAt
+          ? [
+              {
+                schoolId: order.schoolId,
+                name: p.status === 'confirmed' ? ('payment.confirmed' as const) : ('payment.refunded' as const),
+                subjectType: 'Payment' as const,
+                subjectId: paymentIds[i],
+                payload: { orderId: order.id, invoiceId: p.invoiceId, status: p.status, kind: p.kind, amount: p.amount ?? null, uuid: p.uuid ?? null },
+              },
+            ]
+          : [],
+      ),
+    ]);
   }
   const tokenIds = [...new Set(plan.items.flatMap((item) => (item.couponTokenId ? [item.couponTokenId] : [])))];
   if (tokenIds.length)

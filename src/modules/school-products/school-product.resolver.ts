@@ -12,6 +12,7 @@ import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { existingId, existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
+import { emitEvent } from '../events/events.js';
 import { categoryById } from '../library/library.loaders.js';
 import { categories, libraryResources } from '../library/library.table.js';
 import { Category } from '../library/category.type.js';
@@ -116,6 +117,7 @@ export class SchoolProductResolver {
         .values({ ...checked.values, title: checked.values.title!, schoolId })
         .returning();
       await writeLinks(tx, row.id, input, checked);
+      await emitEvent(tx, { schoolId, name: 'school_product.created', subjectType: 'SchoolProduct', subjectId: row.id, payload: { title: row.title, published: row.published } });
       return row;
     });
   }
@@ -132,8 +134,19 @@ export class SchoolProductResolver {
       const current = await lockOwned(tx, ctx, schoolProducts, productId, 'SchoolProduct');
       const checked = await checkProduct(tx, current.schoolId, input, current);
       await writeLinks(tx, productId, input, checked);
-      if (Object.keys(checked.values).length === 0) return current;
-      const [row] = await tx.update(schoolProducts).set(checked.values).where(eq(schoolProducts.id, productId)).returning();
+      const changed = Object.keys(given(input));
+      const row =
+        Object.keys(checked.values).length === 0
+          ? current
+          : (await tx.update(schoolProducts).set(checked.values).where(eq(schoolProducts.id, productId)).returning())[0];
+      if (changed.length)
+        await emitEvent(tx, {
+          schoolId: row.schoolId,
+          name: 'school_product.updated',
+          subjectType: 'SchoolProduct',
+          subjectId: row.id,
+          payload: { title: row.title, published: row.published, changed },
+        });
       return row;
     });
   }

@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgEnum, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { id, timestamps, tstz } from '../../db/columns.js';
+import { domainEvents } from '../events/domain-event.table.js';
+import { integrations } from '../integrations/integration.table.js';
+import { schoolRef } from '../schools/school.table.js';
+
+/**
+ * The secrets an integration's webhooks are signed with (Standard Webhooks, `whsec_<base64>`),
+ * encrypted with SECRETS_KEY. The current one has no `expiresAt`; a rotation gives the previous
+ * ones an `expiresAt` (24 h by default), and until then every unexpired secret signs, so a
+ * receiver can switch keys without losing a delivery.
+ */
+export const integrationSigningSecrets = pgTable(
+  'integration_signing_secrets',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    integrationId: integer()
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    secretCiphertext: text().notNull(),
+    expiresAt: tstz(),
+    createdAt: tstz().notNull().defaultNow(),
+  },
+  (t) => [index('integration_signing_secrets_integration_id_idx').on(t.integrationId)],
+);
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', WEBHOOK_DELIVERY_STATUSES);
+
+/**
+ * One event to one integration: written pending in the event's own transaction (events.ts fans
+ * out), then claimed and sent by the webhook worker until it succeeds or its schedule runs out.
+ * `attemptCount` counts the attempts of the current round (a redelivery starts a new one);
+ * `lockedUntil` is the lease of the worker sending it.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    integrationId: integer()
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    eventId: integer()
+      .notNull()
+      .references(() => domainEvents.id, { onDelete: 'cascade' }),
+    eventName: text().notNull(),
+    status: webhookDeliveryStatus().notNull().default('pending'),
+    attemptCount: integer().notNull().default(0),
+    nextAttemptAt: tstz().defaultNow(),
+    lockedUntil: tstz(),
+    lastResponseStatus: integer(),
+    lastError: text(),
+    deliveredAt: tstz(),
+    ...timestamps,
+  },
+  (t) => [
+    unique('webhook_deliveries_integration_id_event_id_key').on(t.integrationId, t.eventId),
+    // The worker's claim: due pending deliveries, oldest first.
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_integration_id_id_idx').on(t.integrationId, t.id),
+    index('webhook_deliveries_event_id_idx').on(t.eventId),
+    index('webhook_deliveries_school_id_idx').on(t.schoolId),
+  ],
+);
+
+/** Every attempt of a delivery: when, how long, the response status or the error, and when the next one is due. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: id(),
+    schoolId: schoolRef(),
+    deliveryId: integer()
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    startedAt: tstz().notNull(),
+    durationMs: integer().notNull(),
+    responseStatus: integer(),
+    error: text(),
+    nextAttemptAt: tstz(),
+  },
+  (t) => [index('webhook_attempts_delivery_id_idx').on(t.deliveryId, t.id), index('webhook_attempts_school_id_idx').on(t.schoolId)],
+);
+
+export type IntegrationSigningSecretRow = typeof integrationSigningSecrets.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
