@@ -56,6 +56,26 @@ describe.skipIf(!hasBrowser)('the playground in headless Chromium', () => {
     await page.close();
   }, 120_000);
 
+  it('given the development token, then it runs a subscription over WebSocket and shows the events as they commit', async () => {
+    const origin = await serve(service.platform.token!);
+    const school = await service.school('Playground Subscriptions');
+    const page = await browser.newPage();
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    const query = 'subscription { events(names: [COURSE_CREATED]) { type payload } }';
+    await page.goto(`${origin}/graphql?query=${encodeURIComponent(query)}`);
+    await page.getByRole('button', { name: /execute query/i }).first().click({ timeout: 60_000 });
+    await expect.poll(() => sockets.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    // The subscriber is listening once the socket is open; a course made now reaches the page.
+    for (let i = 0; i < 50 && !(await page.getByText('Playground Course').count()); i++) {
+      if (i % 10 === 0) await school.admin.graphql(`mutation { createCourse(input: { name: "Playground Course ${i}" }) { errors { code } } }`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await page.getByText('course.created').first().waitFor({ timeout: 30_000 });
+    expect(sockets[0]).toBe(`${origin.replace('http', 'ws')}/graphql`);
+    await page.close();
+  }, 120_000);
+
   it('given no token, then the page sends no Authorization header and says how to add one', async () => {
     const origin = await serve();
     const page = await browser.newPage();
