@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { GraphQLError } from 'graphql';
 import qs from 'qs';
 import type { Database } from './db/client.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -12,10 +11,10 @@ import { createApollo } from './graphql/apollo.js';
 import { PersistedQueryCache } from './graphql/apq-cache.js';
 import { type GraphqlLimits, resolveLimits, withCostReported } from './graphql/limits.js';
 import type { Context } from './graphql/context.js';
-import { AppError, raisedErrors } from './graphql/errors.js';
 import { anonymousContext, contextFor, type ContextDeps } from './graphql/request-context.js';
 import { appSchema } from './graphql/schema.js';
 import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
+import { toGraphqlError } from './http/error-replies.js';
 import { loggerOptions } from './http/logging.js';
 import { registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import { registerSecurity, withSecurityHeaders } from './http/security.js';
@@ -128,12 +127,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         try {
           return await contextFor(deps, request.headers);
         } catch (error) {
-          if (error instanceof AppError) {
-            throw new GraphQLError(error.message, {
-              extensions: { code: error.extensions.code, http: { status: raisedErrors[error.code].http } },
-            });
-          }
-          throw error;
+          throw toGraphqlError(error) ?? error;
         }
       },
     }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Fixtures } from './activities.fixtures.js';
+import { Fixtures } from './support/activities.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of Activity: activity / activities / examQuestion, createActivity / updateActivity /

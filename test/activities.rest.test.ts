@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities, examQuestions } from '../src/modules/activities/activity.table.js';
-import { Fixtures } from './activities.fixtures.js';
+import { Fixtures } from './support/activities.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pathCourses, paths } from '../src/modules/paths/path.table.js';
 import { schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
-import { Fixtures } from './activities.fixtures.js';
+import { Fixtures } from './support/activities.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody } from './support/rest-assertions.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collaborativeComments } from '../src/modules/collaborative/collaborative.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import { discussion, lesson, next, person, snapshot } from './forum-fixtures.js';
+import { discussion, lesson, next, person, snapshot } from './support/forums.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of CollaborativeDiscussion and CollaborativeComment.

@@ -5,7 +5,7 @@ import {
   eventsOf,
   expectNoWrite,
   person,
-} from './forum-fixtures.js';
+} from './support/forums.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 

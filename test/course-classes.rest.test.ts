@@ -1,8 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseClasses } from '../src/modules/course-classes/course-class.table.js';
 import { courses } from '../src/modules/courses/course.table.js';
 import { users } from '../src/modules/users/user.table.js';
+import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
 import { type Reply, type Service, startService, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
 
@@ -56,15 +57,8 @@ async function mainsOf(courseId: number) {
     .where(and(eq(courseClasses.courseId, courseId), eq(courseClasses.main, true)));
   return rows.map((r) => r.id);
 }
-async function snapshot() {
-  return service.db.select().from(courseClasses).orderBy(asc(courseClasses.id));
-}
-async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
-  const before = await snapshot();
-  const res = await work();
-  expect(await snapshot()).toEqual(before);
-  return res;
-}
+const snapshot = fingerprint(() => service, { courseClasses });
+const expectNoWrite = <T>(work: () => Promise<T>) => expectNoWriteOf(snapshot, work);
 const ids = (res: Reply) => (res.body as { id: number }[]).map((c) => c.id);
 
 // =============================================================================================

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseModuleLinks, courseModules, lessons } from '../src/modules/courses/course.table.js';
-import { api, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { api, expectNoWrite, type Fixtures, ids, startCourses } from './support/courses.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of CourseModule: GET/POST /courses/:course_id/course_modules, GET/PUT/PATCH/DELETE
@@ -14,13 +14,7 @@ let other: TestSchool;
 let f: Fixtures;
 let make: ReturnType<typeof api>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Modules School');
-  other = await service.school('Modules Other');
-  f = fixtures(service);
-  make = api(school.admin);
-});
+beforeAll(async () => ({ service, school, other, f, make } = await startCourses('Modules School', 'Modules Other')));
 afterAll(() => service?.stop());
 
 describe('POST /courses/:course_id/course_modules', () => {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities, examQuestionAssertions, examQuestionOptions, examQuestions } from '../src/modules/activities/activity.table.js';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
-import { api, type Fixtures, fixtures } from './courses.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { api, type Fixtures, fixtures, startCourses } from './support/courses.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 
 // POST /courses/:id/duplicate and duplicateCourse(id): the deep copy of a course.
@@ -15,13 +15,7 @@ let other: TestSchool;
 let f: Fixtures;
 let make: ReturnType<typeof api>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Duplicate School');
-  other = await service.school('Duplicate Other');
-  f = fixtures(service);
-  make = api(school.admin);
-});
+beforeAll(async () => ({ service, school, other, f, make } = await startCourses('Duplicate School', 'Duplicate Other')));
 afterAll(() => service?.stop());
 
 /** A course of `moduleCount` modules of `lessonCount` lessons, each lesson with `activityCount` activities. */

@@ -3,8 +3,8 @@ import { activities, examQuestionOptions, examQuestions } from '../src/modules/a
 import { courseModuleLinks, courseModules, courses, lessons } from '../src/modules/courses/course.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { api, type Fixtures, fixtures } from './courses.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { api, type Fixtures, fixtures, startCourses } from './support/courses.fixtures.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 
 // GraphQL face of Course, CourseModule and Lesson: queries with their scopes, mutations with
 // UserError payloads, relation fields through loaders, and the statement count of nested content.
@@ -15,13 +15,7 @@ let other: TestSchool;
 let f: Fixtures;
 let make: ReturnType<typeof api>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Courses');
-  other = await service.school('GraphQL Courses Other');
-  f = fixtures(service);
-  make = api(school.admin);
-});
+beforeAll(async () => ({ service, school, other, f, make } = await startCourses('GraphQL Courses', 'GraphQL Courses Other')));
 afterAll(() => service?.stop());
 
 async function gql(client: Client, query: string, variables?: Record<string, unknown>) {

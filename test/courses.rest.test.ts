@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import { api, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { api, expectNoWrite, type Fixtures, ids, startCourses } from './support/courses.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of Course: POST /courses, GET /courses and /courses/:id. (Update, delete and the reads
@@ -14,13 +14,7 @@ let other: TestSchool;
 let f: Fixtures;
 let make: ReturnType<typeof api>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Courses School');
-  other = await service.school('Courses Other');
-  f = fixtures(service);
-  make = api(school.admin);
-});
+beforeAll(async () => ({ service, school, other, f, make } = await startCourses('Courses School', 'Courses Other')));
 afterAll(() => service?.stop());
 
 /** Modules made through the API, each in a holder course. */

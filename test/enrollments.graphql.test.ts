@@ -1,10 +1,11 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseClasses } from '../src/modules/course-classes/course-class.table.js';
 import { courses } from '../src/modules/courses/course.table.js';
 import { enrollmentCourseClasses, enrollments, registrations } from '../src/modules/enrollments/enrollment.table.js';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
+import { countOf, expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 /**
@@ -109,20 +110,8 @@ async function enroll(p: Person, productId: string, fields: Record<string, unkno
   return data.createEnrollment.enrollment;
 }
 
-async function snapshot() {
-  return {
-    enrollments: await service.db.select().from(enrollments).orderBy(asc(enrollments.id)),
-    links: await service.db.select().from(enrollmentCourseClasses),
-    registrations: await service.db.select().from(registrations).orderBy(asc(registrations.id)),
-    events: (await service.db.select({ n: count() }).from(domainEvents))[0].n,
-  };
-}
-async function expectNoWrite<T>(work: () => Promise<T>): Promise<T> {
-  const before = await snapshot();
-  const res = await work();
-  expect(await snapshot()).toEqual(before);
-  return res;
-}
+const snapshot = fingerprint(() => service, { enrollments, links: enrollmentCourseClasses, registrations, events: countOf(domainEvents) });
+const expectNoWrite = <T>(work: () => Promise<T>) => expectNoWriteOf(snapshot, work);
 function expectCode(res: { errors?: any[] }, code: string) {
   expect(res.errors, JSON.stringify(res)).toHaveLength(1);
   expect(res.errors![0].extensions.code).toBe(code);

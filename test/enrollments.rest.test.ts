@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseClasses } from '../src/modules/course-classes/course-class.table.js';
@@ -6,6 +6,7 @@ import { courses } from '../src/modules/courses/course.table.js';
 import { enrollmentCourseClasses, enrollments } from '../src/modules/enrollments/enrollment.table.js';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
+import { countOf, expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
 import { type Client, type Encoding, type Reply, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
@@ -123,19 +124,8 @@ async function eventsOf(id: number) {
   return rows.map((e) => e.name);
 }
 /** Every row this family writes, to prove a refused request wrote nothing. */
-async function snapshot() {
-  return {
-    enrollments: await service.db.select().from(enrollments).orderBy(asc(enrollments.id)),
-    links: await service.db.select().from(enrollmentCourseClasses),
-    events: (await service.db.select({ n: count() }).from(domainEvents))[0].n,
-  };
-}
-async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
-  const before = await snapshot();
-  const res = await work();
-  expect(await snapshot()).toEqual(before);
-  return res;
-}
+const snapshot = fingerprint(() => service, { enrollments, links: enrollmentCourseClasses, events: countOf(domainEvents) });
+const expectNoWrite = <T>(work: () => Promise<T>) => expectNoWriteOf(snapshot, work);
 
 // =============================================================================================
 

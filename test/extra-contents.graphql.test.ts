@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extraContents } from '../src/modules/extra-contents/extra-content.table.js';
-import { type ExtraFixtures, fixtures } from './extra-contents.fixtures.js';
+import { type ExtraFixtures, fixtures } from './support/extra-contents.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of ExtraContent: queries and mutations (STAFF), the UserErrors of the payload, the

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoWrite, type ExtraFixtures, fixtures, ids } from './extra-contents.fixtures.js';
+import { expectNoWrite, type ExtraFixtures, fixtures, ids } from './support/extra-contents.fixtures.js';
 import { courses, lessons } from '../src/modules/courses/course.table.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';

@@ -9,7 +9,7 @@ import {
   question,
   questionRow,
   section,
-} from './forum-fixtures.js';
+} from './support/forums.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 

@@ -7,7 +7,7 @@ import {
   questionRow,
   section,
   sectionRow,
-} from './forum-fixtures.js';
+} from './support/forums.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 

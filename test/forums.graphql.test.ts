@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forumAnswers, forumQuestions, forumSections } from '../src/modules/forums/forum.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import { answer, createForum, eventsOf, next, person, question, section, snapshot } from './forum-fixtures.js';
+import { answer, createForum, eventsOf, next, person, question, section, snapshot } from './support/forums.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of the forums: Forum (queries and mutations), the tree fields of ForumSection,

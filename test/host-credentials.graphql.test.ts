@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
-import { errorCodes, ids, libraryFixtures } from './library.fixtures.js';
+import { errorCodes, ids, libraryFixtures } from './support/library.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of HostCredential: queries, payload mutations, the write-only access token,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
-import { ids, libraryFixtures } from './library.fixtures.js';
+import { ids, libraryFixtures } from './support/library.fixtures.js';
 import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 

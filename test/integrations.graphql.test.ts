@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtures, ids } from './messages.fixtures.js';
+import { fixtures, ids } from './support/messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of Integration and IntegrationSuggestion.

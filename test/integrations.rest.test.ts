@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
 import { integrations } from '../src/modules/integrations/integration.table.js';
-import { fixtures, ids } from './messages.fixtures.js';
+import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
+import { fixtures, ids } from './support/messages.fixtures.js';
 import { type Reply, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
@@ -29,15 +30,8 @@ async function row(id: number) {
   const [r] = await service.db.select().from(integrations).where(eq(integrations.id, id));
   return r;
 }
-async function allRows() {
-  return service.db.select().from(integrations).orderBy(integrations.id);
-}
-async function expectNoWrite(work: () => Promise<Reply>) {
-  const before = await allRows();
-  const res = await work();
-  expect(await allRows()).toEqual(before);
-  return res;
-}
+const allRows = fingerprint(() => service, { integrations });
+const expectNoWrite = (work: () => Promise<Reply>) => expectNoWriteOf(allRows, work);
 /** No reply may carry a clear configuration value. */
 function expectNoSecrets(res: Reply, ...secrets: string[]) {
   for (const secret of secrets) expect(res.text).not.toContain(secret);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrationSuggestions } from '../src/modules/integrations/integration.table.js';
-import { fixtures } from './messages.fixtures.js';
+import { fixtures } from './support/messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 

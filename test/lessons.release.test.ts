@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type Fixtures, fixtures, ids } from './courses.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { api, type Fixtures, ids, startCourses } from './support/courses.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 
 // What an enrollment's student sees of the lessons: /enrollments/:id/lessons/ and /:id, and the
@@ -14,13 +14,7 @@ let other: TestSchool;
 let f: Fixtures;
 let make: ReturnType<typeof api>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Release School');
-  other = await service.school('Release Other');
-  f = fixtures(service);
-  make = api(school.admin);
-});
+beforeAll(async () => ({ service, school, other, f, make } = await startCourses('Release School', 'Release Other')));
 afterAll(() => service?.stop());
 
 /** A product with one course of one module holding lessons made from `specs`, in that order. */

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import { api, expectNoWrite, type Fixtures, fixtures, ids } from './courses.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { api, expectNoWrite, type Fixtures, ids, startCourses } from './support/courses.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of Lesson: GET /lessons/ (and /lessons), POST /lessons, GET /lessons/:id,
@@ -15,13 +15,7 @@ let other: TestSchool;
 let f: Fixtures;
 let make: ReturnType<typeof api>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Lessons School');
-  other = await service.school('Lessons Other');
-  f = fixtures(service);
-  make = api(school.admin);
-});
+beforeAll(async () => ({ service, school, other, f, make } = await startCourses('Lessons School', 'Lessons Other')));
 afterAll(() => service?.stop());
 
 async function module(client = school.admin) {

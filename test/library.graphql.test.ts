@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { categories, hostCredentials, images, libraries, libraryResources } from '../src/modules/library/library.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { errorCodes, ids, libraryFixtures } from './library.fixtures.js';
+import { errorCodes, ids, libraryFixtures } from './support/library.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of Library, LibraryResource, Image and Category: create/update/delete with their

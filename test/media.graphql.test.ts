@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaFixtures } from './media.fixtures.js';
+import { mediaFixtures } from './support/media.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of Media: mutations with UserErrors, the related fields through loaders (a

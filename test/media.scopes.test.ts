@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ids } from './courses.fixtures.js';
-import { mediaFixtures } from './media.fixtures.js';
+import { ids } from './support/courses.fixtures.js';
+import { mediaFixtures } from './support/media.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 

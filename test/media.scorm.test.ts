@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaFixtures } from './media.fixtures.js';
+import { mediaFixtures } from './support/media.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 

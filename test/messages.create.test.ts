@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageChannels, messageOwners } from '../src/modules/messages/message.table.js';
-import { fixtures, ids } from './messages.fixtures.js';
+import { fixtures, ids } from './support/messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 

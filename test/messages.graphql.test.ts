@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channels, messageChannels, messages } from '../src/modules/messages/message.table.js';
-import { fixtures, ids } from './messages.fixtures.js';
+import { fixtures, ids } from './support/messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of Channel and Message: queries with their scopes, mutations with UserError

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../src/modules/notifications/notification.table.js';
-import { fixtures, ids } from './messages.fixtures.js';
+import { fixtures, ids } from './support/messages.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 // GraphQL face of Notification: notifications(studentId, collaboratorId, unread) with unreadCount,

@@ -6,6 +6,7 @@ import { pathCourses, paths } from '../src/modules/paths/path.table.js';
 import { schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
+import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
 import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
 
@@ -82,18 +83,8 @@ async function coursesOf(id: number) {
   const rows = await service.db.select().from(pathCourses).where(eq(pathCourses.pathId, id)).orderBy(asc(pathCourses.position));
   return rows.map((r) => r.courseId);
 }
-async function snapshot() {
-  return {
-    paths: await service.db.select().from(paths).orderBy(asc(paths.id)),
-    links: await service.db.select().from(pathCourses).orderBy(asc(pathCourses.pathId), asc(pathCourses.courseId)),
-  };
-}
-async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
-  const before = await snapshot();
-  const res = await work();
-  expect(await snapshot()).toEqual(before);
-  return res;
-}
+const snapshot = fingerprint(() => service, { paths, links: pathCourses });
+const expectNoWrite = <T>(work: () => Promise<T>) => expectNoWriteOf(snapshot, work);
 const ids = (res: Reply) => (res.body as { id: number }[]).map((p) => p.id);
 
 // =============================================================================================

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examQuestionOptions, examQuestions } from '../src/modules/activities/activity.table.js';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { sweepExpiredEnrollments } from '../src/modules/progress/expiry.js';
-import { api } from './courses.fixtures.js';
+import { api } from './support/courses.fixtures.js';
 import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 

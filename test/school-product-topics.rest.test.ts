@@ -1,7 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schoolProducts, schoolProductTopics } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
+import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
 import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
@@ -55,18 +56,8 @@ async function topicRow(id: number) {
   const [row] = await service.db.select().from(schoolProductTopics).where(eq(schoolProductTopics.id, id));
   return row;
 }
-async function snapshot() {
-  return {
-    topics: await service.db.select().from(schoolProductTopics).orderBy(asc(schoolProductTopics.id)),
-    products: await service.db.select().from(schoolProducts).orderBy(asc(schoolProducts.id)),
-  };
-}
-async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
-  const before = await snapshot();
-  const res = await work();
-  expect(await snapshot()).toEqual(before);
-  return res;
-}
+const snapshot = fingerprint(() => service, { topics: schoolProductTopics, products: schoolProducts });
+const expectNoWrite = <T>(work: () => Promise<T>) => expectNoWriteOf(snapshot, work);
 
 // =============================================================================================
 

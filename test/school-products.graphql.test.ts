@@ -1,16 +1,10 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { categories, libraryResources } from '../src/modules/library/library.table.js';
-import { media } from '../src/modules/media/media.table.js';
-import {
-  schoolProductCategories,
-  schoolProductClassTeachers,
-  schoolProductGalleryMedia,
-  schoolProducts,
-  schoolProductTopics,
-} from '../src/modules/school-products/school-product.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { schoolProducts, schoolProductTopics } from '../src/modules/school-products/school-product.table.js';
+import { expectNoWrite as expectNoWriteOf } from './support/fingerprint.js';
+import { graphql, type ReplyOf } from './support/graphql.js';
+import { schoolProductFixtures } from './support/school-products.fixtures.js';
+import { type Client, type Service, startTwoSchools, type TestSchool } from './support/service.js';
 
 // GraphQL face of SchoolProduct and SchoolProductTopic: queries, mutations with UserError payloads,
 // relation fields (batched through DataLoaders) and School.schoolProducts.
@@ -19,94 +13,52 @@ let service: Service;
 let school: TestSchool;
 let other: TestSchool;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL School');
-  other = await service.school('GraphQL Other');
-});
+beforeAll(async () => ({ service, school, other } = await startTwoSchools('GraphQL School', 'GraphQL Other')));
 afterAll(() => service?.stop());
 
-// ---------------------------------------------------------------------------------------------
-// Fixtures (no API creates these yet).
-
-let serial = 0;
-async function libraryResource(s: TestSchool) {
-  const [row] = await service.db
-    .insert(libraryResources)
-    .values({ schoolId: s.id, libraryId: s.libraryId, title: `Resource ${++serial}` })
-    .returning();
-  return row;
-}
-async function category(s: TestSchool) {
-  const [row] = await service.db.insert(categories).values({ schoolId: s.id, name: `Category ${++serial}` }).returning();
-  return row;
-}
-async function mediaItem(s: TestSchool) {
-  const [row] = await service.db.insert(media).values({ schoolId: s.id, title: `Media ${++serial}` }).returning();
-  return row;
-}
-async function person(s: TestSchool, type: 'Collaborator' | 'Student') {
-  const n = ++serial;
-  const [row] = await service.db
-    .insert(users)
-    .values({ schoolId: s.id, type, fullName: `${type} ${n}`, email: `gql-${type.toLowerCase()}${n}@example.com` })
-    .returning();
-  return row;
-}
-async function studentClient(s: TestSchool): Promise<Client> {
-  return service.token('student', s.id, (await person(s, 'Student')).id);
-}
-
-async function snapshot() {
-  return {
-    products: await service.db.select().from(schoolProducts).orderBy(asc(schoolProducts.id)),
-    topics: await service.db.select().from(schoolProductTopics).orderBy(asc(schoolProductTopics.id)),
-    categories: await service.db.select().from(schoolProductCategories),
-    gallery: await service.db.select().from(schoolProductGalleryMedia),
-    teachers: await service.db.select().from(schoolProductClassTeachers),
-  };
-}
-async function expectNoWrite<T>(work: () => Promise<T>): Promise<T> {
-  const before = await snapshot();
-  const result = await work();
-  expect(await snapshot()).toEqual(before);
-  return result;
-}
-async function productRow(id: number | string) {
-  const [row] = await service.db.select().from(schoolProducts).where(eq(schoolProducts.id, Number(id)));
-  return row;
-}
+// Fixtures (no API creates these yet) and database reads.
+const f = schoolProductFixtures(() => service);
+const { libraryResource, category, mediaItem, person, studentClient, productRow, snapshot } = f;
+const expectNoWrite = <T>(work: () => Promise<T>) => expectNoWriteOf(snapshot, work);
 
 // ---------------------------------------------------------------------------------------------
 // Operations.
 
-const PRODUCT_FIELDS = `id schoolId title description published libraryResourceId availableTimeType availableTimeLength
-  availableTimeUnit expireDate maxAttendanceType maxAttendanceLength certificationMinProgress categoryIds galleryMediaIds classTeacherIds`;
+const PRODUCT = graphql(`fragment ProductFields on SchoolProduct {
+  id schoolId title description published libraryResourceId availableTimeType availableTimeLength
+  availableTimeUnit expireDate maxAttendanceType maxAttendanceLength certificationMinProgress categoryIds galleryMediaIds classTeacherIds
+}`);
 
-const CREATE = `mutation Create($input: SchoolProductInput!) {
-  createSchoolProduct(input: $input) { schoolProduct { ${PRODUCT_FIELDS} } errors { field code message } }
-}`;
-const UPDATE = `mutation Update($id: ID!, $input: SchoolProductInput!) {
-  updateSchoolProduct(id: $id, input: $input) { schoolProduct { ${PRODUCT_FIELDS} } errors { field code message } }
-}`;
-const DELETE = `mutation Delete($id: ID!) {
+const CREATE = graphql(
+  `mutation Create($input: SchoolProductInput!) {
+    createSchoolProduct(input: $input) { schoolProduct { ...ProductFields } errors { field code message } }
+  }`,
+  [PRODUCT],
+);
+const UPDATE = graphql(
+  `mutation Update($id: ID!, $input: SchoolProductInput!) {
+    updateSchoolProduct(id: $id, input: $input) { schoolProduct { ...ProductFields } errors { field code message } }
+  }`,
+  [PRODUCT],
+);
+const DELETE = graphql(`mutation Delete($id: ID!) {
   deleteSchoolProduct(id: $id) { schoolProduct { id title } errors { field code message } }
-}`;
-const SHOW = `query Show($id: ID!) { schoolProduct(id: $id) { ${PRODUCT_FIELDS} } }`;
+}`);
+const SHOW = graphql(`query Show($id: ID!) { schoolProduct(id: $id) { ...ProductFields } }`, [PRODUCT]);
 
-const CREATE_TOPIC = `mutation CreateTopic($productId: ID!, $input: SchoolProductTopicInput!) {
+const CREATE_TOPIC = graphql(`mutation CreateTopic($productId: ID!, $input: SchoolProductTopicInput!) {
   createSchoolProductTopic(schoolProductId: $productId, input: $input) {
     schoolProductTopic { id schoolId schoolProductId title description } errors { field code message }
   }
-}`;
-const UPDATE_TOPIC = `mutation UpdateTopic($id: ID!, $input: SchoolProductTopicInput!) {
+}`);
+const UPDATE_TOPIC = graphql(`mutation UpdateTopic($id: ID!, $input: SchoolProductTopicInput!) {
   updateSchoolProductTopic(id: $id, input: $input) {
     schoolProductTopic { id schoolProductId title description } errors { field code message }
   }
-}`;
-const DELETE_TOPIC = `mutation DeleteTopic($id: ID!) {
+}`);
+const DELETE_TOPIC = graphql(`mutation DeleteTopic($id: ID!) {
   deleteSchoolProductTopic(id: $id) { schoolProductTopic { id } errors { field code message } }
-}`;
+}`);
 
 async function create(input: Record<string, unknown>, client: Client = school.admin) {
   const res = await client.graphql(CREATE, { input });
@@ -191,7 +143,7 @@ describe('createSchoolProduct', () => {
     expect(res.errors).toBeUndefined();
     const payload = res.data.createSchoolProduct;
     expect(payload.schoolProduct).toBeNull();
-    expect(payload.errors.map((e: any) => e.field[0]).sort()).toEqual([...expected].sort());
+    expect(payload.errors.map((e) => e.field[0]).sort()).toEqual([...expected].sort());
     for (const e of payload.errors) {
       expect(e.code).toBe(code);
       expect(e.message).toEqual(expect.any(String));
@@ -215,7 +167,7 @@ describe('createSchoolProduct', () => {
     expect(res.errors).toBeUndefined();
     const payload = res.data.createSchoolProduct;
     expect(payload.schoolProduct).toBeNull();
-    expect(payload.errors.map((e: any) => [e.field.join('.'), e.code]).sort()).toEqual(
+    expect(payload.errors.map((e) => [e.field.join('.'), e.code]).sort()).toEqual(
       [
         ['categoryIds', 'not_found'],
         ['classTeacherIds', 'not_found'],
@@ -386,7 +338,7 @@ describe('schoolProduct and its relation fields', () => {
     const topicB = await createTopic(created.id, { title: 'B' });
 
     const res = await school.admin.graphql(
-      `query($id: ID!) { schoolProduct(id: $id) {
+      graphql(`query($id: ID!) { schoolProduct(id: $id) {
         id title
         school { id name }
         topics { id title schoolProductId }
@@ -395,7 +347,7 @@ describe('schoolProduct and its relation fields', () => {
         galleryMedia { id title }
         galleryMediaIds
         classTeacherIds
-      } }`,
+      } }`),
       { id: created.id },
     );
 
@@ -407,8 +359,8 @@ describe('schoolProduct and its relation fields', () => {
       { id: topicB.id, title: 'B', schoolProductId: created.id },
     ]);
     expect(p.categoryIds.sort()).toEqual([String(c1.id), String(c2.id)].sort());
-    expect(p.categories.map((c: any) => c.id)).toEqual(p.categoryIds);
-    expect(p.categories.map((c: any) => c.name).sort()).toEqual([c1.name, c2.name].sort());
+    expect(p.categories.map((c) => c.id)).toEqual(p.categoryIds);
+    expect(p.categories.map((c) => c.name).sort()).toEqual([c1.name, c2.name].sort());
     expect(p.galleryMediaIds).toEqual([String(m3.id), String(m1.id), String(m2.id)]);
     expect(p.galleryMedia).toEqual([
       { id: String(m3.id), title: m3.title },
@@ -450,19 +402,19 @@ describe('schoolProducts and School.schoolProducts', () => {
   });
 
   it('given first/after, then cursor pages of the school only, with totalCount and pageInfo', async () => {
-    const query = `query($after: String) { schoolProducts(first: 2, after: $after) {
+    const query = graphql(`query($after: String) { schoolProducts(first: 2, after: $after) {
       totalCount nodes { id schoolId } edges { cursor node { id } } pageInfo { hasNextPage endCursor }
-    } }`;
+    } }`);
     const seen: string[] = [];
     let after: string | null = null;
     for (let page = 0; page < 5; page++) {
-      const res: any = await catalogue.admin.graphql(query, { after });
+      const res: ReplyOf<typeof query> = await catalogue.admin.graphql(query, { after });
       expect(res.errors).toBeUndefined();
       const conn = res.data.schoolProducts;
       expect(conn.totalCount).toBe(5);
       for (const n of conn.nodes) expect(n.schoolId).toBe(String(catalogue.id));
-      expect(conn.edges.map((e: any) => e.node.id)).toEqual(conn.nodes.map((n: any) => n.id));
-      seen.push(...conn.nodes.map((n: any) => n.id));
+      expect(conn.edges.map((e) => e.node.id)).toEqual(conn.nodes.map((n) => n.id));
+      seen.push(...conn.nodes.map((n) => n.id));
       if (!conn.pageInfo.hasNextPage) break;
       after = conn.pageInfo.endCursor;
     }
@@ -494,9 +446,9 @@ describe('schoolProducts and School.schoolProducts', () => {
   });
 
   it('given a platform credential listing schools, then each school carries its own products', async () => {
-    const res = await service.platform.graphql('{ schools(first: 100) { nodes { id schoolProducts(first: 100) { totalCount nodes { id schoolId } } } } }');
+    const res = await service.platform.graphql(graphql('{ schools(first: 100) { nodes { id schoolProducts(first: 100) { totalCount nodes { id schoolId } } } } }'));
     expect(res.errors).toBeUndefined();
-    const bySchool = new Map<string, any>(res.data.schools.nodes.map((s: any) => [s.id, s.schoolProducts]));
+    const bySchool = new Map<string, any>(res.data.schools.nodes.map((s) => [s.id, s.schoolProducts]));
     expect(bySchool.get(String(catalogue.id)).nodes.map((n: any) => n.id)).toEqual(ids);
     for (const [schoolId, conn] of bySchool) {
       expect(conn.totalCount).toBe(conn.nodes.length);

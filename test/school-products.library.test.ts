@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mediaFixtures } from './media.fixtures.js';
+import { mediaFixtures } from './support/media.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 // A school product's categories and gallery media over REST, with categories and media made

@@ -1,16 +1,11 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { categories, libraryResources } from '../src/modules/library/library.table.js';
+import { categories } from '../src/modules/library/library.table.js';
 import { media } from '../src/modules/media/media.table.js';
-import {
-  schoolProductCategories,
-  schoolProductClassTeachers,
-  schoolProductGalleryMedia,
-  schoolProducts,
-  schoolProductTopics,
-} from '../src/modules/school-products/school-product.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { schoolProducts, schoolProductTopics } from '../src/modules/school-products/school-product.table.js';
+import { expectNoWrite as expectNoWriteOf } from './support/fingerprint.js';
+import { schoolProductFixtures } from './support/school-products.fixtures.js';
+import { type Client, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of SchoolProduct: GET/POST /school_products, GET/PUT/PATCH/DELETE /school_products/:id.
@@ -19,92 +14,13 @@ let service: Service;
 let school: TestSchool;
 let other: TestSchool;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Main School');
-  other = await service.school('Other School');
-});
+beforeAll(async () => ({ service, school, other } = await startTwoSchools('Main School', 'Other School')));
 afterAll(() => service?.stop());
 
-// ---------------------------------------------------------------------------------------------
-// Fixtures: no API creates these yet, so they are rows inserted through drizzle.
-
-let serial = 0;
-async function libraryResource(s: TestSchool) {
-  const [row] = await service.db
-    .insert(libraryResources)
-    .values({ schoolId: s.id, libraryId: s.libraryId, title: `Resource ${++serial}` })
-    .returning();
-  return row;
-}
-async function category(s: TestSchool) {
-  const [row] = await service.db.insert(categories).values({ schoolId: s.id, name: `Category ${++serial}` }).returning();
-  return row;
-}
-async function mediaItem(s: TestSchool) {
-  const [row] = await service.db.insert(media).values({ schoolId: s.id, title: `Media ${++serial}` }).returning();
-  return row;
-}
-async function person(s: TestSchool, type: 'Collaborator' | 'Student') {
-  const n = ++serial;
-  const [row] = await service.db
-    .insert(users)
-    .values({ schoolId: s.id, type, fullName: `${type} ${n}`, email: `${type.toLowerCase()}${n}@example.com` })
-    .returning();
-  return row;
-}
-async function studentClient(s: TestSchool): Promise<Client> {
-  const student = await person(s, 'Student');
-  return service.token('student', s.id, student.id);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Database helpers.
-
-async function productRow(id: number) {
-  const [row] = await service.db.select().from(schoolProducts).where(eq(schoolProducts.id, id));
-  return row;
-}
-async function linksOf(id: number) {
-  const cats = await service.db
-    .select({ id: schoolProductCategories.categoryId })
-    .from(schoolProductCategories)
-    .where(eq(schoolProductCategories.schoolProductId, id));
-  const gallery = await service.db
-    .select({ id: schoolProductGalleryMedia.mediaId })
-    .from(schoolProductGalleryMedia)
-    .where(eq(schoolProductGalleryMedia.schoolProductId, id))
-    .orderBy(asc(schoolProductGalleryMedia.position));
-  const teachers = await service.db
-    .select({ id: schoolProductClassTeachers.userId })
-    .from(schoolProductClassTeachers)
-    .where(eq(schoolProductClassTeachers.schoolProductId, id));
-  return {
-    categoryIds: cats.map((r) => r.id).sort((a, b) => a - b),
-    galleryMediaIds: gallery.map((r) => r.id),
-    classTeacherIds: teachers.map((r) => r.id).sort((a, b) => a - b),
-  };
-}
-async function productCount(schoolId: number) {
-  const [r] = await service.db.select({ n: count() }).from(schoolProducts).where(eq(schoolProducts.schoolId, schoolId));
-  return Number(r.n);
-}
-/** Every row this family owns, to prove a refused request wrote nothing. */
-async function snapshot() {
-  return {
-    products: await service.db.select().from(schoolProducts).orderBy(asc(schoolProducts.id)),
-    topics: await service.db.select().from(schoolProductTopics).orderBy(asc(schoolProductTopics.id)),
-    categories: await service.db.select().from(schoolProductCategories),
-    gallery: await service.db.select().from(schoolProductGalleryMedia),
-    teachers: await service.db.select().from(schoolProductClassTeachers),
-  };
-}
-async function expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
-  const before = await snapshot();
-  const res = await work();
-  expect(await snapshot()).toEqual(before);
-  return res;
-}
+// Fixtures (no API creates these yet: rows inserted through drizzle) and database reads.
+const f = schoolProductFixtures(() => service);
+const { libraryResource, category, mediaItem, person, studentClient, productRow, linksOf, productCount, snapshot } = f;
+const expectNoWrite = (work: () => Promise<Reply>) => expectNoWriteOf(snapshot, work);
 
 // ---------------------------------------------------------------------------------------------
 // Reply helpers.

@@ -462,6 +462,17 @@ describe('Schools over GraphQL', () => {
   });
 
   describe('schoolWizard', () => {
+    it('given a platform credential that names another school (X-School-Id), when running the wizard, then the new school and its nested objects resolve', async () => {
+      const res = await service.platform
+        .forSchool(a.id)
+        .graphql(`mutation { schoolWizard(input: {name: "Narrowed Wizard", email: "narrowed@example.com", password: "secret-password"}) { errors { field } school { id } forum { id school { id } } library { schoolId } } }`);
+      expect(res.errors).toBeUndefined();
+      const w = res.data.schoolWizard;
+      expect(w.school.id).not.toBe(String(a.id));
+      expect(w.forum.school.id).toBe(w.school.id);
+      expect(w.library.schoolId).toBe(w.school.id);
+    });
+
     it('given a platform credential, when running the wizard, then school, organization, library, forum and an admin with a working credential', async () => {
       const res = await service.platform.graphql(WIZARD, { input: { name: 'Wizard Academy', email: 'Boss@Wizard.example', password: 'secret-password' } });
       expect(res.errors).toBeUndefined();

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { createApp, subscriptionServers } from '../src/app.js';
 import { openDatabase } from '../src/db/client.js';
 import { notify } from '../src/modules/notifications/notification.notify.js';
-import { fixtures } from './messages.fixtures.js';
+import { fixtures } from './support/messages.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 
 /**

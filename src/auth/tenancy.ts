@@ -44,3 +44,17 @@ export function requireRole(ctx: Context, ...roles: Role[]): void {
 /** Roles that manage a school's content. */
 export const STAFF: Role[] = ['platform', 'admin', 'collaborator', 'app'];
 
+/**
+ * The acts that make a school (createSchool, schoolWizard) act on no existing school: for a
+ * platform credential, X-School-Id does not narrow what they return (the new school's forum,
+ * library, admin), so the rest of the request reads as the platform, across schools.
+ */
+export function actAcrossSchools(ctx: Context): void {
+  if (ctx.credential?.role !== 'platform' || ctx.tenancy === 'platform') return;
+  // Apollo hands resolvers a shallow copy of the context; the loaders' batches read the original.
+  for (const scope of [ctx, ctx.loaders.context()]) {
+    scope.schoolId = null;
+    scope.tenancy = 'platform';
+  }
+  ctx.loaders.clearAll();
+}

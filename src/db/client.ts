@@ -66,6 +66,13 @@ export const migrationsFolder = join(projectRoot, 'schema', 'migrations');
 const casing = 'snake_case' as const;
 // Any constant key: instances starting together take turns migrating.
 const MIGRATION_LOCK_KEY = 7_310_021;
+/**
+ * The session time zone of every connection, whatever the server's setting: SQL date arithmetic
+ * (`timestamptz + make_interval(days => n)`, the release rule of content/content-release.ts) adds
+ * calendar days in the session's zone, so a zone with daylight saving would make some days 23 or 25
+ * hours long. In UTC a day is always 24 hours.
+ */
+export const SESSION_TIME_ZONE = 'UTC';
 
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   const statements = new StatementCounter();
@@ -73,7 +80,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     const client = postgres(options.url, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
-      connection: { application_name: 'learning-platform' },
+      connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE },
     });
     const db = drizzlePostgres(client, { casing, logger: statements }) as unknown as Db;
     return {
@@ -82,7 +89,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       statements,
       async migrate() {
         // One connection (max: 1) so the advisory lock and the migration share a session.
-        const session = postgres(options.url!, { max: 1, onnotice: () => {} });
+        const session = postgres(options.url!, { max: 1, onnotice: () => {}, connection: { TimeZone: SESSION_TIME_ZONE } });
         try {
           await session`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
           await migratePostgres(drizzlePostgres(session, { casing }), { migrationsFolder });
@@ -100,6 +107,8 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   }
   const dataDir = options.dataDir ?? resolve(projectRoot, '.data');
   const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  // PGlite is one session: set once, the zone holds for every statement.
+  await pglite.exec(`set time zone '${SESSION_TIME_ZONE}'`);
   const db = drizzlePglite(pglite, { casing, logger: statements }) as unknown as Db;
   return {
     db,

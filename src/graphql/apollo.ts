@@ -3,9 +3,10 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import { toGraphqlError } from '../http/error-replies.js';
 import { APQ_TTL_SECONDS, type PersistedQueryCache } from './apq-cache.js';
 import type { Context } from './context.js';
-import { AppError, raisedErrors, rejectedInputError } from './errors.js';
+import { errorCodes } from './error-codes.js';
 import { inputGuard } from './input-guard.js';
 import { type GraphqlLimits, limitCodes, limitsPlugin, resolveLimits } from './limits.js';
 
@@ -58,8 +59,8 @@ const clientCodes = new Set([
   'OPERATION_RESOLUTION_FAILURE',
   ...limitCodes,
   // The service's own raised codes (a bad credential fails while the context is built).
-  ...Object.values(raisedErrors)
-    .map((e) => e.graphql)
+  ...Object.values(errorCodes)
+    .flatMap((e) => ('raised' in e && 'graphql' in e.raised ? [e.raised.graphql] : []))
     .filter((code) => code !== 'INTERNAL_SERVER_ERROR'),
 ]);
 
@@ -127,12 +128,14 @@ const reworded = (formatted: GraphQLFormattedError): GraphQLFormattedError =>
 export function formatGraphqlError(log: (error: unknown) => void): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    if (original instanceof AppError) return { ...formatted, message: original.message };
+    // The service's own refusals, and a value the database refused (out of range, an impossible date): the input's fault.
+    const known = toGraphqlError(original);
+    if (known) {
+      const { http: _status, ...extensions } = known.extensions;
+      return { ...formatted, message: known.message, extensions };
+    }
     const code = formatted.extensions?.code as string | undefined;
     if (stackOverflow(error)) return { message: 'The document nests too deeply', extensions: { code: !code || code === 'INTERNAL_SERVER_ERROR' ? 'BAD_REQUEST' : code } };
-    // A value the database refused (out of range, an impossible date) is the input's fault.
-    const rejected = rejectedInputError(original);
-    if (rejected) return { ...formatted, message: rejected.message, extensions: rejected.extensions };
     if (code && clientCodes.has(code)) return reworded(formatted);
     // Apollo's refusals of a malformed HTTP request carry a 4xx status and no code.
     const status = (error as GraphQLError | undefined)?.extensions?.http as { status?: number } | undefined;

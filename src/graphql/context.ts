@@ -51,6 +51,11 @@ export class LoaderRegistry {
   private readonly loaders = new Map<LoaderDefinition<any, any>, DataLoader<any, any, any>>();
   constructor(private readonly ctx: () => Context) {}
 
+  /** The context the batches read (Apollo hands resolvers a shallow copy of it). */
+  context(): Context {
+    return this.ctx();
+  }
+
   get<K, V>(definition: LoaderDefinition<K, V>): DataLoader<K, V, unknown> {
     let loader = this.loaders.get(definition);
     if (!loader) {

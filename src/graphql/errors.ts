@@ -1,80 +1,83 @@
 import 'reflect-metadata';
 import { GraphQLError } from 'graphql';
-import { Field, ObjectType } from 'type-graphql';
+import { type ClassType, Field, ObjectType, registerEnumType } from 'type-graphql';
+
+import { domainCodes, type ErrorCode, type ErrorDomainKey, defaultMessage, errorCodes, errorDomains, graphqlCode, payloadStatus, type RaisedErrorCode, raisedStatus } from './error-codes.js';
+
+export type { ErrorCode, RaisedErrorCode } from './error-codes.js';
 
 /**
- * Errors raised instead of a result: each code maps once to a GraphQL `extensions.code` and an
- * HTTP status, read by both faces (graphql/apollo.ts formats them, rest/reply.ts renders them).
+ * An error raised instead of a result: its code (error-codes.ts) gives the GraphQL `extensions.code`
+ * and the HTTP status, read by both faces through http/error-replies.ts.
  */
-export const raisedErrors = {
-  bad_request: { http: 400, graphql: 'BAD_USER_INPUT' },
-  unauthenticated: { http: 401, graphql: 'UNAUTHENTICATED' },
-  forbidden: { http: 403, graphql: 'FORBIDDEN' },
-  not_found: { http: 404, graphql: 'NOT_FOUND' },
-  conflict: { http: 409, graphql: 'CONFLICT' },
-  payload_too_large: { http: 413, graphql: 'PAYLOAD_TOO_LARGE' },
-  /** A text longer than its field's family allows (graphql/text-limits.ts). */
-  too_long: { http: 422, graphql: 'BAD_USER_INPUT' },
-  internal: { http: 500, graphql: 'INTERNAL_SERVER_ERROR' },
-} as const;
-export type RaisedErrorCode = keyof typeof raisedErrors;
-
 export class AppError extends GraphQLError {
   constructor(
     readonly code: RaisedErrorCode,
     message: string,
     readonly field: string[] = [],
   ) {
-    super(message, { extensions: { code: raisedErrors[code].graphql, ...(field.length ? { field } : {}) } });
+    super(message, { extensions: { code: graphqlCode(code), ...(field.length ? { field } : {}) } });
+  }
+
+  /** The HTTP status of this error (REST, and GraphQL when refused before execution). */
+  get status(): number {
+    return raisedStatus(this.code);
   }
 }
 
 export const notFound = (what = 'Record') => new AppError('not_found', `${what} not found`);
 export const forbidden = (message = 'This credential may not do that') => new AppError('forbidden', message);
 
-/** A problem with one field of a mutation's input, returned as data in the payload (Saleor style). */
-@ObjectType({ description: 'Why a mutation did not apply: the input field path, a stable code and a message.' })
+/**
+ * A problem with one field of a mutation's input, returned as data in the payload (Saleor style).
+ * GraphQL shows it as its domain's `<Domain>Error` type (`domainErrorType`), whose `code` is the
+ * domain's `<Domain>ErrorCode` enum: the same strings.
+ */
 export class UserError {
-  @Field(() => [String], { description: 'Path of the input field, empty for the object as a whole.' })
   field!: string[];
-
-  @Field(() => String, { description: 'blank, invalid, inclusion, taken, not_found, forbidden, ...' })
-  code!: string;
-
-  @Field(() => String)
+  code!: ErrorCode;
   message!: string;
+}
+
+const domainTypes = new Map<ErrorDomainKey, ClassType<UserError>>();
+
+/** The `<Domain>Error` type of a domain's payloads, and its `<Domain>ErrorCode` enum (made once). */
+export function domainErrorType(domain: ErrorDomainKey): ClassType<UserError> {
+  const known = domainTypes.get(domain);
+  if (known) return known;
+  const { name } = errorDomains[domain];
+  const codes = domainCodes(domain);
+  const values = Object.fromEntries(codes.map((c) => [c, c]));
+  registerEnumType(values, {
+    name: `${name}ErrorCode`,
+    description: `Why a mutation of ${name} did not apply (UserError.code).`,
+    valuesConfig: Object.fromEntries(codes.map((c) => [c, { description: errorCodes[c].message.replace('%{count}', 'N') }])),
+  });
+  @ObjectType(`${name}Error`, { description: 'Why a mutation did not apply: the input field path, a stable code and a message.' })
+  class DomainError implements UserError {
+    @Field(() => [String], { description: 'Path of the input field, empty for the object as a whole.' })
+    field!: string[];
+
+    @Field(() => values, { description: `A stable code: ${codes.join(', ')}.` })
+    code!: ErrorCode;
+
+    @Field(() => String)
+    message!: string;
+  }
+  domainTypes.set(domain, DomainError);
+  return DomainError;
 }
 
 /** The HTTP status of a REST reply whose payload carries these UserErrors: the most severe wins. */
 export function statusForUserErrors(errors: readonly UserError[]): number {
-  if (errors.some((e) => e.code === 'forbidden')) return 403;
-  if (errors.some((e) => e.code === 'taken' || e.code === 'in_use')) return 409;
-  return 422;
+  return payloadStatus(errors.map((e) => e.code));
 }
 
-/** Rails-style messages for the codes the validators produce. */
-const messages: Record<string, string> = {
-  blank: "can't be blank",
-  present: 'must be blank',
-  inclusion: 'is not included in the list',
-  invalid: 'is invalid',
-  taken: 'has already been taken',
-  not_found: 'must exist',
-  forbidden: 'is not allowed for this credential',
-  greater_than: 'must be greater than %{count}',
-  greater_than_or_equal_to: 'must be greater than or equal to %{count}',
-  less_than_or_equal_to: 'must be less than or equal to %{count}',
-  too_long: 'is too long (maximum is %{count} characters)',
-  not_a_number: 'is not a number',
-  invalid_transition: 'cannot happen from the current state',
-  in_use: 'is still in use by other records',
-};
-
-export function userError(field: string | string[], code: string, message?: string, count?: number): UserError {
+export function userError(field: string | string[], code: ErrorCode, message?: string, count?: number): UserError {
   const e = new UserError();
   e.field = typeof field === 'string' ? (field ? [field] : []) : field;
   e.code = code;
-  e.message = message ?? (messages[code] ?? code).replace('%{count}', String(count ?? ''));
+  e.message = message ?? defaultMessage(code, count);
   return e;
 }
 
@@ -120,6 +123,16 @@ export function databaseInputError(error: unknown): RejectedInput | null {
     }
   }
   return null;
+}
+
+/**
+ * The service's own refusal behind `error`, as both faces answer it: an AppError (also one a
+ * resolver threw, inside GraphQL's located error), or input the database refused as a 400. Null
+ * for anything else: not the client's doing, so masked and logged.
+ */
+export function raisedErrorOf(error: unknown): AppError | null {
+  const original = error instanceof GraphQLError && !(error instanceof AppError) && error.originalError ? error.originalError : error;
+  return original instanceof AppError ? original : rejectedInputError(original);
 }
 
 /** `databaseInputError` as the 400 that an error path answers. */

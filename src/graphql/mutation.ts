@@ -2,13 +2,19 @@ import 'reflect-metadata';
 import { type ClassType, Field, ObjectType } from 'type-graphql';
 import type { Queryable } from '../db/client.js';
 import type { Context } from './context.js';
-import { databaseInputError, foreignKeyViolation, uniqueViolation, type UserError, UserError as UserErrorType, UserErrors, userError } from './errors.js';
+import { domainOf } from './error-codes.js';
+import { databaseInputError, domainErrorType, foreignKeyViolation, uniqueViolation, type UserError, UserErrors, userError } from './errors.js';
 
-/** The `{ <resource>, errors }` payload type of a resource's mutations. */
+/**
+ * The `{ <resource>, errors }` payload type of a resource's mutations. Its errors are of the
+ * domain's `<Domain>Error` type, the domain found from the payload's or the node's name
+ * (`errorDomains` in error-codes.ts).
+ */
 export function Payload<T extends object>(Node: ClassType<T>, key: string, name = `${Node.name}Payload`) {
+  const ErrorType = domainErrorType(domainOf(name, Node.name));
   @ObjectType(name)
   class PayloadClass {
-    @Field(() => [UserErrorType])
+    @Field(() => [ErrorType])
     errors!: UserError[];
   }
   Field(() => Node, { nullable: true })(PayloadClass.prototype, key);

@@ -88,14 +88,30 @@ export interface Window {
   afterId: number | null;
 }
 
+/** The largest page number: GraphQL's page is an Int, so the offset stays a safe integer. */
+export const MAX_PAGE = 2_147_483_647;
+
+/**
+ * A numbered page request (page, perPage), decided here for GraphQL and REST alike: page from 1 to
+ * MAX_PAGE, perPage DEFAULT_PER_PAGE when not given, else from 1 to MAX_PAGE_SIZE. Returns the page,
+ * or the problem (the argument at fault, as GraphQL names it), for each face to report its own way.
+ */
+export function numberedPage(
+  page: number,
+  perPage: number | null | undefined,
+): { page: number; perPage: number } | { field: 'page' | 'perPage'; message: string } {
+  if (page < 1 || page > MAX_PAGE) return { field: 'page', message: `page must be between 1 and ${MAX_PAGE}` };
+  const size = perPage ?? DEFAULT_PER_PAGE;
+  if (size < 1 || size > MAX_PAGE_SIZE) return { field: 'perPage', message: `per_page must be between 1 and ${MAX_PAGE_SIZE}` };
+  return { page, perPage: size };
+}
+
 export function windowOf(args: ConnectionArgs): Window {
   if (args.page !== undefined && args.page !== null) {
-    if (args.page < 1) throw new AppError('bad_request', 'page must be 1 or more', ['page']);
-    const perPage = args.perPage ?? DEFAULT_PER_PAGE;
-    if (perPage < 1 || perPage > MAX_PAGE_SIZE)
-      throw new AppError('bad_request', `per_page must be between 1 and ${MAX_PAGE_SIZE}`, ['perPage']);
-    // page is a GraphQL Int (at most 2^31-1), so the offset stays a safe integer; past the end a page is empty.
-    return { limit: perPage, offset: (args.page - 1) * perPage, afterId: null };
+    const asked = numberedPage(args.page, args.perPage);
+    if ('field' in asked) throw new AppError('bad_request', asked.message, [asked.field]);
+    // Past the end a page is empty.
+    return { limit: asked.perPage, offset: (asked.page - 1) * asked.perPage, afterId: null };
   }
   const first = args.first ?? DEFAULT_PAGE_SIZE;
   if (first < 0 || first > MAX_PAGE_SIZE)
@@ -103,7 +119,8 @@ export function windowOf(args: ConnectionArgs): Window {
   return { limit: first, offset: 0, afterId: args.after ? decodeCursor(args.after) : null };
 }
 
-function toConnection<T extends { id: number }>(
+/** A page of `rows` (fetched with one row more than the window's limit, to tell whether a next page exists) as a connection. */
+export function toConnection<T extends { id: number }>(
   rows: T[],
   window: Window,
   totalCount: () => Promise<number>,

@@ -9,7 +9,7 @@ import type { Database } from '../db/client.js';
 import { EventBus, type EventSignal } from '../modules/events/event-bus.js';
 import { formatGraphqlError } from './apollo.js';
 import { type Context, LoaderRegistry } from './context.js';
-import { AppError, raisedErrors } from './errors.js';
+import { AppError } from './errors.js';
 import { inputFlaw } from './input-guard.js';
 import { type GraphqlLimits, operationLimitError, resolveLimits, tooManyTokens } from './limits.js';
 import { anonymousContext, type ContextDeps, contextFor } from './request-context.js';
@@ -149,7 +149,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           ctx.extra.acting = headers.authorization ? await acting(headers) : null;
           return true;
         } catch (error) {
-          if (error instanceof AppError) ctx.extra.socket.close(4000 + raisedErrors[error.code].http, error.message);
+          if (error instanceof AppError) ctx.extra.socket.close(4000 + error.status, error.message);
           else {
             log(error);
             ctx.extra.socket.close(CloseCode.InternalServerError, 'Internal server error');

@@ -1,4 +1,4 @@
-import { type UserError, UserErrors, userError } from './errors.js';
+import { type ErrorCode, type UserError, UserErrors, userError } from './errors.js';
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -16,7 +16,7 @@ export class Checks {
     return new Checks(this.errors, [...this.prefix, ...path.map(String)]);
   }
 
-  add(field: string | null, code: string, message?: string, count?: number): this {
+  add(field: string | null, code: ErrorCode, message?: string, count?: number): this {
     this.errors.push(userError(field ? [...this.prefix, field] : this.prefix, code, message, count));
     return this;
   }

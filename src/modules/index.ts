@@ -2,6 +2,7 @@ import type { Route } from '../rest/route-table.js';
 import { activitiesModule } from './activities/index.js';
 import { courseClassesModule } from './course-classes/index.js';
 import { coursesModule } from './courses/index.js';
+import { contentModule } from './content/index.js';
 import { collaborativeModule } from './collaborative/index.js';
 import { enrollmentsModule } from './enrollments/index.js';
 import { forumsModule } from './forums/index.js';
@@ -22,7 +23,7 @@ import { webhooksModule } from './webhooks/index.js';
 import { authTokensModule } from './auth-tokens/index.js';
 
 /** What each domain contributes: resolvers for the schema, rows for the REST table. */
-const modules = [schoolsModule, usersModule, schoolProductsModule, coursesModule, enrollmentsModule, ordersModule, pathsModule, courseClassesModule, activitiesModule, forumsModule, collaborativeModule, messagesModule, notificationsModule, integrationsModule, libraryModule, mediaModule, extraContentsModule, progressModule, eventsModule, authTokensModule, webhooksModule];
+const modules = [schoolsModule, usersModule, schoolProductsModule, coursesModule, contentModule, enrollmentsModule, ordersModule, pathsModule, courseClassesModule, activitiesModule, forumsModule, collaborativeModule, messagesModule, notificationsModule, integrationsModule, libraryModule, mediaModule, extraContentsModule, progressModule, eventsModule, authTokensModule, webhooksModule];
 
 export const resolvers: Function[] = modules.flatMap((m): Function[] => m.resolvers);
 export const routes: Route[] = modules.flatMap((m) => m.routes);

@@ -15,6 +15,7 @@ import {
   parse,
   validate,
 } from 'graphql';
+import { isDomainErrorType } from '../graphql/error-codes.js';
 import { snake } from './names.js';
 import type { ArgSource, Route } from './route-table.js';
 
@@ -103,7 +104,7 @@ function selectionFor(field: GraphQLField<unknown, unknown>): Pick<CompiledRoute
 }
 
 function isUserErrorList(type: GraphQLOutputType): boolean {
-  return getNamedType(type).name === 'UserError';
+  return isDomainErrorType(getNamedType(type).name);
 }
 
 /** Builds and validates one row's operation: at start-up, so a broken row stops the service. */

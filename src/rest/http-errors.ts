@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, raisedErrors } from '../graphql/errors.js';
+import { AppError } from '../graphql/errors.js';
 import { baseError, errorBody } from './reply.js';
 
 /**
@@ -30,7 +30,7 @@ const byFrameworkCode: Record<string, HttpError> = {
 };
 
 function httpErrorOf(error: any): HttpError | null {
-  if (error instanceof AppError) return { status: raisedErrors[error.code].http, code: error.code, message: error.message };
+  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
   const known = byFrameworkCode[error?.code];
   if (known) return known;
   const status = Number(error?.statusCode);

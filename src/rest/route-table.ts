@@ -74,6 +74,22 @@ export const rows = {
   destroy: (path: string, field: string, extra: Extra = {}): Route => ({
     method: 'DELETE', path, field, reply: 'destroy', ...extra, args: { id: pathParam(), ...extra.args },
   }),
+  /**
+   * The usual five rows of a resource, in this order: list and create at `collection` (with `parent`'s
+   * arguments, the parent from the path), show, update and destroy at `member`. The fields are `<plural>`,
+   * `create<Field>`, `<field>`, `update<Field>` and `delete<Field>`; the resource key is the field in snake_case.
+   */
+  resource: (collection: string, member: string, field: string, plural: string, parent: Extra = {}): Route[] => {
+    const name = field.charAt(0).toUpperCase() + field.slice(1);
+    const key = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    return [
+      rows.list(collection, plural, parent),
+      rows.create(collection, `create${name}`, key, member, parent),
+      rows.show(member, field),
+      rows.update(member, `update${name}`, key, member),
+      rows.destroy(member, `delete${name}`),
+    ];
+  },
   /** A special action on the resource at `:id` (`/orders/:id/cancel`): 200 with what it returns. */
   action: (method: Method | Method[], path: string, field: string, extra: Extra = {}): Route => ({
     method, path, field, reply: 'action', ...extra, args: { id: pathParam(), ...extra.args },

@@ -3,13 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { execute, getNullableType, type GraphQLSchema, isListType } from 'graphql';
 import { refusal } from '../auth/guard.js';
 import { operationRules, type Rule } from '../auth/role-matrix.js';
-import { AppError, raisedErrors, rejectedInputError, statusForUserErrors } from '../graphql/errors.js';
+import { statusForUserErrors } from '../graphql/errors.js';
 import type { Context } from '../graphql/context.js';
-import { MAX_PAGE_SIZE } from '../graphql/pagination.js';
+import { MAX_PAGE_SIZE, numberedPage } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
 import { coerceInput, shapeInput } from './input.js';
 import { restFieldName, snake } from './names.js';
-import { baseError, errorBody, fromExecutionError, fromUserErrors, type RestError } from './reply.js';
+import { toRestReply } from '../http/error-replies.js';
+import { baseError, errorBody, fromUserErrors, type RestError } from './reply.js';
 import type { Method, Route } from './route-table.js';
 
 export interface RestDeps {
@@ -129,9 +130,9 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     return replyOne(compiled, result, reply);
   } catch (error) {
     if (error instanceof RestFailure) return sendError(reply, error.status, error.errors);
-    // A value the database refused is the input's fault (400), not the service's.
-    const raised = error instanceof AppError ? error : rejectedInputError(error);
-    if (raised) return sendError(reply, raisedErrors[raised.code].http, [{ field: raised.field.length ? restFieldName(raised.field) : 'base', code: raised.code, message: raised.message }]);
+    // The service's own refusals, and a value the database refused (the input's fault: 400).
+    const known = toRestReply(error);
+    if (known) return sendError(reply, known.status, known.errors);
     deps.log(error, request);
     return sendError(reply, 500, baseError('internal', 'Internal server error'));
   }
@@ -193,7 +194,7 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
 async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variables: Record<string, unknown>, request: FastifyRequest) {
   const result = await execute({ schema: deps.schema, document: compiled.document, contextValue: ctx, variableValues: variables });
   if (result.errors?.length) {
-    const mapped = fromExecutionError(result.errors[0]);
+    const mapped = toRestReply(result.errors[0]);
     if (mapped) throw new RestFailure(mapped.status, mapped.errors);
     deps.log(result.errors[0].originalError ?? result.errors[0], request);
     throw new RestFailure(500, baseError('internal', 'Internal server error'));
@@ -282,18 +283,15 @@ async function replyList(
   return reply.send(Readable.from(pages()));
 }
 
-const MAX_PAGE = 2_147_483_647;
-
+/** page and per_page as whole numbers; graphql/pagination.ts' numberedPage decides the rest (default, bounds). */
 function pageVariables(page: unknown, perPage: unknown): { page: number; perPage: number } {
   const asInt = (v: unknown, name: string) => {
     if (typeof v === 'number' && Number.isInteger(v)) return v;
     if (typeof v === 'string' && /^\d+$/.test(v.trim())) return Number(v.trim());
     throw badRequest(name, `${name} must be a whole number`);
   };
-  const p = asInt(page, 'page');
-  // GraphQL's page is an Int: a larger page is refused here rather than failing as a variable.
-  if (p < 1 || p > MAX_PAGE) throw badRequest('page', `page must be between 1 and ${MAX_PAGE}`);
-  const pp = perPage === undefined || perPage === '' ? 10 : asInt(perPage, 'per_page');
-  if (pp < 1 || pp > MAX_PAGE_SIZE) throw badRequest('per_page', `per_page must be between 1 and ${MAX_PAGE_SIZE}`);
-  return { page: p, perPage: pp };
+  // Checked here, before the query runs, so that a larger page is refused rather than failing as a variable.
+  const asked = numberedPage(asInt(page, 'page'), perPage === undefined || perPage === '' ? null : asInt(perPage, 'per_page'));
+  if ('field' in asked) throw badRequest(asked.field === 'perPage' ? 'per_page' : 'page', asked.message);
+  return asked;
 }

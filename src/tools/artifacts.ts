@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchema, introspectionFromSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { projectRoot } from '../db/client.js';
 import { appSchema } from '../graphql/schema.js';
 import { routes } from '../modules/index.js';
@@ -17,11 +17,20 @@ export const artifacts = {
   openapi: { file: 'schema/openapi.json', render: renderOpenApi },
   /** The README's role matrix and school lifecycle tables, between their markers. */
   readme: { file: 'README.md', render: async () => renderReadmeFile(artifactPath('README.md')) },
+  /** The schema's introspection as types, for the tests' typed GraphQL documents (gql.tada). */
+  graphqlEnv: { file: 'test/support/graphql-env.d.ts', render: renderGraphqlEnv },
 } as const;
 
 /** The GraphQL SDL, types and fields sorted so the file changes only when the schema does. */
 export async function renderGraphqlSdl(): Promise<string> {
   return `${printSchema(lexicographicSortSchema(await appSchema()))}\n`;
+}
+
+/** gql.tada's introspection types (what `gql.tada generate output` writes), from the same SDL. */
+export async function renderGraphqlEnv(): Promise<string> {
+  const { minifyIntrospection, outputIntrospectionFile } = await import('@gql.tada/internal');
+  const introspection = introspectionFromSchema(buildSchema(await renderGraphqlSdl()));
+  return outputIntrospectionFile(minifyIntrospection(introspection), { fileType: '.d.ts', shouldPreprocess: true });
 }
 
 /** The OpenAPI description of the REST layer, as 2-space JSON. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fieldReaders, fieldRules, operationRules, ROLES, type Rule } from '../auth/role-matrix.js';
+import { commonCodes, errorCodes, errorDomains, type ErrorCode } from '../graphql/error-codes.js';
 import { EVENT_NAMES, eventCatalog, payloadJsonSchema } from '../modules/events/catalog.js';
 import { schoolStatusAccess, schoolTransitions } from '../modules/schools/school.state.js';
 
@@ -14,6 +15,7 @@ const blocks: Record<string, () => string> = {
   'school-lifecycle': lifecycleTable,
   'school-gate': gateTable,
   events: eventsTable,
+  'error-codes': errorCodesTable,
 };
 
 export function renderReadme(current: string): string {
@@ -85,4 +87,16 @@ function eventsTable(): string {
     return `| \`${name}\` | ${e.version} | ${e.subject} | ${e.emittedBy.map((o) => (/^[a-z][A-Za-z]+$/.test(o) ? `\`${o}\`` : o)).join(', ')} | ${fields.join(', ')} |`;
   });
   return `| event | version | subject | emitted by | payload |\n|---|---|---|---|---|\n${rows.join('\n')}\n`;
+}
+
+/** The payload codes: the common ones with their default message and REST status, then each domain's enum and its own codes. */
+function errorCodesTable(): string {
+  const status = (code: ErrorCode) => ('status' in errorCodes[code] ? (errorCodes[code] as { status: number }).status : 422);
+  const message = (code: ErrorCode) => errorCodes[code].message.replace('%{count}', 'N');
+  const own = [...new Set(Object.values(errorDomains).flatMap((d) => d.codes as readonly ErrorCode[]))].filter((c) => !(commonCodes as readonly string[]).includes(c));
+  const codes = `| code | default message | REST |\n|---|---|---|\n${[...commonCodes, ...own].map((c) => `| \`${c}\` | ${message(c)} | ${status(c)} |`).join('\n')}\n`;
+  const domains = Object.values(errorDomains).map(
+    (d) => `| \`${d.name}ErrorCode\` | ${[...d.nodes, ...('payloads' in d ? d.payloads : [])].map((n) => `\`${n}\``).join(', ')} | ${d.codes.length ? d.codes.map((c) => `\`${c}\``).join(', ') : '—'} |`,
+  );
+  return `${codes}\n| enum | payloads (of these types, or by name) | codes besides ${commonCodes.map((c) => `\`${c}\``).join(', ')} |\n|---|---|---|\n${domains.join('\n')}\n`;
 }

@@ -2,12 +2,32 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import type { ResultOf, TadaDocumentNode } from 'gql.tada';
+import { type DocumentNode, print } from 'graphql';
 import postgres from 'postgres';
 import qs from 'qs';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { issueToken, type Role } from '../../src/auth/credential.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
+
+/**
+ * A typed reply's data with every field present (null and undefined stripped, deeply): tests read
+ * replies they expect to be there, and a test of a null compares it (`toBeNull()`) all the same.
+ */
+export type Present<T> = T extends (infer U)[]
+  ? Present<U>[]
+  : T extends readonly (infer U)[]
+    ? readonly Present<U>[]
+    : T extends object
+      ? { [K in keyof T]-?: Present<NonNullable<T[K]>> }
+      : NonNullable<T>;
+
+export interface GraphqlReply<T> {
+  data: T;
+  errors?: any[];
+  status: number;
+}
 
 export type Encoding = 'json' | 'form' | 'multipart';
 
@@ -90,9 +110,16 @@ export class Client {
   patch = (url: string, body?: unknown, options?: Parameters<Client['request']>[3]) => this.request('PATCH', url, body, options);
   delete = (url: string, options?: Parameters<Client['request']>[3]) => this.request('DELETE', url, undefined, options);
 
-  /** POST /graphql; returns `{ data, errors }`. */
-  async graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ data: T; errors?: any[]; status: number }> {
-    const res = await this.request('POST', '/graphql', { query, variables });
+  /**
+   * POST /graphql; returns `{ data, errors }`. Given a document of test/support/graphql.ts, `data` has
+   * the reply's type (as `Present`); given a string, it is untyped.
+   */
+  // Variables stay loose: tests send wrong ones on purpose (a missing field, a bad enum value).
+  async graphql<D extends TadaDocumentNode<any, any>>(query: D, variables?: Record<string, unknown>): Promise<GraphqlReply<Present<ResultOf<D>>>>;
+  async graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<GraphqlReply<T>>;
+  async graphql(query: string | DocumentNode, variables?: Record<string, unknown>): Promise<GraphqlReply<unknown>> {
+    const text = typeof query === 'string' ? query : (query.loc?.source.body ?? print(query));
+    const res = await this.request('POST', '/graphql', { query: text, variables });
     return { ...res.body, status: res.status };
   }
 }
@@ -197,6 +224,19 @@ export async function startService(options: { now?: Date } = {}): Promise<Servic
   service.databaseUrl = databaseUrl;
   service.platform = await service.token('platform');
   return service;
+}
+
+/** The usual set-up of a test file: a service, a school of its own and another (for the isolation checks). */
+export interface TwoSchools {
+  service: Service;
+  school: TestSchool;
+  other: TestSchool;
+}
+
+/** Starts the service and makes the two schools: `({ service, school, other } = await startTwoSchools('A', 'B'))`. */
+export async function startTwoSchools(school: string, other: string, options: { now?: Date } = {}): Promise<TwoSchools> {
+  const service = await startService(options);
+  return { service, school: await service.school(school), other: await service.school(other) };
 }
 
 /**

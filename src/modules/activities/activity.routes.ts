@@ -19,9 +19,5 @@ export const activityRoutes: Route[] = [
   rows.update(activity, 'updateActivity', 'activity', activity, withQuestions),
   rows.destroy(activity, 'deleteActivity'),
 
-  rows.list('/exam_questions/:exam_question_id/exam_question_answers', 'examQuestionAnswers', ofQuestion),
-  rows.create('/exam_questions/:exam_question_id/exam_question_answers', 'createExamQuestionAnswer', 'exam_question_answer', answer, ofQuestion),
-  rows.show(answer, 'examQuestionAnswer'),
-  rows.update(answer, 'updateExamQuestionAnswer', 'exam_question_answer', answer),
-  rows.destroy(answer, 'deleteExamQuestionAnswer'),
+  ...rows.resource('/exam_questions/:exam_question_id/exam_question_answers', answer, 'examQuestionAnswer', 'examQuestionAnswers', ofQuestion),
 ];

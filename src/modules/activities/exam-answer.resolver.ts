@@ -12,7 +12,7 @@ import { mutate, Payload } from '../../graphql/mutation.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
-import { isActiveEnrollment, lessonCondition } from '../content/content-scope.js';
+import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../content/content-scope.js';
 import { lessons } from '../courses/course.table.js';
 import { enrollments, type EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { users } from '../users/user.table.js';
@@ -56,7 +56,7 @@ async function checkStudentAccess(tx: Queryable, ctx: Context, checks: Checks, e
     checks.add('enrollmentId', 'invalid', 'is not active');
     return;
   }
-  const scope = { kind: 'enrollment', productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now } as const;
+  const scope = enrollmentScope(enrollment, now);
   const [released] = await tx
     .select({ id: lessons.id })
     .from(lessons)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../../graphql/context.js';
 import { forbidden, notFound } from '../../graphql/errors.js';
 import { idOrNull, parseId } from '../../graphql/ids.js';
@@ -10,6 +10,7 @@ import { schoolProductById } from '../school-products/school-product.loaders.js'
 import { schoolProductCourses, schoolProductPaths } from '../school-products/school-product-content.table.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { attendanceRefusal } from '../progress/progress.sql.js';
+import { releasedInScope } from './content-release.js';
 
 /**
  * Where content is read: the whole school (`/lessons`), one product's content
@@ -26,6 +27,14 @@ export type ContentScope =
 /** An enrollment is active when its status says so and it has not run out. */
 export function isActiveEnrollment(e: { status: string; unlimited: boolean; availableUntil: Date | null }, now: Date): boolean {
   return e.status === 'active' && (e.unlimited || !e.availableUntil || e.availableUntil > now);
+}
+
+/** The scope an enrollment's student reads in, at `now` (whether the enrollment is active is the caller's to check). */
+export function enrollmentScope(
+  enrollment: { id: number; schoolProductId: number; activatedAt: Date | null },
+  now: Date,
+): Extract<ContentScope, { kind: 'enrollment' }> {
+  return { kind: 'enrollment', productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now };
 }
 
 /** The scope named by a query's `schoolProductId` / `enrollmentId` arguments (a foreign or unknown one is a 404). */
@@ -52,7 +61,7 @@ export async function contentScope(
     // Past its attendance limit (progress/progress.sql.ts), the enrollment releases nothing more: 403 with the reason.
     const refusal = await attendanceRefusal(ctx.db, enrollment, now, null);
     if (refusal) throw forbidden(refusal);
-    return { kind: 'enrollment', productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now };
+    return enrollmentScope(enrollment, now);
   }
   return { kind: 'school' };
 }
@@ -103,22 +112,9 @@ export function moduleCondition(ctx: Context, scope: ContentScope, moduleIdColum
   );
 }
 
-/**
- * Lessons of the scope; for an enrollment, released ones only: `available`, `release_at` passed,
- * and `release_after` days passed since the enrollment was activated.
- */
+/** Lessons of the scope; for an enrollment, released ones only (releaseRule). */
 export function lessonCondition(ctx: Context, scope: ContentScope): SQL | undefined {
   const inModules = moduleCondition(ctx, scope, lessons.courseModuleId);
   if (scope.kind !== 'enrollment') return inModules;
-  const now = scope.now;
-  const activated = scope.activatedAt ?? now;
-  return and(
-    inModules,
-    eq(lessons.available, true),
-    or(isNull(lessons.releaseAt), lte(lessons.releaseAt, now)),
-    or(
-      isNull(lessons.releaseAfter),
-      sql`${activated.toISOString()}::timestamptz + make_interval(days => ${lessons.releaseAfter}) <= ${now.toISOString()}::timestamptz`,
-    ),
-  );
+  return and(inModules, releasedInScope(scope));
 }

@@ -3,7 +3,7 @@ import { inSchool } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader, linkedIdsLoader } from '../../graphql/loaders.js';
 import { pathCourses, paths, type PathRow } from '../paths/path.table.js';
-import { courseRanks, lessonRanks } from './content-order.js';
+import { courseRanks, lessonRanks } from '../content/content-order.js';
 import { courseModuleLinks, courseModules, type CourseModuleRow, type CourseRow, courses, type LessonRow, lessons } from './course.table.js';
 
 export const courseById = byIdLoader('course.byId', courses);

@@ -1,11 +1,10 @@
 import type { Route } from '../../rest/route-table.js';
-import { EnrollmentContentResolver, SchoolProductCoursesResolver } from './content-relations.resolver.js';
 import { CourseModuleResolver } from './course-module.resolver.js';
 import { CourseResolver } from './course.resolver.js';
 import { courseRoutes } from './course.routes.js';
 import { LessonResolver } from './lesson.resolver.js';
 
 export const coursesModule = {
-  resolvers: [CourseResolver, CourseModuleResolver, LessonResolver, SchoolProductCoursesResolver, EnrollmentContentResolver] as Function[],
+  resolvers: [CourseResolver, CourseModuleResolver, LessonResolver] as Function[],
   routes: courseRoutes as Route[],
 };

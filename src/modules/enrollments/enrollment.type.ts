@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { UserError } from '../../graphql/errors.js';
+import { domainErrorType, type UserError } from '../../graphql/errors.js';
 import { Connection } from '../../graphql/pagination.js';
 import { enrollmentMaxAttendanceType, enrollmentStatus } from './enrollment.table.js';
 
@@ -63,5 +63,5 @@ export class RegistrationConnection extends Connection(Registration) {}
 @ObjectType({ description: 'The enrollments created together, or why none was.' })
 export class EnrollmentsPayload {
   @Field(() => [Enrollment], { nullable: true }) enrollments!: unknown[] | null;
-  @Field(() => [UserError]) errors!: UserError[];
+  @Field(() => [domainErrorType('enrollment')]) errors!: UserError[];
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
-import { scopeOf } from '../courses/content-view.js';
+import { scopeOf } from '../content/content-view.js';
 import { Course, Lesson } from '../courses/course.type.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
 import { type ExtraContentResourceType, extraContentsOfResource } from './extra-content.loaders.js';

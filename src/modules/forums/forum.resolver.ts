@@ -1,13 +1,7 @@
 import 'reflect-metadata';
-import { eq } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
-import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
-import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { schoolById } from '../schools/school.loaders.js';
 import { School } from '../schools/school.type.js';
@@ -16,48 +10,23 @@ import { forumById, rootSectionsOfForum, sectionsOfForum } from './forum.loaders
 import { forums, type ForumRow } from './forum.table.js';
 import { Forum, ForumConnection, ForumSection } from './forum.type.js';
 
-export const ForumPayload = Payload(Forum, 'forum');
+const ForumBase = resourceResolver({
+  type: Forum,
+  connection: ForumConnection,
+  input: ForumInput,
+  key: 'forum',
+  plural: 'forums',
+  table: forums,
+  byId: forumById,
+  columns: (_tx, input: ForumInput, { current }) => {
+    new Checks()[current ? 'notCleared' : 'required']('title', input.title).throwIfAny();
+    return input.title === undefined ? {} : { title: input.title!.trim() };
+  },
+  descriptions: { list: 'The forums of the school.', delete: 'Deletes the forum with its sections, questions and answers.' },
+});
 
 @Resolver(() => Forum)
-export class ForumResolver {
-  @Query(() => Forum)
-  forum(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, forumById, parseId(id, 'Forum'), 'Forum');
-  }
-
-  @Query(() => ForumConnection, { description: 'The forums of the school.' })
-  forums(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
-    return paginate(ctx, forums, inSchool(ctx, forums.schoolId), args);
-  }
-
-  @Mutation(() => ForumPayload)
-  createForum(@Arg('input', () => ForumInput) input: ForumInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'forum', async (tx) => {
-      new Checks().required('title', input.title).throwIfAny();
-      const [row] = await tx.insert(forums).values({ schoolId, title: input.title!.trim() }).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => ForumPayload)
-  updateForum(@Arg('id', () => ID) id: string, @Arg('input', () => ForumInput) input: ForumInput, @Ctx() ctx: Context) {
-    const forumId = parseId(id, 'Forum');
-    return mutate(ctx, 'forum', async (tx) => {
-      const current = await lockOwned(tx, ctx, forums, forumId, 'Forum');
-      new Checks().notCleared('title', input.title).throwIfAny();
-      if (input.title === undefined) return current;
-      const [row] = await tx.update(forums).set({ title: input.title!.trim() }).where(eq(forums.id, forumId)).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => ForumPayload, { description: 'Deletes the forum with its sections, questions and answers.' })
-  deleteForum(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const forumId = parseId(id, 'Forum');
-    return mutate(ctx, 'forum', (tx) => deleteOwned(tx, ctx, forums, forumId, 'Forum'));
-  }
-
+export class ForumResolver extends ForumBase {
   @FieldResolver(() => School)
   school(@Root() forum: ForumRow, @Ctx() ctx: Context) {
     return ctx.loaders.get(schoolById).load(forum.schoolId);

@@ -16,11 +16,7 @@ const move = (path: string, when?: Record<string, string>): Route => ({
 });
 
 export const forumRoutes: Route[] = [
-  rows.list('/forums/:forum_id/forum_sections', 'forumSections', ofForum),
-  rows.create('/forums/:forum_id/forum_sections', 'createForumSection', 'forum_section', section, ofForum),
-  rows.show(section, 'forumSection'),
-  rows.update(section, 'updateForumSection', 'forum_section', section),
-  rows.destroy(section, 'deleteForumSection'),
+  ...rows.resource('/forums/:forum_id/forum_sections', section, 'forumSection', 'forumSections', ofForum),
 
   rows.list('/forum_sections/:forum_section_id/forum_questions', 'forumQuestions', {
     args: { forumSectionId: pathParam('forum_section_id'), answeredByAdmin },

@@ -1,15 +1,12 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { FieldResolver, Resolver, Root } from 'type-graphql';
+import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
-import type { Context } from '../../graphql/context.js';
-import { idOrNull, parseId } from '../../graphql/ids.js';
-import { byIdLoader, findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
-import { paginate } from '../../graphql/pagination.js';
+import { idOrNull } from '../../graphql/ids.js';
+import { byIdLoader } from '../../graphql/loaders.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { IntegrationInput, IntegrationsArgs } from './integration.input.js';
 import { checkMetadata, checkOwner, metaconfigColumns, ownerTypeOf } from './integration.rules.js';
@@ -17,7 +14,6 @@ import { type IntegrationRow, integrations } from './integration.table.js';
 import { Integration, IntegrationConnection } from './integration.type.js';
 import { createSigningSecret } from '../webhooks/webhook.secrets.js';
 
-export const IntegrationPayload = Payload(Integration, 'integration');
 const integrationById = byIdLoader('integration.byId', integrations);
 
 /** The columns of a create or an update, checked as the integration will be after it. */
@@ -39,60 +35,29 @@ async function checkIntegration(tx: Queryable, schoolId: number, input: Integrat
 }
 
 @Resolver(() => Integration)
-export class IntegrationResolver {
-  @Query(() => Integration)
-  integration(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, integrationById, parseId(id, 'Integration'), 'Integration');
-  }
-
-  @Query(() => IntegrationConnection, { description: "The school's integrations, narrowed by owner and active." })
-  integrations(@Args(() => IntegrationsArgs) args: IntegrationsArgs, @Ctx() ctx: Context) {
+export class IntegrationResolver extends resourceResolver({
+  type: Integration,
+  connection: IntegrationConnection,
+  input: IntegrationInput,
+  key: 'integration',
+  plural: 'integrations',
+  table: integrations,
+  byId: integrationById,
+  columns: (tx, input: IntegrationInput, { schoolId, current }) => checkIntegration(tx, schoolId, input, current),
+  // The webhook signing secret, shown this once (Integration.signingSecret).
+  created: async (tx, row) => ({ ...row, signingSecret: await createSigningSecret(tx, row) }),
+  listArgs: IntegrationsArgs,
+  listWhere: (ctx, args: IntegrationsArgs) => {
     const ownerType = args.ownerType ? (ownerTypeOf(args.ownerType) ?? args.ownerType) : null;
-    return paginate(
-      ctx,
-      integrations,
-      and(
-        inSchool(ctx, integrations.schoolId),
-        ownerType ? eq(integrations.ownerType, ownerType) : undefined,
-        args.ownerId != null ? eq(integrations.ownerId, idOrNull(args.ownerId) ?? 0) : undefined,
-        args.active != null ? eq(integrations.active, args.active) : undefined,
-      ),
-      args,
+    return and(
+      inSchool(ctx, integrations.schoolId),
+      ownerType ? eq(integrations.ownerType, ownerType) : undefined,
+      args.ownerId != null ? eq(integrations.ownerId, idOrNull(args.ownerId) ?? 0) : undefined,
+      args.active != null ? eq(integrations.active, args.active) : undefined,
     );
-  }
-
-  @Mutation(() => IntegrationPayload)
-  createIntegration(@Arg('input', () => IntegrationInput) input: IntegrationInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'integration', async (tx) => {
-      const values = await checkIntegration(tx, schoolId, input);
-      const [row] = await tx
-        .insert(integrations)
-        .values({ ...values, ownerType: values.ownerType!, ownerId: values.ownerId!, schoolId })
-        .returning();
-      // The webhook signing secret, shown this once (Integration.signingSecret).
-      return { ...row, signingSecret: await createSigningSecret(tx, row) };
-    });
-  }
-
-  @Mutation(() => IntegrationPayload)
-  updateIntegration(@Arg('id', () => ID) id: string, @Arg('input', () => IntegrationInput) input: IntegrationInput, @Ctx() ctx: Context) {
-    const integrationId = parseId(id, 'Integration');
-    return mutate(ctx, 'integration', async (tx) => {
-      const current = await lockOwned(tx, ctx, integrations, integrationId, 'Integration');
-      const values = await checkIntegration(tx, current.schoolId, input, current);
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(integrations).set(values).where(eq(integrations.id, integrationId)).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => IntegrationPayload)
-  deleteIntegration(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const integrationId = parseId(id, 'Integration');
-    return mutate(ctx, 'integration', (tx) => deleteOwned(tx, ctx, integrations, integrationId, 'Integration'));
-  }
-
+  },
+  descriptions: { list: "The school's integrations, narrowed by owner and active." },
+}) {
   @FieldResolver(() => GraphQLJSONObject, {
     nullable: true,
     description: 'The configuration keys with masked values (****, or **** and the last 4 characters of a long value); never the values.',

@@ -3,11 +3,7 @@ import { resource, rows, type Route } from '../../rest/route-table.js';
 const show = '/integrations/:id';
 
 export const integrationRoutes: Route[] = [
-  rows.list('/integrations', 'integrations'),
-  rows.create('/integrations', 'createIntegration', 'integration', show),
-  rows.show(show, 'integration'),
-  rows.update(show, 'updateIntegration', 'integration', show),
-  rows.destroy(show, 'deleteIntegration'),
+  ...rows.resource('/integrations', show, 'integration', 'integrations'),
   // The spec gives no payload: the fields come in a `suggestion` hash or at the top level. 201, no Location (no show route).
   {
     method: 'POST',

@@ -1,15 +1,11 @@
 import 'reflect-metadata';
 import { and, eq, sql } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
-import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { existingId } from '../../graphql/references.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { Category, CategoryConnection } from './category.type.js';
 import { CategoryInput } from './library.input.js';
@@ -17,7 +13,6 @@ import { categoryById } from './library.loaders.js';
 import { optionalText } from './library.rules.js';
 import { categories, type CategoryRow } from './library.table.js';
 
-export const CategoryPayload = Payload(Category, 'category');
 uniqueConstraintField('categories_school_id_slug_key', 'slug');
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -58,45 +53,21 @@ async function categoryColumns(tx: Queryable, schoolId: number, input: CategoryI
 }
 
 @Resolver(() => Category)
-export class CategoryResolver {
-  @Query(() => Category)
-  category(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, categoryById, parseId(id, 'Category'), 'Category');
-  }
-
-  @Query(() => CategoryConnection, { description: "The school's categories." })
-  categories(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
-    return paginate(ctx, categories, inSchool(ctx, categories.schoolId), args);
-  }
-
-  @Mutation(() => CategoryPayload)
-  createCategory(@Arg('input', () => CategoryInput) input: CategoryInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'category', async (tx) => {
-      const values = await categoryColumns(tx, schoolId, input);
-      const [row] = await tx.insert(categories).values({ ...values, name: values.name!, schoolId }).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => CategoryPayload, { description: 'Updates a category; parentId null makes it top-level.' })
-  updateCategory(@Arg('id', () => ID) id: string, @Arg('input', () => CategoryInput) input: CategoryInput, @Ctx() ctx: Context) {
-    const categoryId = parseId(id, 'Category');
-    return mutate(ctx, 'category', async (tx) => {
-      const current = await lockOwned(tx, ctx, categories, categoryId, 'Category');
-      const changes = await categoryColumns(tx, current.schoolId, input, current);
-      if (Object.keys(changes).length === 0) return current;
-      const [row] = await tx.update(categories).set(changes).where(eq(categories.id, categoryId)).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => CategoryPayload, { description: 'Deletes a category; its children become top-level.' })
-  deleteCategory(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const categoryId = parseId(id, 'Category');
-    return mutate(ctx, 'category', (tx) => deleteOwned(tx, ctx, categories, categoryId, 'Category'));
-  }
-
+export class CategoryResolver extends resourceResolver({
+  type: Category,
+  connection: CategoryConnection,
+  input: CategoryInput,
+  key: 'category',
+  plural: 'categories',
+  table: categories,
+  byId: categoryById,
+  columns: (tx, input: CategoryInput, { schoolId, current }) => categoryColumns(tx, schoolId, input, current),
+  descriptions: {
+    list: "The school's categories.",
+    update: 'Updates a category; parentId null makes it top-level.',
+    delete: 'Deletes a category; its children become top-level.',
+  },
+}) {
   @FieldResolver(() => Category, { nullable: true })
   parent(@Root() category: CategoryRow, @Ctx() ctx: Context) {
     return category.parentId ? ctx.loaders.get(categoryById).load(category.parentId) : null;

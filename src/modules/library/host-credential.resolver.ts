@@ -1,14 +1,9 @@
 import 'reflect-metadata';
-import { and, eq } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
-import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
-import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { uniqueConstraintField } from '../../graphql/mutation.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { HostCredential, HostCredentialConnection } from './host-credential.type.js';
 import { HostCredentialInput } from './library.input.js';
@@ -17,7 +12,6 @@ import { optionalText } from './library.rules.js';
 import { type HostCredentialRow, hostCredentials, type LibraryRow } from './library.table.js';
 import { Library } from './library.type.js';
 
-export const HostCredentialPayload = Payload(HostCredential, 'hostCredential');
 uniqueConstraintField('host_credentials_library_id_host_key', 'host');
 
 type TokenColumns = Partial<Pick<HostCredentialRow, 'accessTokenCiphertext' | 'accessTokenHint'>>;
@@ -54,62 +48,22 @@ function hostCredentialColumns(input: HostCredentialInput, current?: HostCredent
 }
 
 @Resolver(() => HostCredential)
-export class HostCredentialResolver {
-  @Query(() => HostCredential)
-  hostCredential(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, hostCredentialById, parseId(id, 'HostCredential'), 'HostCredential');
-  }
-
-  @Query(() => HostCredentialConnection, { description: 'The host credentials of a library of the school.' })
-  async hostCredentials(
-    @Arg('libraryId', () => ID) libraryId: string,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Ctx() ctx: Context,
-  ) {
-    const library = await findOr404(ctx, libraryById, parseId(libraryId, 'Library'), 'Library');
-    return paginate(ctx, hostCredentials, and(eq(hostCredentials.libraryId, library.id), inSchool(ctx, hostCredentials.schoolId)), args);
-  }
-
-  @Mutation(() => HostCredentialPayload, { description: 'Adds the credentials of a media host to a library; a host already there is taken.' })
-  async createHostCredential(
-    @Arg('libraryId', () => ID) libraryId: string,
-    @Arg('input', () => HostCredentialInput) input: HostCredentialInput,
-    @Ctx() ctx: Context,
-  ) {
-    const schoolId = writeSchool(ctx);
-    const library = await findOr404(ctx, libraryById, parseId(libraryId, 'Library'), 'Library');
-    return mutate(ctx, 'hostCredential', async (tx) => {
-      const values = hostCredentialColumns(input);
-      const [row] = await tx
-        .insert(hostCredentials)
-        .values({ ...values, host: values.host!, schoolId, libraryId: library.id })
-        .returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => HostCredentialPayload, { description: 'Updates host credentials (see HostCredentialInput for the access token).' })
-  updateHostCredential(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => HostCredentialInput) input: HostCredentialInput,
-    @Ctx() ctx: Context,
-  ) {
-    const credentialId = parseId(id, 'HostCredential');
-    return mutate(ctx, 'hostCredential', async (tx) => {
-      const current = await lockOwned(tx, ctx, hostCredentials, credentialId, 'HostCredential');
-      const changes = hostCredentialColumns(input, current);
-      if (Object.keys(changes).length === 0) return current;
-      const [row] = await tx.update(hostCredentials).set(changes).where(eq(hostCredentials.id, credentialId)).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => HostCredentialPayload)
-  deleteHostCredential(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const credentialId = parseId(id, 'HostCredential');
-    return mutate(ctx, 'hostCredential', (tx) => deleteOwned(tx, ctx, hostCredentials, credentialId, 'HostCredential'));
-  }
-
+export class HostCredentialResolver extends resourceResolver({
+  type: HostCredential,
+  connection: HostCredentialConnection,
+  input: HostCredentialInput,
+  key: 'hostCredential',
+  plural: 'hostCredentials',
+  table: hostCredentials,
+  byId: hostCredentialById,
+  parent: { arg: 'libraryId', type: 'Library', byId: libraryById, column: 'libraryId', inList: true },
+  columns: (_tx, input: HostCredentialInput, { current }) => hostCredentialColumns(input, current),
+  descriptions: {
+    list: 'The host credentials of a library of the school.',
+    create: 'Adds the credentials of a media host to a library; a host already there is taken.',
+    update: 'Updates host credentials (see HostCredentialInput for the access token).',
+  },
+}) {
   @FieldResolver(() => Boolean, { description: 'Whether an access token is stored.' })
   hasAccessToken(@Root() credential: HostCredentialRow) {
     return credential.accessTokenCiphertext !== null;

@@ -10,7 +10,7 @@ import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { type ContentScope, contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
-import { scopedPage, scopedRow } from '../courses/content-read.js';
+import { scopedPage, scopedRow } from '../content/content-read.js';
 import { emitEvent } from '../events/events.js';
 import { imageById, libraryResourceById } from '../library/library.loaders.js';
 import { Image, LibraryResource } from '../library/library.type.js';

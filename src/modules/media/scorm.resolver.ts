@@ -7,7 +7,7 @@ import { idOrNull, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { Payload, payload } from '../../graphql/mutation.js';
 import { Checks } from '../../graphql/validation.js';
-import { isActiveEnrollment } from '../content/content-scope.js';
+import { enrollmentScope, isActiveEnrollment } from '../content/content-scope.js';
 import { enrollmentById } from '../enrollments/enrollment.loaders.js';
 import { attendanceRefusal } from '../progress/progress.sql.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
@@ -37,7 +37,7 @@ async function checkEnrollment(ctx: Context, checks: Checks, row: MediaRow, rawI
   // Past its attendance limit the enrollment releases nothing more (as every content read through it).
   const refusal = await attendanceRefusal(ctx.db, enrollment, now, null);
   if (refusal) throw forbidden(refusal);
-  const scope = { kind: 'enrollment' as const, productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now };
+  const scope = enrollmentScope(enrollment, now);
   const [hit] = await ctx.db.select({ id: media.id }).from(media).where(and(eq(media.id, row.id), mediaCondition(ctx, scope)));
   if (!hit) {
     checks.add('enrollmentId', 'no_access', "does not give access to this media: it is not in the enrolled product's released content");

@@ -1,18 +1,15 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { AppError } from '../../graphql/errors.js';
-import { given, idOrNull, parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
-import { lockOwned } from '../../graphql/owned.js';
-import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { given } from '../../graphql/ids.js';
+import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { existingId } from '../../graphql/references.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
@@ -38,66 +35,33 @@ import {
   type CouponTokenRow,
   type PaymentOptionRow,
 } from './order.table.js';
+import { filterId } from './order.rules.js';
 
 /**
  * The objects an order references (PaymentOption, Coupon, CouponToken, GatewayCredential): read
  * and written by staff; payment options are readable by every role (students see prices).
  */
 
-export const PaymentOptionPayload = Payload(PaymentOption, 'paymentOption');
-export const CouponPayload = Payload(Coupon, 'coupon');
-export const CouponTokenPayload = Payload(CouponToken, 'couponToken');
-export const GatewayCredentialPayload = Payload(GatewayCredential, 'gatewayCredential');
 uniqueConstraintField('coupons_school_id_code_key', 'code');
 uniqueConstraintField('coupon_tokens_school_id_token_key', 'token');
 
-/** A filter argument that must hold an id: anything else is a malformed request. */
-export function filterId(value: string | null | undefined, field: string): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const id = idOrNull(value);
-  if (id === null) throw new AppError('bad_request', `${field} is not an id`, [field]);
-  return id;
-}
-
 @Resolver(() => PaymentOption)
-export class PaymentOptionResolver {
-  @Query(() => PaymentOption)
-  paymentOption(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, paymentOptionById, parseId(id, 'PaymentOption'), 'PaymentOption');
-  }
-
-  @Query(() => PaymentOptionConnection)
-  paymentOptions(@Args(() => PaymentOptionsArgs) args: PaymentOptionsArgs, @Ctx() ctx: Context) {
+export class PaymentOptionResolver extends resourceResolver({
+  type: PaymentOption,
+  connection: PaymentOptionConnection,
+  input: PaymentOptionInput,
+  key: 'paymentOption',
+  plural: 'paymentOptions',
+  table: paymentOptions,
+  byId: paymentOptionById,
+  columns: (tx, input: PaymentOptionInput, { schoolId, current }) => paymentOptionValues(tx, schoolId, input, !current),
+  listArgs: PaymentOptionsArgs,
+  listWhere: (ctx, args: PaymentOptionsArgs) => {
     const productId = filterId(args.schoolProductId, 'schoolProductId');
-    const byProduct = productId === undefined ? undefined : eq(paymentOptions.schoolProductId, productId);
-    return paginate(ctx, paymentOptions, and(inSchool(ctx, paymentOptions.schoolId), byProduct), args);
-  }
-
-  @Mutation(() => PaymentOptionPayload)
-  createPaymentOption(@Arg('input', () => PaymentOptionInput) input: PaymentOptionInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'paymentOption', async (tx) => {
-      const values = await paymentOptionValues(tx, schoolId, input, true);
-      const [row] = await tx
-        .insert(paymentOptions)
-        .values({ ...values, name: values.name!, price: values.price!, schoolId })
-        .returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => PaymentOptionPayload)
-  updatePaymentOption(@Arg('id', () => ID) id: string, @Arg('input', () => PaymentOptionInput) input: PaymentOptionInput, @Ctx() ctx: Context) {
-    const optionId = parseId(id, 'PaymentOption');
-    return mutate(ctx, 'paymentOption', async (tx) => {
-      const current = await lockOwned(tx, ctx, paymentOptions, optionId, 'PaymentOption');
-      const values = await paymentOptionValues(tx, current.schoolId, input, false);
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(paymentOptions).set(values).where(eq(paymentOptions.id, optionId)).returning();
-      return row;
-    });
-  }
-
+    return and(inSchool(ctx, paymentOptions.schoolId), productId === undefined ? undefined : eq(paymentOptions.schoolProductId, productId));
+  },
+  omit: ['delete'],
+}) {
   @FieldResolver(() => SchoolProduct, { nullable: true })
   schoolProduct(@Root() option: PaymentOptionRow, @Ctx() ctx: Context) {
     return option.schoolProductId ? ctx.loaders.get(schoolProductById).load(option.schoolProductId) : null;
@@ -119,39 +83,17 @@ async function paymentOptionValues(tx: Queryable, schoolId: number, input: Payme
 }
 
 @Resolver(() => Coupon)
-export class CouponResolver {
-  @Query(() => Coupon)
-  coupon(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, couponById, parseId(id, 'Coupon'), 'Coupon');
-  }
-
-  @Query(() => CouponConnection)
-  coupons(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
-    return paginate(ctx, coupons, inSchool(ctx, coupons.schoolId), args);
-  }
-
-  @Mutation(() => CouponPayload)
-  createCoupon(@Arg('input', () => CouponInput) input: CouponInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'coupon', async (tx) => {
-      const values = couponValues(input);
-      const [row] = await tx.insert(coupons).values({ ...values, code: values.code!, schoolId }).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => CouponPayload)
-  updateCoupon(@Arg('id', () => ID) id: string, @Arg('input', () => CouponInput) input: CouponInput, @Ctx() ctx: Context) {
-    const couponId = parseId(id, 'Coupon');
-    return mutate(ctx, 'coupon', async (tx) => {
-      const current = await lockOwned(tx, ctx, coupons, couponId, 'Coupon');
-      const values = couponValues(input, current);
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(coupons).set(values).where(eq(coupons.id, couponId)).returning();
-      return row;
-    });
-  }
-}
+export class CouponResolver extends resourceResolver({
+  type: Coupon,
+  connection: CouponConnection,
+  input: CouponInput,
+  key: 'coupon',
+  plural: 'coupons',
+  table: coupons,
+  byId: couponById,
+  columns: (_tx, input: CouponInput, { current }) => couponValues(input, current),
+  omit: ['delete'],
+}) {}
 
 /** A coupon as it will be (`current` + `input`) gives a percentage or an amount, not both. */
 function couponValues(input: CouponInput, current?: CouponRow) {
@@ -171,60 +113,40 @@ function couponValues(input: CouponInput, current?: CouponRow) {
   return values;
 }
 
-@Resolver(() => CouponToken)
-export class CouponTokenResolver {
-  @Query(() => CouponToken)
-  couponToken(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, couponTokenById, parseId(id, 'CouponToken'), 'CouponToken');
-  }
+/** A token of a coupon of the school: a token given, or a random one on create. */
+async function couponTokenValues(tx: Queryable, schoolId: number, input: CouponTokenInput, current?: CouponTokenRow) {
+  const checks = new Checks();
+  if (current) checks.notCleared('couponId', input.couponId).notCleared('token', input.token);
+  else checks.required('couponId', input.couponId);
+  const couponId = await existingId(tx, checks, 'couponId', coupons, input.couponId, schoolId);
+  if (!current && input.token !== undefined && input.token !== null && input.token.trim() === '') checks.add('token', 'blank');
+  checks.throwIfAny();
+  if (!current) return { couponId: couponId!, token: input.token?.trim() || randomBytes(9).toString('base64url').toUpperCase(), usedAt: input.usedAt ?? null };
+  const values: Partial<typeof couponTokens.$inferInsert> = {};
+  if (couponId) values.couponId = couponId;
+  if (input.token) values.token = input.token.trim();
+  if (input.usedAt !== undefined) values.usedAt = input.usedAt;
+  return values;
+}
 
-  @Query(() => CouponTokenConnection)
-  couponTokens(@Args(() => CouponTokensArgs) args: CouponTokensArgs, @Ctx() ctx: Context) {
+@Resolver(() => CouponToken)
+export class CouponTokenResolver extends resourceResolver({
+  type: CouponToken,
+  connection: CouponTokenConnection,
+  input: CouponTokenInput,
+  key: 'couponToken',
+  plural: 'couponTokens',
+  table: couponTokens,
+  byId: couponTokenById,
+  columns: (tx, input: CouponTokenInput, { schoolId, current }) => couponTokenValues(tx, schoolId, input, current),
+  listArgs: CouponTokensArgs,
+  listWhere: (ctx, args: CouponTokensArgs) => {
     const couponId = filterId(args.couponId, 'couponId');
     const used = args.used === true ? isNotNull(couponTokens.usedAt) : args.used === false ? isNull(couponTokens.usedAt) : undefined;
-    return paginate(
-      ctx,
-      couponTokens,
-      and(inSchool(ctx, couponTokens.schoolId), couponId === undefined ? undefined : eq(couponTokens.couponId, couponId), used),
-      args,
-    );
-  }
-
-  @Mutation(() => CouponTokenPayload)
-  createCouponToken(@Arg('input', () => CouponTokenInput) input: CouponTokenInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'couponToken', async (tx) => {
-      const checks = new Checks().required('couponId', input.couponId);
-      const couponId = await existingId(tx, checks, 'couponId', coupons, input.couponId, schoolId);
-      if (input.token !== undefined && input.token !== null && input.token.trim() === '') checks.add('token', 'blank');
-      checks.throwIfAny();
-      const token = input.token?.trim() || randomBytes(9).toString('base64url').toUpperCase();
-      const [row] = await tx
-        .insert(couponTokens)
-        .values({ schoolId, couponId: couponId!, token, usedAt: input.usedAt ?? null })
-        .returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => CouponTokenPayload)
-  updateCouponToken(@Arg('id', () => ID) id: string, @Arg('input', () => CouponTokenInput) input: CouponTokenInput, @Ctx() ctx: Context) {
-    const tokenId = parseId(id, 'CouponToken');
-    return mutate(ctx, 'couponToken', async (tx) => {
-      const current = await lockOwned(tx, ctx, couponTokens, tokenId, 'CouponToken');
-      const checks = new Checks().notCleared('couponId', input.couponId).notCleared('token', input.token);
-      const couponId = await existingId(tx, checks, 'couponId', coupons, input.couponId, current.schoolId);
-      checks.throwIfAny();
-      const values: Partial<typeof couponTokens.$inferInsert> = {};
-      if (couponId) values.couponId = couponId;
-      if (input.token) values.token = input.token.trim();
-      if (input.usedAt !== undefined) values.usedAt = input.usedAt;
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(couponTokens).set(values).where(eq(couponTokens.id, tokenId)).returning();
-      return row;
-    });
-  }
-
+    return and(inSchool(ctx, couponTokens.schoolId), couponId === undefined ? undefined : eq(couponTokens.couponId, couponId), used);
+  },
+  omit: ['delete'],
+}) {
   @FieldResolver(() => Coupon, { nullable: true })
   coupon(@Root() token: CouponTokenRow, @Ctx() ctx: Context) {
     return ctx.loaders.get(couponById).load(token.couponId);
@@ -232,46 +154,18 @@ export class CouponTokenResolver {
 }
 
 @Resolver(() => GatewayCredential)
-export class GatewayCredentialResolver {
-  @Query(() => GatewayCredential)
-  gatewayCredential(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, gatewayCredentialById, parseId(id, 'GatewayCredential'), 'GatewayCredential');
-  }
-
-  @Query(() => GatewayCredentialConnection)
-  gatewayCredentials(@Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
-    return paginate(ctx, gatewayCredentials, inSchool(ctx, gatewayCredentials.schoolId), args);
-  }
-
-  @Mutation(() => GatewayCredentialPayload)
-  createGatewayCredential(@Arg('input', () => GatewayCredentialInput) input: GatewayCredentialInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'gatewayCredential', async (tx) => {
-      const values = gatewayCredentialValues(input, true);
-      const [row] = await tx
-        .insert(gatewayCredentials)
-        .values({ ...values, gateway: values.gateway!, schoolId })
-        .returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => GatewayCredentialPayload, { description: 'Updates a gateway account; a secretKey replaces the stored one, null removes it.' })
-  updateGatewayCredential(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => GatewayCredentialInput) input: GatewayCredentialInput,
-    @Ctx() ctx: Context,
-  ) {
-    const credentialId = parseId(id, 'GatewayCredential');
-    return mutate(ctx, 'gatewayCredential', async (tx) => {
-      const current = await lockOwned(tx, ctx, gatewayCredentials, credentialId, 'GatewayCredential');
-      const values = gatewayCredentialValues(input, false);
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(gatewayCredentials).set(values).where(eq(gatewayCredentials.id, credentialId)).returning();
-      return row;
-    });
-  }
-}
+export class GatewayCredentialResolver extends resourceResolver({
+  type: GatewayCredential,
+  connection: GatewayCredentialConnection,
+  input: GatewayCredentialInput,
+  key: 'gatewayCredential',
+  plural: 'gatewayCredentials',
+  table: gatewayCredentials,
+  byId: gatewayCredentialById,
+  columns: (_tx, input: GatewayCredentialInput, { current }) => gatewayCredentialValues(input, !current),
+  descriptions: { update: 'Updates a gateway account; a secretKey replaces the stored one, null removes it.' },
+  omit: ['delete'],
+}) {}
 
 /** The columns of a gateway credential input: the secret key encrypted (src/auth/secrets.ts) and its hint. */
 function gatewayCredentialValues(input: GatewayCredentialInput, creating: boolean) {

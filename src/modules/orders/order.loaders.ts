@@ -1,9 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { inSchool } from '../../auth/tenancy.js';
-import { defineLoader } from '../../graphql/context.js';
+import { defineLoader, type Context } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
 import { users, type UserRow } from '../users/user.table.js';
-import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders, paymentOptions, payments } from './order.table.js';
+import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders, paymentOptions, payments, type OrderItemRow } from './order.table.js';
 
 export const orderById = byIdLoader('order.byId', orders);
 export const itemsOfOrder = childrenLoader('order.items', orderItems, orderItems.orderId);
@@ -23,3 +23,10 @@ export const studentById = defineLoader<number, UserRow | null>('order.studentBy
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 });
+
+/** The related rows of an item, shared by OrderItem and the import's ImportedOrderItem. */
+export const itemRelations = {
+  paymentOption: (item: Pick<OrderItemRow, 'paymentOptionId'>, ctx: Context) => ctx.loaders.get(paymentOptionById).load(item.paymentOptionId),
+  couponToken: (item: Pick<OrderItemRow, 'couponTokenId'>, ctx: Context) =>
+    item.couponTokenId ? ctx.loaders.get(couponTokenById).load(item.couponTokenId) : null,
+};

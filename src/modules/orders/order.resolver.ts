@@ -41,17 +41,16 @@ import { schoolById } from '../schools/school.loaders.js';
 import { School } from '../schools/school.type.js';
 import { users } from '../users/user.table.js';
 import { StudentTypes } from '../users/user.type.js';
-import { filterId } from './billing.resolver.js';
+import { filterId } from './order.rules.js';
 import { Coupon, CouponToken, GatewayCredential, PaymentOption } from './billing.type.js';
 import { OrderInput, OrdersArgs } from './order.input.js';
 import {
   couponById,
-  couponTokenById,
   gatewayCredentialById,
   invoicesOfOrder,
+  itemRelations,
   itemsOfOrder,
   orderById,
-  paymentOptionById,
   paymentsOfInvoice,
   studentById,
 } from './order.loaders.js';
@@ -240,13 +239,6 @@ export class OrderResolver {
     return order.couponId ? ctx.loaders.get(couponById).load(order.couponId) : null;
   }
 }
-
-/** The related rows of an item, shared by OrderItem and the import's ImportedOrderItem. */
-export const itemRelations = {
-  paymentOption: (item: Pick<OrderItemRow, 'paymentOptionId'>, ctx: Context) => ctx.loaders.get(paymentOptionById).load(item.paymentOptionId),
-  couponToken: (item: Pick<OrderItemRow, 'couponTokenId'>, ctx: Context) =>
-    item.couponTokenId ? ctx.loaders.get(couponTokenById).load(item.couponTokenId) : null,
-};
 
 @Resolver(() => OrderItem)
 export class OrderItemResolver {

@@ -10,7 +10,7 @@ import { existingId } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { courses } from '../courses/course.table.js';
 import { PathCourseInput } from './path.input.js';
-import { PathPayload } from './path.resolver.js';
+import { PathPayload } from './path.type.js';
 import { pathCourses, paths } from './path.table.js';
 import { Path } from './path.type.js';
 

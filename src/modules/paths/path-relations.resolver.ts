@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
-import { type ContentScope, isActiveEnrollment } from '../content/content-scope.js';
-import { withScope } from '../courses/content-view.js';
+import { type ContentScope, enrollmentScope, isActiveEnrollment } from '../content/content-scope.js';
+import { withScope } from '../content/content-view.js';
 import type { EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { Enrollment } from '../enrollments/enrollment.type.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
@@ -29,13 +29,7 @@ export class EnrollmentPathsResolver {
   async paths(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
     const now = ctx.now();
     if (!isActiveEnrollment(enrollment, now)) return [];
-    const scope: ContentScope = {
-      kind: 'enrollment',
-      productId: enrollment.schoolProductId,
-      enrollmentId: enrollment.id,
-      activatedAt: enrollment.activatedAt,
-      now,
-    };
+    const scope = enrollmentScope(enrollment, now);
     return (await ctx.loaders.get(pathsOfProduct).load(enrollment.schoolProductId)).map((p) => withScope(p, scope));
   }
 }

@@ -7,23 +7,22 @@ import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
 import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
 import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { contentScope } from '../content/content-scope.js';
-import { emptyConnection, rankedPage } from '../courses/content-order.js';
-import { scopeOf, withScope } from '../courses/content-view.js';
+import { emptyConnection, rankedPage } from '../content/content-order.js';
+import { scopeOf, withScope } from '../content/content-view.js';
 import { courses } from '../courses/course.table.js';
 import { Course } from '../courses/course.type.js';
 import { schoolProductPaths } from '../school-products/school-product-content.table.js';
 import { CreatePathInput, PathsArgs, UpdatePathInput } from './path.input.js';
 import { courseIdsOfPath, coursesOfPath, pathById, productPathRanks } from './path.loaders.js';
 import { pathCourses, paths, type PathRow } from './path.table.js';
-import { Path, PathConnection } from './path.type.js';
+import { Path, PathConnection, PathPayload } from './path.type.js';
 
-export const PathPayload = Payload(Path, 'path');
 uniqueConstraintField('paths_school_id_code_key', 'code');
 
 /** A code is trimmed; a blank one means none (so blank codes never collide). */

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, ObjectType } from 'type-graphql';
+import { Payload } from '../../graphql/mutation.js';
 import { Connection } from '../../graphql/pagination.js';
 
 @ObjectType({ description: 'A learning path: an ordered list of courses of the school.' })
@@ -16,3 +17,5 @@ export class Path {
 
 @ObjectType()
 export class PathConnection extends Connection(Path) {}
+
+export const PathPayload = Payload(Path, 'path');

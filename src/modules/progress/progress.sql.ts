@@ -1,5 +1,6 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { momentSql, releaseRule } from '../content/content-release.js';
 import type { EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 
@@ -12,17 +13,20 @@ export interface ProgressFigures {
   percent: number;
 }
 
+/** The columns of the lesson `l` of the statement below, for the release rule. */
+const RAW_LESSON = { available: sql`l.available`, releaseAt: sql`l.release_at`, releaseAfter: sql`l.release_after` };
+
 /**
  * The progress of many enrollments in ONE statement. Required items: every lesson the enrollment
  * releases (the product's courses, directly or through its paths; `available`, `release_at` passed,
- * `release_after` days since activation passed: the rule of content-scope.ts's lessonCondition),
+ * `release_after` days since activation passed: content/content-release.ts' releaseRule),
  * and every activity on such a lesson. A lesson is done when its progress is completed; an activity
  * when it has a passed attempt. percent = floor(100 * done / total), 0 when nothing is required.
  */
 export async function progressOf(db: Queryable, ids: readonly number[], now: Date, visible?: SQL): Promise<Map<number, ProgressFigures>> {
   const figures = new Map<number, ProgressFigures>();
   if (ids.length === 0) return figures;
-  const at = sql`${now.toISOString()}::timestamptz`;
+  const at = momentSql(now);
   const result = await db.execute(sql`
     with e as (
       select ${enrollments.id} as id, ${enrollments.schoolProductId} as product_id, coalesce(${enrollments.activatedAt}, ${at}) as activated
@@ -37,8 +41,7 @@ export async function progressOf(db: Queryable, ids: readonly number[], now: Dat
       join product_courses c on c.school_product_id = e.product_id
       join course_module_links m on m.course_id = c.course_id
       join lessons l on l.course_module_id = m.course_module_id
-      where l.available and (l.release_at is null or l.release_at <= ${at})
-        and (l.release_after is null or e.activated + make_interval(days => l.release_after) <= ${at})
+      where ${releaseRule(RAW_LESSON, sql`e.activated`, at)}
     ), items as (
       select r.enrollment_id, p.completed_at is not null as done
       from released r left join lesson_progress p on p.enrollment_id = r.enrollment_id and p.lesson_id = r.lesson_id

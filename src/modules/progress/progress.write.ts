@@ -7,7 +7,7 @@ import { forbidden, notFound } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { Checks } from '../../graphql/validation.js';
 import { activities, examQuestionOptions, examQuestions, type ActivityRow } from '../activities/activity.table.js';
-import { isActiveEnrollment, lessonCondition } from '../content/content-scope.js';
+import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../content/content-scope.js';
 import { lessons, type LessonRow } from '../courses/course.table.js';
 import { visibleEnrollments } from '../enrollments/enrollment.loaders.js';
 import { effectiveStatus } from '../enrollments/enrollment.status.js';
@@ -34,15 +34,12 @@ export async function lockEnrollment(tx: Queryable, ctx: Context, id: number): P
   return row;
 }
 
-const scopeOf = (ctx: Context, e: EnrollmentRow) =>
-  ({ kind: 'enrollment', productId: e.schoolProductId, enrollmentId: e.id, activatedAt: e.activatedAt, now: ctx.now() }) as const;
-
 /** A lesson the enrollment releases now (else 404, as the enrollment's content reads answer). */
 export async function releasedLesson(tx: Queryable, ctx: Context, e: EnrollmentRow, lessonId: number): Promise<LessonRow> {
   const [row] = await tx
     .select()
     .from(lessons)
-    .where(and(eq(lessons.id, lessonId), inSchool(ctx, lessons.schoolId), lessonCondition(ctx, scopeOf(ctx, e))));
+    .where(and(eq(lessons.id, lessonId), inSchool(ctx, lessons.schoolId), lessonCondition(ctx, enrollmentScope(e, ctx.now()))));
   if (!row) throw notFound('Lesson');
   return row;
 }

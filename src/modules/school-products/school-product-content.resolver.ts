@@ -12,7 +12,7 @@ import { Checks } from '../../graphql/validation.js';
 import { courses } from '../courses/course.table.js';
 import { paths } from '../paths/path.table.js';
 import { schoolProductCourses, schoolProductPaths } from './school-product-content.table.js';
-import { SchoolProductPayload } from './school-product.resolver.js';
+import { SchoolProductPayload } from './school-product.type.js';
 import { schoolProducts } from './school-product.table.js';
 import { SchoolProduct } from './school-product.type.js';
 

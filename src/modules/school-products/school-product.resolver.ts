@@ -7,7 +7,7 @@ import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { findOr404, loadMany } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
+import { mutate } from '../../graphql/mutation.js';
 import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { existingId, existingIds } from '../../graphql/references.js';
@@ -42,9 +42,8 @@ import {
   schoolProductGalleryMedia,
   schoolProducts,
 } from './school-product.table.js';
-import { SchoolProduct, SchoolProductConnection, SchoolProductTopic } from './school-product.type.js';
+import { SchoolProduct, SchoolProductConnection, SchoolProductPayload, SchoolProductTopic } from './school-product.type.js';
 
-export const SchoolProductPayload = Payload(SchoolProduct, 'schoolProduct');
 type ProductRow = typeof schoolProducts.$inferSelect;
 
 /**

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
+import { Payload } from '../../graphql/mutation.js';
 import { Connection } from '../../graphql/pagination.js';
 import { availableTimeType, availableTimeUnit, productMaxAttendanceType } from './school-product.table.js';
 
@@ -53,6 +54,8 @@ export class SchoolProductTopic {
 
 @ObjectType()
 export class SchoolProductConnection extends Connection(SchoolProduct) {}
+
+export const SchoolProductPayload = Payload(SchoolProduct, 'schoolProduct');
 
 @ObjectType()
 export class SchoolProductTopicConnection extends Connection(SchoolProductTopic) {}

@@ -6,7 +6,7 @@ import { hashPassword } from '../../auth/password.js';
 import type { Queryable } from '../../db/client.js';
 import { lockKey } from '../../db/locks.js';
 import type { Context } from '../../graphql/context.js';
-import { UserError } from '../../graphql/errors.js';
+import { domainErrorType, type UserError } from '../../graphql/errors.js';
 import { mutate } from '../../graphql/mutation.js';
 import { Checks } from '../../graphql/validation.js';
 import { libraries } from '../library/library.table.js';
@@ -15,9 +15,10 @@ import { forums } from '../forums/forum.table.js';
 import { Forum } from '../forums/forum.type.js';
 import { users } from '../users/user.table.js';
 import { SchoolWizardInput } from './school.input.js';
-import { applySchoolEvent, RESERVED_SUBDOMAINS } from './school.resolver.js';
+import { applySchoolEvent, RESERVED_SUBDOMAINS } from './school.rules.js';
 import { organizations, schools } from './school.table.js';
 import { Organization, School } from './school.type.js';
+import { actAcrossSchools } from '../../auth/tenancy.js';
 
 @ObjectType({ description: "The wizard's admin, with a credential of the new school." })
 export class WizardAdmin {
@@ -35,7 +36,7 @@ export class SchoolWizardPayload {
   @Field(() => Library, { nullable: true }) library!: unknown;
   @Field(() => Forum, { nullable: true }) forum!: unknown;
   @Field(() => WizardAdmin, { nullable: true }) admin!: WizardAdmin | null;
-  @Field(() => [UserError]) errors!: UserError[];
+  @Field(() => [domainErrorType('school')]) errors!: UserError[];
 }
 
 const MIN_PASSWORD = 8;
@@ -72,6 +73,7 @@ export class SchoolWizardResolver {
     description: 'Creates a school in trial with its organization, first admin, library and forum, in one transaction.',
   })
   async schoolWizard(@Arg('input', () => SchoolWizardInput) input: SchoolWizardInput, @Ctx() ctx: Context) {
+    actAcrossSchools(ctx);
     const result = await mutate(ctx, 'created', async (tx) => {
       const checks = new Checks().required('name', input.name).required('email', input.email).required('password', input.password);
       if (input.password && input.password.length < MIN_PASSWORD)

@@ -7,72 +7,23 @@ import { AppError, notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
-import { Checks } from '../../graphql/validation.js';
-import { emitEvent } from '../events/events.js';
 import { users } from '../users/user.table.js';
 import { CreateSchoolInput, SchoolsArgs, UpdateSchoolInput } from './school.input.js';
 import { domainsOfSchool, organizationById } from './school.loaders.js';
-import { mayFireSchoolEvent, nextSchoolStatus, type SchoolEvent, type SchoolStatus } from './school.state.js';
-import type { Role } from '../../auth/credential.js';
-import { schoolDomains, schools, schoolStatusChanges } from './school.table.js';
+import { applySchoolEvent, checkSchool } from './school.rules.js';
+import { schoolDomains, schools } from './school.table.js';
 import { Organization, School, SchoolConnection } from './school.type.js';
-import { inSchool } from '../../auth/tenancy.js';
+import { actAcrossSchools, inSchool } from '../../auth/tenancy.js';
 
 export const SchoolPayload = Payload(School, 'school');
 uniqueConstraintField('schools_subdomain_key', 'subdomain');
 uniqueConstraintField('school_domains_domain_key', 'domains');
-
-const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-/** Subdomains no school may have (checked on create and update; the wizard skips them). */
-export const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'admin', 'app', 'mail', 'static', 'assets']);
-
-/** Checks a school's fields; `creating` makes the required ones required. */
-export function checkSchool(input: CreateSchoolInput | UpdateSchoolInput, creating: boolean): Checks {
-  const checks = new Checks();
-  if (creating) checks.required('name', input.name).required('subdomain', input.subdomain);
-  else checks.notCleared('name', input.name).notCleared('subdomain', input.subdomain);
-  if (input.subdomain) {
-    const sub = input.subdomain.trim().toLowerCase();
-    if (!SUBDOMAIN.test(sub)) checks.add('subdomain', 'invalid', 'may hold only letters, digits and inner hyphens');
-    else if (RESERVED_SUBDOMAINS.has(sub)) checks.add('subdomain', 'exclusion', 'is reserved');
-  }
-  const domains = (input.domains ?? []).map((d) => d.trim().toLowerCase());
-  domains.forEach((d, i) => {
-    if (!DOMAIN.test(d)) checks.add('domains', 'invalid', `${JSON.stringify(d)} (item ${i}) is not a domain name`);
-  });
-  if (new Set(domains).size !== domains.length) checks.add('domains', 'invalid', 'lists a domain twice');
-  return checks;
-}
 
 /** Replaces a school's domains with `domains` (normalised), keeping their order. */
 export async function setSchoolDomains(tx: Queryable, schoolId: number, domains: string[]) {
   await tx.delete(schoolDomains).where(eq(schoolDomains.schoolId, schoolId));
   if (domains.length)
     await tx.insert(schoolDomains).values(domains.map((d, position) => ({ schoolId, domain: d.trim().toLowerCase(), position })));
-}
-
-/**
- * Applies an event fired by `role`, records the change, and returns the new state (or throws a
- * UserError: 422 for a move the lifecycle has not, 403 for one this role may not make).
- */
-export async function applySchoolEvent(tx: Queryable, school: { id: number; status: SchoolStatus }, event: SchoolEvent, role: Role) {
-  const to = nextSchoolStatus(school.status, event);
-  if (!to) {
-    new Checks().add('event', 'invalid_transition', `${event} cannot happen to a school that is ${school.status}`).throwIfAny();
-  }
-  if (!mayFireSchoolEvent(role, school.status, event)) {
-    new Checks().add('event', 'forbidden', `only the platform may apply ${event} to a school that is ${school.status}`).throwIfAny();
-  }
-  await tx.insert(schoolStatusChanges).values({ schoolId: school.id, event, fromStatus: school.status, toStatus: to! });
-  await emitEvent(tx, {
-    schoolId: school.id,
-    name: 'school.status_changed',
-    subjectType: 'School',
-    subjectId: school.id,
-    payload: { event, from: school.status, to: to! },
-  });
-  return to!;
 }
 
 /** The user types `schools(email, type)` looks up (GET /schools?email=&type=). */
@@ -118,6 +69,7 @@ export class SchoolResolver {
 
   @Mutation(() => SchoolPayload)
   createSchool(@Arg('input', () => CreateSchoolInput) input: CreateSchoolInput, @Ctx() ctx: Context) {
+    actAcrossSchools(ctx);
     return mutate(ctx, 'school', async (tx) => {
       checkSchool(input, true).throwIfAny();
       const [row] = await tx

@@ -3,7 +3,7 @@ import { and, eq, gte, sql } from 'drizzle-orm';
 import { Arg, Args, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound, UserError } from '../../graphql/errors.js';
+import { domainErrorType, notFound, type UserError } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
 import { byIdLoader, childrenLoader, findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
@@ -24,7 +24,7 @@ const RotateIntegrationSecretPayload = Payload(Integration, 'integration', 'Rota
 class RedeliverWebhooksPayload {
   @Field(() => Integration, { nullable: true }) integration!: IntegrationRow | null;
   @Field(() => Int, { nullable: true, description: 'How many deliveries were made pending again.' }) redelivered!: number | null;
-  @Field(() => [UserError]) errors!: UserError[];
+  @Field(() => [domainErrorType('webhook')]) errors!: UserError[];
 }
 
 const integrationById = byIdLoader('webhooks.integration', integrations);

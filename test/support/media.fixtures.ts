@@ -1,11 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import { extraContents } from '../src/modules/extra-contents/extra-content.table.js';
-import { images, libraryResources } from '../src/modules/library/library.table.js';
-import { media, videoSlideSyncs } from '../src/modules/media/media.table.js';
+import { domainEvents } from '../../src/modules/events/domain-event.table.js';
+import { extraContents } from '../../src/modules/extra-contents/extra-content.table.js';
+import { images, libraryResources } from '../../src/modules/library/library.table.js';
+import { media, videoSlideSyncs } from '../../src/modules/media/media.table.js';
 import { api, fixtures as contentFixtures, next } from './courses.fixtures.js';
-import type { Service, TestSchool } from './support/service.js';
+import { expectNoWrite as expectNoWriteOf, fingerprint } from './fingerprint.js';
+import type { Service, TestSchool } from './service.js';
 
 // Fixtures of the media tests. Library resources, images and extra contents are inserted with
 // drizzle (their APIs have tests of their own); media are made through POST /media.
@@ -72,18 +73,7 @@ export function mediaFixtures(service: Service) {
       .where(and(eq(domainEvents.subjectType, 'Media'), eq(domainEvents.subjectId, mediaId)))
       .orderBy(asc(domainEvents.id));
   }
-  async function snapshot() {
-    return {
-      media: await db().select().from(media).orderBy(asc(media.id)),
-      slides: await db().select().from(videoSlideSyncs).orderBy(asc(videoSlideSyncs.id)),
-      events: await db().select().from(domainEvents).orderBy(asc(domainEvents.id)),
-    };
-  }
-  async function expectNoWrite<T>(work: () => Promise<T>): Promise<T> {
-    const before = await snapshot();
-    const result = await work();
-    expect(await snapshot()).toEqual(before);
-    return result;
-  }
+  const snapshot = fingerprint(() => service, { media, slides: videoSlideSyncs, events: domainEvents });
+  const expectNoWrite = <T>(work: () => Promise<T>) => expectNoWriteOf(snapshot, work);
   return { ...content, resource, image, required, create, videoSlide, scorm, mediaRow, slidesOf, extraContent, catalogue, eventsOf, expectNoWrite };
 }

@@ -1,9 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { Role } from '../src/auth/credential.js';
-import { hostCredentials, libraries } from '../src/modules/library/library.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import type { Client, Service, TestSchool } from './support/service.js';
+import type { Role } from '../../src/auth/credential.js';
+import { hostCredentials, libraries } from '../../src/modules/library/library.table.js';
+import { users } from '../../src/modules/users/user.table.js';
+import type { Client, Service, TestSchool } from './service.js';
 
 /** Factories and assertions shared by the library and host-credential tests. */
 let serial = 0;

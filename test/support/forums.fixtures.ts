@@ -1,12 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { collaborativeComments, collaborativeDiscussions } from '../src/modules/collaborative/collaborative.table.js';
-import { lessons } from '../src/modules/courses/course.table.js';
-import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import { forumAnswers, forumQuestions, forums, forumSections } from '../src/modules/forums/forum.table.js';
-import { notifications } from '../src/modules/notifications/notification.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import type { Client, Reply, Service, TestSchool } from './support/service.js';
+import { collaborativeComments, collaborativeDiscussions } from '../../src/modules/collaborative/collaborative.table.js';
+import { lessons } from '../../src/modules/courses/course.table.js';
+import { domainEvents } from '../../src/modules/events/domain-event.table.js';
+import { forumAnswers, forumQuestions, forums, forumSections } from '../../src/modules/forums/forum.table.js';
+import { notifications } from '../../src/modules/notifications/notification.table.js';
+import { users } from '../../src/modules/users/user.table.js';
+import { expectNoWrite as expectNoWriteOf, fingerprint } from './fingerprint.js';
+import type { Client, Reply, Service, TestSchool } from './service.js';
 
 // Helpers shared by the forum and collaborative-comment tests (test/forum-*.test.ts,
 // test/forums.*.test.ts, test/collaborative-comments.*.test.ts). Fixture rows whose API other
@@ -79,25 +80,20 @@ export async function discussion(client: Client, input: Record<string, unknown> 
 }
 
 /** Every row the forum and collaborative families write, to prove a refused request changed nothing. */
-export async function snapshot(service: Service) {
-  const db = service.db;
-  return {
-    forums: await db.select().from(forums).orderBy(asc(forums.id)),
-    sections: await db.select().from(forumSections).orderBy(asc(forumSections.id)),
-    questions: await db.select().from(forumQuestions).orderBy(asc(forumQuestions.id)),
-    answers: await db.select().from(forumAnswers).orderBy(asc(forumAnswers.id)),
-    discussions: await db.select().from(collaborativeDiscussions).orderBy(asc(collaborativeDiscussions.id)),
-    comments: await db.select().from(collaborativeComments).orderBy(asc(collaborativeComments.id)),
-    notifications: await db.select().from(notifications).orderBy(asc(notifications.id)),
-    events: await db.select().from(domainEvents).orderBy(asc(domainEvents.id)),
-  };
-}
+export const snapshot = (service: Service) =>
+  fingerprint(() => service, {
+    forums,
+    sections: forumSections,
+    questions: forumQuestions,
+    answers: forumAnswers,
+    discussions: collaborativeDiscussions,
+    comments: collaborativeComments,
+    notifications,
+    events: domainEvents,
+  })();
 
-export async function expectNoWrite(service: Service, work: () => Promise<Reply>): Promise<Reply> {
-  const before = await snapshot(service);
-  const res = await work();
-  expect(await snapshot(service)).toEqual(before);
-  return res;
+export function expectNoWrite(service: Service, work: () => Promise<Reply>): Promise<Reply> {
+  return expectNoWriteOf(() => snapshot(service), work);
 }
 
 export const eventsOf = (service: Service, name: string, subjectId: number) =>

@@ -1,13 +1,14 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { enrollments, registrations } from '../src/modules/enrollments/enrollment.table.js';
-import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import { channels, messageChannels, messageOwners, messages } from '../src/modules/messages/message.table.js';
-import { notifications } from '../src/modules/notifications/notification.table.js';
-import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { courses } from '../src/modules/courses/course.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import type { Client, Service, TestSchool } from './support/service.js';
+import { enrollments, registrations } from '../../src/modules/enrollments/enrollment.table.js';
+import { domainEvents } from '../../src/modules/events/domain-event.table.js';
+import { channels, messageChannels, messageOwners, messages } from '../../src/modules/messages/message.table.js';
+import { notifications } from '../../src/modules/notifications/notification.table.js';
+import { schoolProducts } from '../../src/modules/school-products/school-product.table.js';
+import { courses } from '../../src/modules/courses/course.table.js';
+import { users } from '../../src/modules/users/user.table.js';
+import { expectNoWrite as expectNoWriteOf, fingerprint } from './fingerprint.js';
+import type { Client, Service, TestSchool } from './service.js';
 
 /**
  * Factories and assertions shared by the messages, notifications and integrations tests. Rows
@@ -88,22 +89,15 @@ export function fixtures(service: Service) {
     return service.db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(asc(notifications.id));
   }
   /** Every row of these families, to prove a refused request wrote nothing. */
-  async function snapshot() {
-    return {
-      channels: await service.db.select().from(channels).orderBy(asc(channels.id)),
-      messages: await service.db.select().from(messages).orderBy(asc(messages.id)),
-      links: await service.db.select().from(messageChannels).orderBy(asc(messageChannels.messageId), asc(messageChannels.channelId)),
-      owners: await service.db.select().from(messageOwners).orderBy(asc(messageOwners.id)),
-      notifications: await service.db.select().from(notifications).orderBy(asc(notifications.id)),
-      events: await service.db.select().from(domainEvents).orderBy(asc(domainEvents.id)),
-    };
-  }
-  async function expectNoWrite<T>(work: () => Promise<T>): Promise<T> {
-    const before = await snapshot();
-    const result = await work();
-    expect(await snapshot()).toEqual(before);
-    return result;
-  }
+  const snapshot = fingerprint(() => service, {
+    channels,
+    messages,
+    links: messageChannels,
+    owners: messageOwners,
+    notifications,
+    events: domainEvents,
+  });
+  const expectNoWrite = <T>(work: () => Promise<T>) => expectNoWriteOf(snapshot, work);
   return { person, studentClient, product, course, enrollment, channel, message, messageRow, eventsOf, notificationsOf, snapshot, expectNoWrite };
 }
 

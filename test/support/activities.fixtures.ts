@@ -7,13 +7,14 @@ import {
   examQuestionAssertions,
   examQuestionOptions,
   examQuestions,
-} from '../src/modules/activities/activity.table.js';
-import { courseModuleLinks, courseModules, courses, lessons } from '../src/modules/courses/course.table.js';
-import { enrollments, registrations } from '../src/modules/enrollments/enrollment.table.js';
-import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
-import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import type { Client, Reply, Service, TestSchool } from './support/service.js';
+} from '../../src/modules/activities/activity.table.js';
+import { courseModuleLinks, courseModules, courses, lessons } from '../../src/modules/courses/course.table.js';
+import { enrollments, registrations } from '../../src/modules/enrollments/enrollment.table.js';
+import { schoolProductCourses } from '../../src/modules/school-products/school-product-content.table.js';
+import { schoolProducts } from '../../src/modules/school-products/school-product.table.js';
+import { users } from '../../src/modules/users/user.table.js';
+import { expectNoWrite as expectNoWriteOf } from './fingerprint.js';
+import type { Client, Reply, Service, TestSchool } from './service.js';
 
 /**
  * Fixtures of the activities tests. Courses, modules, lessons, their product links and enrollments
@@ -164,16 +165,13 @@ export class Fixtures {
   }
 
   /** Runs `work` and checks that no row of the family changed. */
-  async expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
+  expectNoWrite(work: () => Promise<Reply>): Promise<Reply> {
     const snapshot = async () => ({
       counts: await this.counts(),
       activities: await this.db.select().from(activities).orderBy(asc(activities.id)),
       answers: await this.db.select().from(examQuestionAnswers).orderBy(asc(examQuestionAnswers.id)),
       attempts: await this.db.select().from(examAnswers).orderBy(asc(examAnswers.id)),
     });
-    const before = await snapshot();
-    const res = await work();
-    expect(await snapshot()).toEqual(before);
-    return res;
+    return expectNoWriteOf(snapshot, work);
   }
 }

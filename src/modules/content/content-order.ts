@@ -3,10 +3,10 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { type ConnectionArgs, type ConnectionData, encodeCursor, windowOf } from '../../graphql/pagination.js';
+import { type ConnectionArgs, type ConnectionData, toConnection, windowOf } from '../../graphql/pagination.js';
 import { pathCourses } from '../paths/path.table.js';
 import { schoolProductCourses as spc, schoolProductPaths as spp } from '../school-products/school-product-content.table.js';
-import { courseModuleLinks as links, lessons } from './course.table.js';
+import { courseModuleLinks as links, lessons } from '../courses/course.table.js';
 
 /**
  * The order of a school product's content, as its students walk it: the product's own courses in
@@ -71,28 +71,23 @@ export function lessonRanks(db: Db, productIds: number[]) {
     .as('lesson_ranks');
 }
 
+/** The rows of `table` under one parent, ranked by position (then id). */
+function positionRanks(db: Db, table: PgTable, id: PgColumn, position: PgColumn, parent: PgColumn, parentId: number, name: string) {
+  return db
+    .select({ id, rank: sql<number>`(row_number() over (order by ${position}, ${id}))::int`.mapWith(Number).as('rank') })
+    .from(table)
+    .where(eq(parent, parentId))
+    .as(name);
+}
+
 /** The modules of one course in the course's order. */
 export function courseModuleRanks(db: Db, courseId: number) {
-  return db
-    .select({
-      id: links.courseModuleId,
-      rank: sql<number>`(row_number() over (order by ${links.position}, ${links.courseModuleId}))::int`.mapWith(Number).as('rank'),
-    })
-    .from(links)
-    .where(eq(links.courseId, courseId))
-    .as('course_module_ranks');
+  return positionRanks(db, links, links.courseModuleId, links.position, links.courseId, courseId, 'course_module_ranks');
 }
 
 /** The lessons of one module by position (then id). */
 export function moduleLessonRanks(db: Db, moduleId: number) {
-  return db
-    .select({
-      id: lessons.id,
-      rank: sql<number>`(row_number() over (order by ${lessons.position}, ${lessons.id}))::int`.mapWith(Number).as('rank'),
-    })
-    .from(lessons)
-    .where(eq(lessons.courseModuleId, moduleId))
-    .as('module_lesson_ranks');
+  return positionRanks(db, lessons, lessons.id, lessons.position, lessons.courseModuleId, moduleId, 'module_lesson_ranks');
 }
 
 type Ranked = { id: PgColumn | SQL.Aliased; rank: SQL.Aliased<number> };
@@ -124,32 +119,19 @@ export async function rankedPage<T extends TableWithId>(
     .limit(window.limit + 1)
     .offset(window.offset);
   const rows = found.map((f) => (f as unknown as { row: Row }).row);
-  const nodes = rows.slice(0, window.limit);
   let counted: Promise<number> | undefined;
-  return {
-    nodes,
-    totalCount: () =>
-      (counted ??= ctx.db
-        .with(r)
-        .select({ n: count() })
-        .from(table as PgTable)
-        .innerJoin(r, eq(r.id, table.id))
-        .where(where)
-        .then(([c]) => Number(c.n))),
-    pageInfo: {
-      hasNextPage: rows.length > window.limit,
-      hasPreviousPage: window.offset > 0 || window.afterId !== null,
-      startCursor: nodes.length ? encodeCursor(nodes[0].id) : null,
-      endCursor: nodes.length ? encodeCursor(nodes[nodes.length - 1].id) : null,
-    },
-  };
+  const totalCount = () =>
+    (counted ??= ctx.db
+      .with(r)
+      .select({ n: count() })
+      .from(table as PgTable)
+      .innerJoin(r, eq(r.id, table.id))
+      .where(where)
+      .then(([c]) => Number(c.n)));
+  return toConnection(rows, window, totalCount);
 }
 
 /** A connection with nothing in it (an inactive enrollment's content). */
-export function emptyConnection<T>(): ConnectionData<T> {
-  return {
-    nodes: [],
-    totalCount: async () => 0,
-    pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
-  };
+export function emptyConnection<T extends { id: number }>(): ConnectionData<T> {
+  return toConnection<T>([], { limit: 0, offset: 0, afterId: null }, async () => 0);
 }

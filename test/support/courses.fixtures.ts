@@ -1,14 +1,15 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { activities, examQuestionAssertions, examQuestionOptions, examQuestions } from '../src/modules/activities/activity.table.js';
-import { courseModuleLinks, courseModules, courses, lessons } from '../src/modules/courses/course.table.js';
-import { enrollments, registrations } from '../src/modules/enrollments/enrollment.table.js';
-import { media } from '../src/modules/media/media.table.js';
-import { pathCourses, paths } from '../src/modules/paths/path.table.js';
-import { schoolProductCourses, schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
-import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import type { Client, Reply, Service, TestSchool } from './support/service.js';
+import { activities, examQuestionAssertions, examQuestionOptions, examQuestions } from '../../src/modules/activities/activity.table.js';
+import { courseModuleLinks, courseModules, courses, lessons } from '../../src/modules/courses/course.table.js';
+import { enrollments, registrations } from '../../src/modules/enrollments/enrollment.table.js';
+import { media } from '../../src/modules/media/media.table.js';
+import { pathCourses, paths } from '../../src/modules/paths/path.table.js';
+import { schoolProductCourses, schoolProductPaths } from '../../src/modules/school-products/school-product-content.table.js';
+import { schoolProducts } from '../../src/modules/school-products/school-product.table.js';
+import { users } from '../../src/modules/users/user.table.js';
+import { expectNoWrite as expectNoWriteOf, fingerprint } from './fingerprint.js';
+import { type Client, type Reply, type Service, startTwoSchools, type TestSchool } from './service.js';
 
 // Fixtures and helpers shared by the courses, course-modules and lessons tests. Rows whose API
 // another engineer builds (products' content, paths, enrollments, activities) are inserted with drizzle.
@@ -137,25 +138,15 @@ export function fixtures(service: Service) {
       return db().select().from(lessons).where(inArray(lessons.courseModuleId, moduleIds)).orderBy(asc(lessons.courseModuleId), asc(lessons.position), asc(lessons.id));
     },
     /** Every row of the content tables, to prove a refused request wrote nothing. */
-    async snapshot() {
-      return {
-        courses: await db().select().from(courses).orderBy(asc(courses.id)),
-        modules: await db().select().from(courseModules).orderBy(asc(courseModules.id)),
-        links: await db().select().from(courseModuleLinks).orderBy(asc(courseModuleLinks.courseId), asc(courseModuleLinks.courseModuleId)),
-        lessons: await db().select().from(lessons).orderBy(asc(lessons.id)),
-      };
-    },
+    snapshot: fingerprint(() => service, { courses, modules: courseModules, links: courseModuleLinks, lessons }),
   };
 }
 
 export type Fixtures = ReturnType<typeof fixtures>;
 
 /** Runs `work` and checks that the content tables did not change. */
-export async function expectNoWrite(f: Fixtures, work: () => Promise<Reply>): Promise<Reply> {
-  const before = await f.snapshot();
-  const res = await work();
-  expect(await f.snapshot()).toEqual(before);
-  return res;
+export function expectNoWrite(f: Fixtures, work: () => Promise<Reply>): Promise<Reply> {
+  return expectNoWriteOf(f.snapshot, work);
 }
 
 /** REST helpers that create through the API and expect success. */
@@ -185,3 +176,9 @@ export const ids = (res: Reply) => {
   expect(Array.isArray(res.body)).toBe(true);
   return (res.body as { id: number }[]).map((r) => r.id);
 };
+
+/** The course family's set-up: the service, two schools, the fixtures and the main school's API helpers. */
+export async function startCourses(school: string, other: string) {
+  const started = await startTwoSchools(school, other);
+  return { ...started, f: fixtures(started.service), make: api(started.school.admin) };
+}

@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
-import { expect } from 'vitest';
-import { courseModuleLinks, courseModules, courses, lessons } from '../src/modules/courses/course.table.js';
-import { extraContents } from '../src/modules/extra-contents/extra-content.table.js';
-import { media } from '../src/modules/media/media.table.js';
+import { courseModuleLinks, courseModules, courses, lessons } from '../../src/modules/courses/course.table.js';
+import { extraContents } from '../../src/modules/extra-contents/extra-content.table.js';
+import { media } from '../../src/modules/media/media.table.js';
 import { fixtures as courseFixtures } from './courses.fixtures.js';
-import type { Reply, Service, TestSchool } from './support/service.js';
+import { expectNoWrite as expectNoWriteOf } from './fingerprint.js';
+import type { Reply, Service, TestSchool } from './service.js';
 
 // Factories shared by the extra-contents tests. Rows whose API another engineer builds (media) or
 // that are not what these tests are about (courses, lessons, products, enrollments) are inserted with drizzle.
@@ -63,11 +63,8 @@ export function fixtures(service: Service) {
 export type ExtraFixtures = ReturnType<typeof fixtures>;
 
 /** Runs `work` and checks that the extra_contents table did not change. */
-export async function expectNoWrite(f: ExtraFixtures, work: () => Promise<Reply>): Promise<Reply> {
-  const before = await f.allExtraRows();
-  const res = await work();
-  expect(await f.allExtraRows()).toEqual(before);
-  return res;
+export function expectNoWrite(f: ExtraFixtures, work: () => Promise<Reply>): Promise<Reply> {
+  return expectNoWriteOf(f.allExtraRows, work);
 }
 
 export { ids } from './courses.fixtures.js';

@@ -1,0 +1,175 @@
+import 'reflect-metadata';
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { Arg, Args, type ClassType, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { inSchool, writeSchool } from '../auth/tenancy.js';
+import type { Queryable } from '../db/client.js';
+import type { Context, LoaderDefinition } from './context.js';
+import { parseId } from './ids.js';
+import { findOr404 } from './loaders.js';
+import { mutate, Payload } from './mutation.js';
+import { deleteOwned, lockOwned } from './owned.js';
+import { ConnectionArgs, paginate } from './pagination.js';
+
+type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
+type Values<T extends Owned> = Partial<T['$inferInsert']>;
+type Operation = 'show' | 'list' | 'create' | 'update' | 'delete';
+
+/** What a resource's `columns` knows besides the input: the school written to and, on update, the row as it is. */
+export interface ColumnsScope<T extends Owned> {
+  ctx: Context;
+  schoolId: number;
+  current?: T['$inferSelect'];
+}
+
+/** A resource created inside a parent named by an argument (`createLibraryResource(libraryId:, input:)`). */
+export interface ParentSpec<T extends Owned> {
+  /** The argument (`libraryId`), before `input` (and before the connection arguments when `inList`). */
+  arg: string;
+  /** The parent's GraphQL name, for parseId and the 404 (`Library`). */
+  type: string;
+  byId: LoaderDefinition<number, { id: number } | null>;
+  /** The column that holds the parent's id (`libraryId`). */
+  column: keyof T['$inferInsert'] & string;
+  /** The list query takes the parent as a required argument too (the parent's rows of the school). */
+  inList?: boolean;
+}
+
+export interface ResourceSpec<T extends Owned, TInput extends object, TArgs extends ConnectionArgs> {
+  /** The GraphQL object type, its connection and its input. */
+  type: ClassType;
+  connection: ClassType;
+  input: ClassType<TInput>;
+  /** The type's GraphQL name (parseId, 404s); the class name unless given. */
+  name?: string;
+  /** The show query and the payload's field (`forum`); `plural` names the list query (`forums`). */
+  key: string;
+  plural: string;
+  table: T;
+  /** The tenancy-scoped loader by id. */
+  byId: LoaderDefinition<number, T['$inferSelect'] | null>;
+  /** Checks the input (as the row will be) and maps it to the columns to write; `scope.current` on update. */
+  columns: (tx: Queryable, input: TInput, scope: ColumnsScope<T>) => Values<T> | Promise<Values<T>>;
+  parent?: ParentSpec<T>;
+  /** The list's arguments and condition (default: the connection arguments, the school's rows). */
+  listArgs?: ClassType<TArgs>;
+  listWhere?: (ctx: Context, args: TArgs) => SQL | undefined | Promise<SQL | undefined>;
+  /** What a create returns, from the new row (a secret shown once); the row itself unless given. */
+  created?: (tx: Queryable, row: T['$inferSelect'], ctx: Context) => Promise<object>;
+  descriptions?: Partial<Record<Operation, string>>;
+  /** Operations the resource does not have (its resolver writes them itself, or they do not exist). */
+  omit?: Operation[];
+}
+
+/**
+ * The usual resource's root fields, `<key>(id)`, `<plural>(...)`, `create<Name>`, `update<Name>`
+ * and `delete<Name>`, as an abstract resolver to extend (type-graphql's resolver inheritance):
+ * reads through the tenancy-scoped loader and `inSchool`, lists as connections, writes in one
+ * transaction on a row of the written school (`lockOwned`, `deleteOwned`) with the `{ <key>, errors }`
+ * payload. The names are those of the role matrix's rows. The concrete resolver adds what is
+ * particular to the resource: its field resolvers and special actions; `spec.columns` holds its checks
+ * and column mapping.
+ */
+export function resourceResolver<T extends Owned, TInput extends object, TArgs extends ConnectionArgs = ConnectionArgs>(
+  spec: ResourceSpec<T, TInput, TArgs>,
+) {
+  const name = spec.name ?? spec.type.name;
+  const { key, table, parent } = spec;
+  const ResourcePayload = Payload(spec.type, key, `${name}Payload`);
+  const description = (op: Operation) => (spec.descriptions?.[op] ? { description: spec.descriptions[op] } : {});
+  const has = (op: Operation) => !spec.omit?.includes(op);
+
+  async function parentOf(ctx: Context, id: string) {
+    return findOr404(ctx, parent!.byId, parseId(id, parent!.type), parent!.type);
+  }
+
+  async function changes(tx: Queryable, ctx: Context, input: TInput, current: T['$inferSelect']) {
+    return spec.columns(tx, input, { ctx, schoolId: (current as { schoolId: number }).schoolId, current });
+  }
+
+  @Resolver()
+  abstract class ResourceResolver {
+    static readonly Payload = ResourcePayload;
+
+    showOne(id: string, ctx: Context) {
+      return findOr404(ctx, spec.byId, parseId(id, name), name);
+    }
+
+    async listAll(...params: unknown[]) {
+      const [parentId, args, ctx] = (parent?.inList ? params : [null, ...params]) as [string | null, TArgs, Context];
+      if (parentId !== null) {
+        const owner = await parentOf(ctx, parentId);
+        return paginate(ctx, table, and(eq(table[parent!.column as 'id'], owner.id), inSchool(ctx, table.schoolId)), args);
+      }
+      const where = spec.listWhere ? await spec.listWhere(ctx, args) : inSchool(ctx, table.schoolId);
+      return paginate(ctx, table, where, args);
+    }
+
+    async createOne(...params: unknown[]) {
+      const [parentId, input, ctx] = (parent ? params : [null, ...params]) as [string | null, TInput, Context];
+      const schoolId = writeSchool(ctx);
+      const owner = parentId !== null ? await parentOf(ctx, parentId) : null;
+      return mutate(ctx, key, async (tx) => {
+        const values = await spec.columns(tx, input, { ctx, schoolId });
+        const [row] = await tx
+          .insert(table)
+          .values({ ...values, schoolId, ...(owner ? { [parent!.column]: owner.id } : {}) } as T['$inferInsert'])
+          .returning();
+        return spec.created ? spec.created(tx, row as T['$inferSelect'], ctx) : row;
+      });
+    }
+
+    updateOne(id: string, input: TInput, ctx: Context) {
+      const rowId = parseId(id, name);
+      return mutate(ctx, key, async (tx) => {
+        const current = await lockOwned(tx, ctx, table, rowId, name);
+        const values = await changes(tx, ctx, input, current);
+        if (Object.keys(values).length === 0) return current;
+        const [row] = await tx.update(table as PgTable).set(values).where(eq(table.id, rowId)).returning();
+        return row;
+      });
+    }
+
+    deleteOne(id: string, ctx: Context) {
+      const rowId = parseId(id, name);
+      return mutate(ctx, key, (tx) => deleteOwned(tx, ctx, table, rowId, name));
+    }
+  }
+
+  // The root fields, declared here so their names, descriptions and arguments follow the spec.
+  const proto = ResourceResolver.prototype;
+  const method = (property: keyof ResourceResolver) => Object.getOwnPropertyDescriptor(proto, property)!;
+  const idArg = (property: string, index: number) => Arg('id', () => ID)(proto, property, index);
+  const parentArg = (property: string) => Arg(parent!.arg, () => ID)(proto, property, 0);
+  if (has('show')) {
+    Query(() => spec.type, { name: key, ...description('show') })(proto, 'showOne', method('showOne'));
+    idArg('showOne', 0);
+    Ctx()(proto, 'showOne', 1);
+  }
+  if (has('list')) {
+    Query(() => spec.connection, { name: spec.plural, ...description('list') })(proto, 'listAll', method('listAll'));
+    const at = parent?.inList ? 1 : 0;
+    if (parent?.inList) parentArg('listAll');
+    Args(() => spec.listArgs ?? ConnectionArgs)(proto, 'listAll', at);
+    Ctx()(proto, 'listAll', at + 1);
+  }
+  if (has('create')) {
+    Mutation(() => ResourcePayload, { name: `create${name}`, ...description('create') })(proto, 'createOne', method('createOne'));
+    const at = parent ? 1 : 0;
+    if (parent) parentArg('createOne');
+    Arg('input', () => spec.input)(proto, 'createOne', at);
+    Ctx()(proto, 'createOne', at + 1);
+  }
+  if (has('update')) {
+    Mutation(() => ResourcePayload, { name: `update${name}`, ...description('update') })(proto, 'updateOne', method('updateOne'));
+    idArg('updateOne', 0);
+    Arg('input', () => spec.input)(proto, 'updateOne', 1);
+    Ctx()(proto, 'updateOne', 2);
+  }
+  if (has('delete')) {
+    Mutation(() => ResourcePayload, { name: `delete${name}`, ...description('delete') })(proto, 'deleteOne', method('deleteOne'));
+    idArg('deleteOne', 0);
+    Ctx()(proto, 'deleteOne', 1);
+  }
+  return ResourceResolver;
+}

@@ -1,0 +1,36 @@
+import type { Context } from '../../graphql/context.js';
+import type { ContentScope } from './content-scope.js';
+import type { LessonRow } from '../courses/course.table.js';
+import { releasedLessons } from './content-release.js';
+
+/**
+ * The scope a row was read in travels with it, so that the fields under it keep the scope's rules:
+ * `enrollment(...) { courses { modules { lessons } } }` shows released lessons only, as
+ * `/enrollments/:id/lessons` does. Rows are copied before they are marked, because loaders cache
+ * and share the row objects within a request.
+ */
+const SCOPE = Symbol('contentScope');
+type Scoped = { [SCOPE]?: ContentScope };
+
+export function withScope<T extends object>(row: T, scope: ContentScope | undefined): T {
+  return scope && scope.kind !== 'school' ? { ...row, [SCOPE]: scope } : row;
+}
+
+export function scopeOf(row: object): ContentScope | undefined {
+  return (row as Scoped)[SCOPE];
+}
+
+/**
+ * The lessons a reader sees among lessons loaded for a module: an enrollment's released ones (by
+ * content-release.ts' releaseRule, in SQL, for the whole batch at once), none for an inactive
+ * enrollment. A student outside an enrollment sees none: students read lessons only through their
+ * enrollments (staff see every lesson).
+ */
+export async function visibleLessons(ctx: Context, scope: ContentScope | undefined, rows: LessonRow[]): Promise<LessonRow[]> {
+  if (scope?.kind === 'nothing') return [];
+  if (scope?.kind === 'enrollment') {
+    return (await releasedLessons(ctx, scope, rows)).map((l) => withScope(l, scope));
+  }
+  if (ctx.credential?.role === 'student') return [];
+  return scope ? rows.map((l) => withScope(l, scope)) : rows;
+}

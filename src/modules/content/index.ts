@@ -1,0 +1,12 @@
+import type { Route } from '../../rest/route-table.js';
+import { EnrollmentContentResolver, SchoolProductCoursesResolver } from './content-relations.resolver.js';
+
+/**
+ * The content scope: what a product contains (its courses, directly and through its paths, in order)
+ * and what an enrollment releases (content-scope.ts: the release rule, in SQL). Its REST rows are
+ * the courses module's (`/school_products/:id/courses`, `/enrollments/:id/lessons`, ...).
+ */
+export const contentModule = {
+  resolvers: [SchoolProductCoursesResolver, EnrollmentContentResolver] as Function[],
+  routes: [] as Route[],
+};

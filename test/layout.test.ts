@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../src/db/client.js';
+
+/** Every .ts file under a folder, as paths relative to the project root. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(projectRoot, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(projectRoot, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** The module specifiers a file imports or re-exports (static, side-effect and dynamic imports). */
+export function importsOf(text: string): string[] {
+  const found: string[] = [];
+  const patterns = [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s+['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+  for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]!);
+  return found;
+}
+
+const RESOLVER = /\.resolver(\.js|\.ts)?$/;
+const MODULE_INDEX = /^src\/modules\/[^/]+\/index\.ts$/;
+
+describe('layout', () => {
+  it('finds the imports it looks for (static, re-export, side effect, dynamic)', () => {
+    const text = [
+      "import { A } from './a.resolver.js';",
+      "export { B } from '../b/b.resolver.js';",
+      "import './c.resolver.js';",
+      "const d = await import('./d.resolver.js');",
+      "import type { E } from './e.rules.js';",
+    ].join('\n');
+    expect(importsOf(text).filter((s) => RESOLVER.test(s)).sort()).toEqual(['../b/b.resolver.js', './a.resolver.js', './c.resolver.js', './d.resolver.js']);
+  });
+
+  it("no file of src/ but a module's index.ts imports a *.resolver.ts (rules live in *.rules.ts, *.state.ts, *.type.ts)", () => {
+    const files = sourceFiles('src');
+    expect(files.some((f) => f.endsWith('.resolver.ts'))).toBe(true);
+    const offenders = files
+      .filter((file) => !MODULE_INDEX.test(file))
+      .flatMap((file) =>
+        importsOf(readFileSync(join(projectRoot, file), 'utf8'))
+          .filter((specifier) => RESOLVER.test(specifier))
+          .map((specifier) => `${file} imports ${specifier}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+});
