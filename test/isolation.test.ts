@@ -19,7 +19,7 @@ import { contextFor } from '../src/graphql/request-context.js';
 import { snake } from '../src/rest/names.js';
 import { seed } from '../src/tools/seed.js';
 import type { Method, Route } from '../src/rest/route-table.js';
-import { literal, restTargets, selectionOf } from './support/fuzz-requests.js';
+import { literal, restTargets, segmentOf, selectionOf } from './support/fuzz-requests.js';
 import { Draw, valueFor } from './support/fuzz-values.js';
 import { FuzzWorld } from './support/fuzz-world.js';
 import { type Client, type Service, startService } from './support/service.js';
@@ -107,13 +107,6 @@ describe('isolation between schools and the role matrix, on every route and fiel
   };
 
   /** A route's URL with every path parameter naming an object of A. */
-  /** The table a path parameter names: `:school_product_id` by its name, `:id` by the segment before it (`/orders/:id/cancel`). */
-  const segmentOf = (path: string, name: string) => {
-    if (name !== 'id') return name;
-    const segments = path.split('/').filter(Boolean);
-    return segments[segments.indexOf(':id') - 1] ?? '';
-  };
-
   function urlWithAIds(route: Route): string {
     return route.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
       if (name === 'code') return 'isolation-code';

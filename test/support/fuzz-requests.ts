@@ -62,10 +62,17 @@ function argOf(world: FuzzWorld, route: Route, name: string): GraphQLArgument | 
   return field?.args.find((a) => a.name === name);
 }
 
+/** The table a path parameter names: `:school_product_id` by its name, `:id` by the segment before it (`/orders/:id/cancel`). */
+export function segmentOf(path: string, name: string): string {
+  if (name !== 'id') return name;
+  const segments = path.split('/').filter(Boolean);
+  return segments[segments.indexOf(':id') - 1] ?? '';
+}
+
 /** A path parameter: a real id (of the table the path names), a code, or garbage. */
 function pathValue(d: Draw, world: FuzzWorld, path: string, name: string, write: boolean): string {
   if (d.chance(0.15)) return encodeURIComponent(String(d.pick([...garbageIds.filter(Boolean), 'a%00b', '\u0000', '💥', 'x'.repeat(d.pick([99, 101, 500]))])));
-  const segment = name === 'id' ? path.split('/').filter(Boolean).slice(-2)[0] ?? '' : name;
+  const segment = segmentOf(path, name);
   if (name === 'code') return encodeURIComponent(`fz${d.int(0, 99)}`);
   const ids = world.tableOf(segment) === 'schools' ? (write ? [world.b.id] : [world.a.id, world.b.id]) : world.idsFor(segment);
   return String(d.pick(ids.length ? ids : [1]));
