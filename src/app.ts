@@ -5,6 +5,7 @@ import qs from 'qs';
 import type { Database } from './db/client.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { attachCredentialCache, CredentialCache } from './auth/credential-cache.js';
 import { config } from './config.js';
 import { databaseReady } from './db/client.js';
 import { createApollo } from './graphql/apollo.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
   rateLimit?: Partial<RateLimitSettings>;
   /** Overrides of the configured GraphQL limits (tests set small ones to reach each boundary). */
   graphqlLimits?: Partial<GraphqlLimits>;
+  /** Seconds a checked credential is reused (CREDENTIAL_CACHE_SECONDS by default; 0: every request reads it). */
+  credentialCacheSeconds?: number;
 }
 
 
@@ -67,7 +70,9 @@ export function normaliseUrl(url: string): string {
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const schema = await appSchema();
-  const deps: ContextDeps = { db: options.database.db, now: options.now ?? (() => new Date()) };
+  const cacheSeconds = options.credentialCacheSeconds ?? config.credentialCache.seconds;
+  const credentials = cacheSeconds > 0 ? new CredentialCache(cacheSeconds * 1000, config.credentialCache.size) : undefined;
+  const deps: ContextDeps = { db: options.database.db, now: options.now ?? (() => new Date()), credentials };
   const app = Fastify({
     logger: options.logger ? loggerOptions(options.logStream) : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -87,6 +92,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // An unexpected error is logged with the request it broke (its reqId), wherever it is caught.
   const log = (error: unknown) => (requestLogger.getStore() ?? app.log).error({ err: error }, 'unexpected error');
+  // Every instance drops its cached credentials when one is revoked or its school changes (auth/credential-cache.ts).
+  if (credentials) {
+    const stopListening = await attachCredentialCache(options.database, credentials);
+    app.addHook('onClose', () => stopListening());
+  }
   await registerSecurity(app, { corsOrigins: options.corsOrigins });
   // Keep after the security-header and CORS hooks: a 429 must carry their headers too.
   registerRateLimit(app, { db: options.database.db, now: deps.now, settings: options.rateLimit });

@@ -38,6 +38,9 @@ const environment = z.object({
   HOST: text.default('0.0.0.0'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10),
+  DATABASE_PREPARE: flag.default(true),
+  CREDENTIAL_CACHE_SECONDS: wholeNumber(0, 3600).default(15),
+  CREDENTIAL_CACHE_SIZE: wholeNumber(1, 1_000_000).default(5000),
   DATA_DIR: text.optional(),
   LOG_REQUESTS: flag.default(true),
   PUBLIC_URL: url(['http:', 'https:']).optional(),
@@ -88,6 +91,10 @@ export const config = {
   dataDir: env.DATA_DIR,
   logRequests: env.LOG_REQUESTS,
   maxConnections: env.DATABASE_POOL_SIZE,
+  /** Named prepared statements on PostgreSQL (parsed and planned once per connection); `false` behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
+  prepareStatements: env.DATABASE_PREPARE,
+  /** How long a checked credential is reused without a statement (0: never), and how many are kept (auth/credential-cache.ts). */
+  credentialCache: { seconds: env.CREDENTIAL_CACHE_SECONDS, size: env.CREDENTIAL_CACHE_SIZE },
   /** Where clients reach this service: the base of the links it hands out (SCORM launch URIs). */
   publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
   /** Schools are served at `<subdomain>.<this>`; redirects may go there (and to a school's own domains). */

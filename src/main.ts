@@ -46,7 +46,7 @@ async function checkPort(port: number, host: string): Promise<void> {
 
 async function open(dataDir: string): Promise<Database> {
   if (!config.databaseUrl) return openDatabase({ dataDir });
-  const database = await openDatabase({ url: config.databaseUrl, maxConnections: config.maxConnections });
+  const database = await openDatabase({ url: config.databaseUrl, maxConnections: config.maxConnections, prepare: config.prepareStatements });
   try {
     await database.db.execute(sql`select 1`);
   } catch (error) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Fixtures } from './support/activities.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { dataOf, graphql } from './support/graphql.js';
 
 // GraphQL face of Activity: activity / activities / examQuestion, createActivity / updateActivity /
 // deleteActivity, and the fields Activity.questions, Activity.lesson, ExamQuestion.options,
@@ -20,11 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-async function ok<T = any>(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const res = await client.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 
 const TREE = `id title type showComments examLessonId timeLimit retryTime maxAttempts
   lesson { id title }
@@ -46,7 +42,7 @@ const questionsInput = () => [
 describe('createActivity, updateActivity, deleteActivity', () => {
   it('given examQuestionsAttributes, then the activity comes back with its ordered tree and its lesson', async () => {
     const { lesson } = await fx.courseWithLesson(school);
-    const data = await ok(school.admin, CREATE, {
+    const data = await dataOf(school.admin, CREATE, {
       input: { title: 'Quiz', type: 'quiz', showComments: 'always', examLessonId: lesson.id, maxAttempts: 2, examQuestionsAttributes: questionsInput() },
     });
     expect(data.createActivity.errors).toEqual([]);
@@ -73,7 +69,7 @@ describe('createActivity, updateActivity, deleteActivity', () => {
     const questions = questionsInput();
     questions[1].optionsAttributes![0] = { firstAssertionAttributes: { text: 'Sun' } } as any;
     const before = await fx.counts();
-    const data = await ok(school.admin, CREATE, {
+    const data = await dataOf(school.admin, CREATE, {
       input: { title: 'Bad', type: 'exam', showComments: 'always', examLessonId: lesson.id, examQuestionsAttributes: questions },
     });
     expect(data.createActivity).toEqual({
@@ -95,17 +91,17 @@ describe('createActivity, updateActivity, deleteActivity', () => {
 
   it('given updateActivity with examQuestionsAttributes, then they replace the questions; without, the questions stay', async () => {
     const { lesson } = await fx.courseWithLesson(school);
-    const created = (await ok(school.admin, CREATE, { input: { title: 'A', type: 'exam', showComments: 'always', examLessonId: lesson.id, examQuestionsAttributes: questionsInput() } }))
+    const created = (await dataOf(school.admin, CREATE, { input: { title: 'A', type: 'exam', showComments: 'always', examLessonId: lesson.id, examQuestionsAttributes: questionsInput() } }))
       .createActivity.activity;
-    const renamed = (await ok(school.admin, UPDATE, { id: created.id, input: { title: 'B', retryTime: 5 } })).updateActivity;
+    const renamed = (await dataOf(school.admin, UPDATE, { id: created.id, input: { title: 'B', retryTime: 5 } })).updateActivity;
     expect(renamed.errors).toEqual([]);
     expect(renamed.activity).toMatchObject({ title: 'B', retryTime: 5 });
     expect(renamed.activity.questions.map((q: any) => q.id)).toEqual(created.questions.map((q: any) => q.id));
 
-    const replaced = (await ok(school.admin, UPDATE, { id: created.id, input: { examQuestionsAttributes: [{ title: 'New', type: 'essay' }] } })).updateActivity;
+    const replaced = (await dataOf(school.admin, UPDATE, { id: created.id, input: { examQuestionsAttributes: [{ title: 'New', type: 'essay' }] } })).updateActivity;
     expect(replaced.activity.questions.map((q: any) => q.title)).toEqual(['New']);
 
-    const cleared = (await ok(school.admin, UPDATE, { id: created.id, input: { examQuestionsAttributes: null } })).updateActivity;
+    const cleared = (await dataOf(school.admin, UPDATE, { id: created.id, input: { examQuestionsAttributes: null } })).updateActivity;
     expect(cleared.activity.questions).toEqual([]);
   });
 
@@ -115,12 +111,12 @@ describe('createActivity, updateActivity, deleteActivity', () => {
     expect(update.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const del = await school.admin.graphql('mutation ($id: ID!) { deleteActivity(id: $id) { activity { id } errors { code } } }', { id: foreign.id });
     expect(del.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect((await ok(other.admin, 'query ($id: ID!) { activity(id: $id) { title } }', { id: foreign.id })).activity.title).toBe(foreign.title);
+    expect((await dataOf(other.admin, graphql('query ($id: ID!) { activity(id: $id) { title } }'), { id: foreign.id })).activity.title).toBe(foreign.title);
   });
 
   it('given deleteActivity, then the payload holds the deleted activity and it is NOT_FOUND after', async () => {
     const created = await fx.activity(school, (await fx.lesson(school)).id);
-    const data = await ok(school.admin, 'mutation ($id: ID!) { deleteActivity(id: $id) { activity { id title } errors { code } } }', { id: created.id });
+    const data = await dataOf(school.admin, graphql('mutation ($id: ID!) { deleteActivity(id: $id) { activity { id title } errors { code } } }'), { id: created.id });
     expect(data.deleteActivity).toEqual({ activity: { id: String(created.id), title: created.title }, errors: [] });
     const after = await school.admin.graphql('query ($id: ID!) { activity(id: $id) { id } }', { id: created.id });
     expect(after.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
@@ -151,12 +147,12 @@ describe('activity and activities queries', () => {
     enrollment = await fx.enrollment(school, product);
   });
 
-  const LIST = `query ($courseId: ID, $schoolProductId: ID, $enrollmentId: ID, $lessonId: ID, $first: Int, $after: String) {
+  const LIST = graphql(`query ($courseId: ID, $schoolProductId: ID, $enrollmentId: ID, $lessonId: ID, $first: Int, $after: String) {
     activities(courseId: $courseId, schoolProductId: $schoolProductId, enrollmentId: $enrollmentId, lessonId: $lessonId, first: $first, after: $after) {
       totalCount nodes { id } pageInfo { hasNextPage endCursor }
     }
-  }`;
-  const listIds = async (client: Client, variables: Record<string, unknown>) => (await ok(client, LIST, variables)).activities.nodes.map((n: any) => Number(n.id));
+  }`);
+  const listIds = async (client: Client, variables: Record<string, unknown>) => (await dataOf(client, LIST, variables)).activities.nodes.map((n) => Number(n.id));
 
   it('given courseId, schoolProductId, enrollmentId or lessonId, then the activities of that scope, and the arguments combine', async () => {
     expect(await listIds(school.admin, { courseId: course.id })).toEqual(ids);
@@ -168,12 +164,12 @@ describe('activity and activities queries', () => {
   });
 
   it('given first and after, then cursor pages with totalCount', async () => {
-    const page1 = (await ok(school.admin, LIST, { courseId: course.id, first: 2 })).activities;
+    const page1 = (await dataOf(school.admin, LIST, { courseId: course.id, first: 2 })).activities;
     expect(page1.totalCount).toBe(3);
-    expect(page1.nodes.map((n: any) => Number(n.id))).toEqual(ids.slice(0, 2));
+    expect(page1.nodes.map((n) => Number(n.id))).toEqual(ids.slice(0, 2));
     expect(page1.pageInfo.hasNextPage).toBe(true);
-    const page2 = (await ok(school.admin, LIST, { courseId: course.id, first: 2, after: page1.pageInfo.endCursor })).activities;
-    expect(page2.nodes.map((n: any) => Number(n.id))).toEqual([ids[2]]);
+    const page2 = (await dataOf(school.admin, LIST, { courseId: course.id, first: 2, after: page1.pageInfo.endCursor })).activities;
+    expect(page2.nodes.map((n) => Number(n.id))).toEqual([ids[2]]);
   });
 
   it("given another school's course, product, enrollment or lesson, then NOT_FOUND", async () => {
@@ -191,23 +187,23 @@ describe('activity and activities queries', () => {
     expect((await student.graphql(LIST, { courseId: course.id })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect((await student.graphql('query ($id: ID!) { activity(id: $id) { id } }', { id: ids[0] })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(await listIds(student, { enrollmentId: enrollment.id })).toEqual(ids.slice(0, 2));
-    const SHOW = 'query ($id: ID!, $e: ID) { activity(id: $id, enrollmentId: $e) { id questions { options { title correct } } } }';
-    const seen = await ok(student, SHOW, { id: ids[0], e: enrollment.id });
+    const SHOW = graphql('query ($id: ID!, $e: ID) { activity(id: $id, enrollmentId: $e) { id questions { options { title correct } } } }');
+    const seen = await dataOf(student, SHOW, { id: ids[0], e: enrollment.id });
     expect(seen.activity.questions[0].options).toEqual([{ title: 'a', correct: null }]);
-    expect((await ok(school.admin, SHOW, { id: ids[0] })).activity.questions[0].options).toEqual([{ title: 'a', correct: true }]);
+    expect((await dataOf(school.admin, SHOW, { id: ids[0] })).activity.questions[0].options).toEqual([{ title: 'a', correct: true }]);
     const unreleased = await student.graphql(SHOW, { id: ids[2], e: enrollment.id });
     expect(unreleased.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
   it('given Lesson.activities, then the activities of the lesson', async () => {
-    const data = await ok(school.admin, 'query ($id: ID!) { lesson(id: $id) { id activities { id examLessonId } } }', { id: lessonA.id });
+    const data = await dataOf(school.admin, graphql('query ($id: ID!) { lesson(id: $id) { id activities { id examLessonId } } }'), { id: lessonA.id });
     expect(data.lesson.activities).toEqual(ids.slice(0, 2).map((id) => ({ id: String(id), examLessonId: String(lessonA.id) })));
   });
 
   it('given examQuestion(id), then staff read it with its activity; students are FORBIDDEN; another school is NOT_FOUND', async () => {
-    const activity = await ok(school.admin, 'query ($id: ID!) { activity(id: $id) { questions { id } } }', { id: ids[0] });
+    const activity = await dataOf(school.admin, graphql('query ($id: ID!) { activity(id: $id) { questions { id } } }'), { id: ids[0] });
     const questionId = activity.activity.questions[0].id;
-    const data = await ok(school.admin, 'query ($id: ID!) { examQuestion(id: $id) { id title activity { id } options { title } } }', { id: questionId });
+    const data = await dataOf(school.admin, graphql('query ($id: ID!) { examQuestion(id: $id) { id title activity { id } options { title } } }'), { id: questionId });
     expect(data.examQuestion).toEqual({ id: questionId, title: 'Q', activity: { id: String(ids[0]) }, options: [{ title: 'a' }] });
     const student = await fx.studentClient(school);
     expect((await student.client.graphql('query ($id: ID!) { examQuestion(id: $id) { id } }', { id: questionId })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -216,14 +212,14 @@ describe('activity and activities queries', () => {
 });
 
 describe('nested fields are batched', () => {
-  const NESTED = `{
+  const NESTED = graphql(`{
     activities(first: 100) {
       nodes {
         id lesson { id activities { id } }
         questions { id options { id title correct firstAssertion { text } secondAssertion { text } } answers { id correct } }
       }
     }
-  }`;
+  }`);
 
   /** A school with `count` activities of 3 questions, each question with 3 associative options (6 assertions), and an answer per question. */
   async function seed(count: number) {
@@ -244,7 +240,7 @@ describe('nested fields are batched', () => {
       const attempt = await s.admin.graphql('mutation ($input: CreateExamAnswerInput!) { createExamAnswer(input: $input) { examAnswer { id } } }', {
         input: { activityId: activity.id, studentId: student.id },
       });
-      const questions = await ok(s.admin, 'query ($id: ID!) { activity(id: $id) { questions { id } } }', { id: activity.id });
+      const questions = await dataOf(s.admin, graphql('query ($id: ID!) { activity(id: $id) { questions { id } } }'), { id: activity.id });
       for (const q of questions.activity.questions)
         await s.admin.post(`/exam_questions/${q.id}/exam_question_answers`, { exam_question_answer: { exam_answer_id: attempt.data.createExamAnswer.examAnswer.id } });
     }

@@ -1,4 +1,3 @@
-/// <reference types="vite/client" />
 import 'reflect-metadata';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,6 +3,7 @@ import { collaborativeComments } from '../src/modules/collaborative/collaborativ
 import { users } from '../src/modules/users/user.table.js';
 import { discussion, lesson, next, person, snapshot } from './support/forums.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of CollaborativeDiscussion and CollaborativeComment.
 
@@ -19,10 +20,10 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const createDiscussion = `mutation ($input: CollaborativeDiscussionInput!) {
-  createCollaborativeDiscussion(input: $input) { collaborativeDiscussion { id title lessonId } errors { field code message } } }`;
-const updateDiscussion = `mutation ($id: ID!, $input: CollaborativeDiscussionInput!) {
-  updateCollaborativeDiscussion(id: $id, input: $input) { collaborativeDiscussion { id title lessonId } errors { field code message } } }`;
+const createDiscussion = graphql(`mutation ($input: CollaborativeDiscussionInput!) {
+  createCollaborativeDiscussion(input: $input) { collaborativeDiscussion { id title lessonId } errors { field code message } } }`);
+const updateDiscussion = graphql(`mutation ($id: ID!, $input: CollaborativeDiscussionInput!) {
+  updateCollaborativeDiscussion(id: $id, input: $input) { collaborativeDiscussion { id title lessonId } errors { field code message } } }`);
 
 describe('CollaborativeDiscussion', () => {
   it('create and update with a title and a lesson of the school; read it back with its comments', async () => {
@@ -38,7 +39,7 @@ describe('CollaborativeDiscussion', () => {
     expect(detached.data.updateCollaborativeDiscussion.collaborativeDiscussion.lessonId).toBeNull();
     await school.admin.post(`/collaborative_discussions/${d.id}/collaborative_comments`, { collaborative_comment: { text: 'Hi', user_id: student.user.id } });
     const read = await student.client.graphql(
-      `query ($id: ID!) { collaborativeDiscussion(id: $id) { title comments { totalCount nodes { text discussion { id } user { id type fullName } } } } }`,
+      graphql(`query ($id: ID!) { collaborativeDiscussion(id: $id) { title comments { totalCount nodes { text discussion { id } user { id type fullName } } } } }`),
       { id: d.id },
     );
     expect(read.errors).toBeUndefined();
@@ -92,7 +93,7 @@ describe('CollaborativeComment', () => {
   it('createCollaborativeComment, collaborativeComments(userId) and collaborativeComment', async () => {
     const d = await discussion(school.admin);
     const created = await student.client.graphql(
-      `mutation ($d: ID!, $u: ID) { createCollaborativeComment(collaborativeDiscussionId: $d, input: { text: "Mine", userId: $u }) { collaborativeComment { id userId } errors { field code } } }`,
+      graphql(`mutation ($d: ID!, $u: ID) { createCollaborativeComment(collaborativeDiscussionId: $d, input: { text: "Mine", userId: $u }) { collaborativeComment { id userId } errors { field code } } }`),
       { d: String(d), u: String(student.user.id) },
     );
     expect(created.data.createCollaborativeComment.errors).toEqual([]);

@@ -4,6 +4,7 @@ import { courseClasses } from '../src/modules/course-classes/course-class.table.
 import { courses } from '../src/modules/courses/course.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of CourseClass: courseClass(id | code), courseClasses(courseId), the mutations with
 // UserError payloads and the main-class rule, CourseClass.course, Course.classes, and batching.
@@ -38,7 +39,7 @@ const CREATE = `mutation ($courseId: ID!, $input: CourseClassInput!) { createCou
 const UPDATE = `mutation ($id: ID, $code: String, $input: CourseClassInput!) { updateCourseClass(id: $id, code: $code, input: $input) { courseClass { ${FIELDS} } ${ERRORS} } }`;
 const DELETE = `mutation ($id: ID, $code: String) { deleteCourseClass(id: $id, code: $code) { courseClass { id code } ${ERRORS} } }`;
 const SHOW = `query ($id: ID, $code: String) { courseClass(id: $id, code: $code) { ${FIELDS} course { id name } } }`;
-const LIST = `query ($courseId: ID) { courseClasses(courseId: $courseId, first: 100) { totalCount nodes { id courseId } } }`;
+const LIST = graphql(`query ($courseId: ID) { courseClasses(courseId: $courseId, first: 100) { totalCount nodes { id courseId } } }`);
 
 async function createClass(courseId: number, input: Record<string, unknown> = {}, s: TestSchool = school) {
   const res = await s.admin.graphql(CREATE, { courseId: String(courseId), input: { code: `G-${++serial}`, ...input } });
@@ -155,7 +156,7 @@ describe('Course.classes and batching', () => {
 
   it('courseClasses { course { classes } } costs the same number of statements for many classes as for one', async () => {
     const s = await service.school('Batching classes');
-    const query = `{ courseClasses(first: 100) { nodes { id course { id classes { id } } } } }`;
+    const query = graphql(`{ courseClasses(first: 100) { nodes { id course { id classes { id } } } } }`);
     await createClass(await course(s), {}, s);
     const one = await service.countStatements(() => s.admin.graphql(query));
     const made = await service.db

@@ -5,6 +5,7 @@ import { schoolProductCourses } from '../src/modules/school-products/school-prod
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { api, type Fixtures, fixtures, startCourses } from './support/courses.fixtures.js';
 import { type Client, type Service, type TestSchool } from './support/service.js';
+import { dataOf, graphql } from './support/graphql.js';
 
 // GraphQL face of Course, CourseModule and Lesson: queries with their scopes, mutations with
 // UserError payloads, relation fields through loaders, and the statement count of nested content.
@@ -18,11 +19,6 @@ let make: ReturnType<typeof api>;
 beforeAll(async () => ({ service, school, other, f, make } = await startCourses('GraphQL Courses', 'GraphQL Courses Other')));
 afterAll(() => service?.stop());
 
-async function gql(client: Client, query: string, variables?: Record<string, unknown>) {
-  const res = await client.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 const numbers = (list: { id: string }[]) => list.map((x) => Number(x.id));
 
 describe('queries', () => {
@@ -31,16 +27,16 @@ describe('queries', () => {
     await make.course({ name: 'Q course 2' });
     const [m1, m2] = [await make.module(course.id), await make.module(course.id)];
     const [l2, l1] = [await make.lesson({ course_module_id: m1.id, position: 2 }), await make.lesson({ course_module_id: m1.id, position: 1 })];
-    const data = await gql(
+    const data = await dataOf(
       school.admin,
-      `query ($id: ID!, $m: ID!, $l: ID!) {
+      graphql(`query ($id: ID!, $m: ID!, $l: ID!) {
         course(id: $id) { id name code courseModulesIds }
         courses(first: 1) { totalCount edges { cursor node { id } } pageInfo { hasNextPage endCursor } }
         courseModule(id: $m) { id name }
         courseModules(courseId: $id) { totalCount nodes { id } }
         lesson(id: $l) { id title position courseModuleId }
         lessons(courseModuleId: $m) { nodes { id } }
-      }`,
+      }`),
       { id: String(course.id), m: String(m1.id), l: String(l1.id) },
     );
     expect(data.course).toEqual({ id: String(course.id), name: 'Q course', code: 'QC', courseModulesIds: [String(m1.id), String(m2.id)] });
@@ -61,7 +57,7 @@ describe('queries', () => {
     const seen: number[] = [];
     let after: string | null = null;
     for (let page = 0; page < 5; page++) {
-      const data: any = await gql(school.admin, `query ($p: ID!, $after: String) { courses(schoolProductId: $p, first: 2, after: $after) { totalCount nodes { id } pageInfo { hasNextPage endCursor } } }`, {
+      const data: any = await dataOf(school.admin, graphql(`query ($p: ID!, $after: String) { courses(schoolProductId: $p, first: 2, after: $after) { totalCount nodes { id } pageInfo { hasNextPage endCursor } } }`), {
         p: String(product.id),
         after,
       });
@@ -78,7 +74,7 @@ describe('queries', () => {
     const outside = await make.course();
     const product = await f.product(school);
     await f.offer(product.id, [inside.id]);
-    const ok = await gql(school.admin, `query { course(id: "${inside.id}", schoolProductId: "${product.id}") { id } }`);
+    const ok = await dataOf(school.admin, `query { course(id: "${inside.id}", schoolProductId: "${product.id}") { id } }`);
     expect(ok.course.id).toBe(String(inside.id));
     const out = await school.admin.graphql(`query { course(id: "${outside.id}", schoolProductId: "${product.id}") { id } }`);
     expect(out.errors?.[0].extensions.code).toBe('NOT_FOUND');
@@ -91,14 +87,14 @@ describe('queries', () => {
 describe('mutations', () => {
   it('createCourse, updateCourse and deleteCourse, with UserErrors for invalid input', async () => {
     const m = await make.module((await make.course()).id);
-    const created = await gql(school.admin, `mutation ($input: CourseInput!) { createCourse(input: $input) { errors { field code } course { id name courseModulesIds modules { id } } } }`, {
+    const created = await dataOf(school.admin, graphql(`mutation ($input: CourseInput!) { createCourse(input: $input) { errors { field code } course { id name courseModulesIds modules { id } } } }`), {
       input: { name: 'GQL', courseModulesIds: [String(m.id)], duration: 2 },
     });
     expect(created.createCourse.errors).toEqual([]);
     const id = created.createCourse.course.id;
     expect(created.createCourse.course).toMatchObject({ name: 'GQL', courseModulesIds: [String(m.id)], modules: [{ id: String(m.id) }] });
 
-    const invalid = await gql(school.admin, `mutation { createCourse(input: { name: "", duration: -1 }) { errors { field code } course { id } } }`);
+    const invalid = await dataOf(school.admin, graphql(`mutation { createCourse(input: { name: "", duration: -1 }) { errors { field code } course { id } } }`));
     expect(invalid.createCourse.course).toBeNull();
     expect(invalid.createCourse.errors).toEqual(
       expect.arrayContaining([
@@ -108,13 +104,13 @@ describe('mutations', () => {
     );
 
     await make.course({ code: 'GQL-TAKEN' });
-    const taken = await gql(school.admin, `mutation ($id: ID!) { updateCourse(id: $id, input: { code: "GQL-TAKEN" }) { errors { field code } } }`, { id });
+    const taken = await dataOf(school.admin, graphql(`mutation ($id: ID!) { updateCourse(id: $id, input: { code: "GQL-TAKEN" }) { errors { field code } } }`), { id });
     expect(taken.updateCourse.errors).toEqual([{ field: ['code'], code: 'taken' }]);
 
-    const updated = await gql(school.admin, `mutation ($id: ID!) { updateCourse(id: $id, input: { name: "GQL 2", courseModulesIds: [] }) { errors { code } course { name courseModulesIds } } }`, { id });
+    const updated = await dataOf(school.admin, graphql(`mutation ($id: ID!) { updateCourse(id: $id, input: { name: "GQL 2", courseModulesIds: [] }) { errors { code } course { name courseModulesIds } } }`), { id });
     expect(updated.updateCourse.course).toEqual({ name: 'GQL 2', courseModulesIds: [] });
 
-    const deleted = await gql(school.admin, `mutation ($id: ID!) { deleteCourse(id: $id) { errors { code } course { id } } }`, { id });
+    const deleted = await dataOf(school.admin, graphql(`mutation ($id: ID!) { deleteCourse(id: $id) { errors { code } course { id } } }`), { id });
     expect(deleted.deleteCourse.course.id).toBe(id);
     expect(await f.courseRow(Number(id))).toBeUndefined();
   });
@@ -122,16 +118,16 @@ describe('mutations', () => {
   it('createCourseModule appends to the course; updateCourseModule, deleteCourseModule', async () => {
     const course = await make.course();
     const first = await make.module(course.id);
-    const created = await gql(school.admin, `mutation ($c: ID!) { createCourseModule(courseId: $c, input: { name: "N", description: "D" }) { errors { code } courseModule { id name } } }`, {
+    const created = await dataOf(school.admin, graphql(`mutation ($c: ID!) { createCourseModule(courseId: $c, input: { name: "N", description: "D" }) { errors { code } courseModule { id name } } }`), {
       c: String(course.id),
     });
     const id = Number(created.createCourseModule.courseModule.id);
     expect(await f.moduleIdsOf(course.id)).toEqual([first.id, id]);
-    const blank = await gql(school.admin, `mutation ($c: ID!) { createCourseModule(courseId: $c, input: { name: "N" }) { errors { field code } } }`, { c: String(course.id) });
+    const blank = await dataOf(school.admin, graphql(`mutation ($c: ID!) { createCourseModule(courseId: $c, input: { name: "N" }) { errors { field code } } }`), { c: String(course.id) });
     expect(blank.createCourseModule.errors).toEqual([{ field: ['description'], code: 'blank' }]);
-    const updated = await gql(school.admin, `mutation { updateCourseModule(id: "${id}", input: { name: "N2" }) { courseModule { name description } } }`);
+    const updated = await dataOf(school.admin, `mutation { updateCourseModule(id: "${id}", input: { name: "N2" }) { courseModule { name description } } }`);
     expect(updated.updateCourseModule.courseModule).toEqual({ name: 'N2', description: 'D' });
-    await gql(school.admin, `mutation { deleteCourseModule(id: "${id}") { errors { code } } }`);
+    await dataOf(school.admin, `mutation { deleteCourseModule(id: "${id}") { errors { code } } }`);
     expect(await f.moduleIdsOf(course.id)).toEqual([first.id]);
     const foreign = await school.admin.graphql(`mutation { createCourseModule(courseId: "${(await api(other.admin).course()).id}", input: { name: "x", description: "y" }) { errors { code } } }`);
     expect(foreign.errors?.[0].extensions.code).toBe('NOT_FOUND');
@@ -140,18 +136,18 @@ describe('mutations', () => {
   it('createLesson, updateLesson, deleteLesson, with UserErrors', async () => {
     const m = await make.module((await make.course()).id);
     const picture = await f.mediaItem(school);
-    const created = await gql(
+    const created = await dataOf(
       school.admin,
-      `mutation ($input: LessonInput!) { createLesson(input: $input) { errors { code } lesson { id title releaseAt module { id } media { id title } } } }`,
+      graphql(`mutation ($input: LessonInput!) { createLesson(input: $input) { errors { code } lesson { id title releaseAt module { id } media { id title } } } }`),
       { input: { title: 'L', type: 'Video', courseModuleId: String(m.id), mediaId: String(picture.id), releaseAt: '2026-05-01T00:00:00Z' } },
     );
     const lesson = created.createLesson.lesson;
     expect(lesson).toMatchObject({ title: 'L', module: { id: String(m.id) }, media: { id: String(picture.id), title: picture.title } });
-    const invalid = await gql(school.admin, `mutation { createLesson(input: { title: "x", type: "", minGrade: -1 }) { errors { field code } lesson { id } } }`);
+    const invalid = await dataOf(school.admin, graphql(`mutation { createLesson(input: { title: "x", type: "", minGrade: -1 }) { errors { field code } lesson { id } } }`));
     expect(invalid.createLesson.errors).toEqual(expect.arrayContaining([{ field: ['type'], code: 'blank' }, { field: ['minGrade'], code: 'greater_than_or_equal_to' }]));
-    const updated = await gql(school.admin, `mutation { updateLesson(id: "${lesson.id}", input: { releaseAfter: 4, mediaId: null }) { lesson { releaseAfter media { id } } } }`);
+    const updated = await dataOf(school.admin, `mutation { updateLesson(id: "${lesson.id}", input: { releaseAfter: 4, mediaId: null }) { lesson { releaseAfter media { id } } } }`);
     expect(updated.updateLesson.lesson).toEqual({ releaseAfter: 4, media: null });
-    await gql(school.admin, `mutation { deleteLesson(id: "${lesson.id}") { errors { code } } }`);
+    await dataOf(school.admin, `mutation { deleteLesson(id: "${lesson.id}") { errors { code } } }`);
     expect(await f.lessonRow(Number(lesson.id))).toBeUndefined();
   });
 
@@ -174,16 +170,16 @@ describe('fields', () => {
     const product = await f.product(school);
     await f.offer(product.id, [direct.id]);
     const path = await f.pathOf(school, [course.id], product.id);
-    const data = await gql(
+    const data = await dataOf(
       school.admin,
-      `query ($c: ID!, $l: ID!, $p: ID!) {
+      graphql(`query ($c: ID!, $l: ID!, $p: ID!) {
         course(id: $c) { modules { id lessons { id } } paths { id } }
         lesson(id: $l) { module { id } }
         schoolProduct(id: $p) { courses { id } }
-      }`,
+      }`),
       { c: String(course.id), l: String(a.id), p: String(product.id) },
     );
-    expect(data.course.modules.map((m: any) => Number(m.id))).toEqual([m2.id, m1.id]);
+    expect(data.course.modules.map((m) => Number(m.id))).toEqual([m2.id, m1.id]);
     expect(numbers(data.course.modules[1].lessons)).toEqual([b.id, a.id]);
     expect(numbers(data.course.paths)).toEqual([path.id]);
     expect(data.lesson.module.id).toBe(String(m1.id));
@@ -198,7 +194,7 @@ describe('fields', () => {
     const product = await f.product(school);
     await f.offer(product.id, [course.id]);
     const enrollment = await f.enrollment(school, product.id);
-    const data = await gql(enrollment.student, `query { enrollment(id: "${enrollment.id}") { courses { id modules { lessons { id } } } lessons { id } } }`);
+    const data = await dataOf(enrollment.student, `query { enrollment(id: "${enrollment.id}") { courses { id modules { lessons { id } } } lessons { id } } }`);
     expect(numbers(data.enrollment.courses)).toEqual([course.id]);
     expect(numbers(data.enrollment.lessons)).toEqual([open.id]);
     expect(numbers(data.enrollment.courses[0].modules[0].lessons)).toEqual([open.id]);
@@ -238,9 +234,9 @@ async function seed(target: TestSchool, size: number) {
 }
 
 describe('nested content is batched', () => {
-  const nested = `query {
+  const nested = graphql(`query {
     schoolProducts(first: 100) { nodes { id courses { id modules { id lessons { id activities { id questions { id options { id } } } } } } } }
-  }`;
+  }`);
 
   it('schoolProducts { courses { modules { lessons { activities { questions { options } } } } } } costs the same for 5×5×5×5 as for 1×1×1×1', async () => {
     const small = await service.school('Batch small');
@@ -250,11 +246,11 @@ describe('nested content is batched', () => {
 
     let smallData: any;
     const smallCount = await service.countStatements(async () => {
-      smallData = await gql(small.admin, nested);
+      smallData = await dataOf(small.admin, nested);
     });
     let largeData: any;
     const largeCount = await service.countStatements(async () => {
-      largeData = await gql(large.admin, nested);
+      largeData = await dataOf(large.admin, nested);
     });
 
     const lessonsOf = (data: any) => data.schoolProducts.nodes.flatMap((p: any) => p.courses.flatMap((c: any) => c.modules.flatMap((m: any) => m.lessons)));

@@ -7,6 +7,7 @@ import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
 import { countOf, expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { dataOf, graphql } from './support/graphql.js';
 
 /**
  * GraphQL face of Enrollments and Registrations: registration, registrations, createRegistration,
@@ -26,15 +27,15 @@ const UPDATE = `mutation ($id: ID, $code: String, $input: EnrollmentInput!) {
   updateEnrollment(id: $id, code: $code, input: $input) { enrollment { ${FIELDS} } errors { field code message } }
 }`;
 const ONE = `query ($id: ID, $code: String) { enrollment(id: $id, code: $code) { ${FIELDS} } }`;
-const LIST = `query ($studentId: ID, $courseClassId: ID, $schoolProductId: ID, $status: EnrollmentStatus, $first: Int, $after: String, $page: Int, $perPage: Int) {
+const LIST = graphql(`query ($studentId: ID, $courseClassId: ID, $schoolProductId: ID, $status: EnrollmentStatus, $first: Int, $after: String, $page: Int, $perPage: Int) {
   enrollments(studentId: $studentId, courseClassId: $courseClassId, schoolProductId: $schoolProductId, status: $status, first: $first, after: $after, page: $page, perPage: $perPage) {
     totalCount nodes { id } pageInfo { hasNextPage hasPreviousPage endCursor }
   }
-}`;
-const STATUS = 'query ($studentId: ID!, $id: ID!) { enrollmentStatus(studentId: $studentId, id: $id) { id studentId status active unlimited availableUntil } }';
-const CREATE_REGISTRATION = `mutation ($input: RegistrationInput!) {
+}`);
+const STATUS = graphql('query ($studentId: ID!, $id: ID!) { enrollmentStatus(studentId: $studentId, id: $id) { id studentId status active unlimited availableUntil } }');
+const CREATE_REGISTRATION = graphql(`mutation ($input: RegistrationInput!) {
   createRegistration(input: $input) { registration { id schoolId studentId status createdAt updatedAt } errors { field code message } }
-}`;
+}`);
 
 let service: Service;
 let school: TestSchool;
@@ -53,15 +54,10 @@ afterAll(() => service?.stop());
 
 let serial = 0;
 
-async function ok(client: Client, query: string, variables: Record<string, unknown> = {}) {
-  const res = await client.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 
 async function newStudent(s: TestSchool): Promise<string> {
   const n = ++serial;
-  const data = await ok(s.admin, 'mutation ($input: PersonInput!) { createStudent(input: $input) { student { id } } }', {
+  const data = await dataOf(s.admin, graphql('mutation ($input: PersonInput!) { createStudent(input: $input) { student { id } } }'), {
     input: { fullName: `Student ${n}`, email: `gql-student${n}@example.com` },
   });
   return data.createStudent.student.id;
@@ -74,12 +70,12 @@ interface Person {
 }
 async function student(s: TestSchool): Promise<Person> {
   const studentId = await newStudent(s);
-  const data = await ok(s.admin, CREATE_REGISTRATION, { input: { studentId } });
+  const data = await dataOf(s.admin, CREATE_REGISTRATION, { input: { studentId } });
   expect(data.createRegistration.errors).toEqual([]);
   return { studentId, registrationId: data.createRegistration.registration.id, client: await service.token('student', s.id, Number(studentId)) };
 }
 async function product(s: TestSchool): Promise<string> {
-  const data = await ok(s.admin, 'mutation ($input: SchoolProductInput!) { createSchoolProduct(input: $input) { schoolProduct { id } } }', {
+  const data = await dataOf(s.admin, graphql('mutation ($input: SchoolProductInput!) { createSchoolProduct(input: $input) { schoolProduct { id } } }'), {
     input: { title: `Product ${++serial}` },
   });
   return data.createSchoolProduct.schoolProduct.id;
@@ -105,7 +101,7 @@ function input(p: Person, productId: string, fields: Record<string, unknown> = {
   return { registrationId: p.registrationId, schoolProductId: productId, maxAttendanceType: 'indeterminate', availableUntil: LATER, ...fields };
 }
 async function enroll(p: Person, productId: string, fields: Record<string, unknown> = {}, client: Client = school.admin) {
-  const data = await ok(client, CREATE, { input: input(p, productId, fields) });
+  const data = await dataOf(client, CREATE, { input: input(p, productId, fields) });
   expect(data.createEnrollment.errors).toEqual([]);
   return data.createEnrollment.enrollment;
 }
@@ -123,7 +119,7 @@ function expectCode(res: { errors?: any[] }, code: string) {
 describe('registrations', () => {
   it('given a student of the school, when createRegistration, then the registration is returned and stored', async () => {
     const studentId = await newStudent(school);
-    const data = await ok(school.admin, CREATE_REGISTRATION, { input: { studentId } });
+    const data = await dataOf(school.admin, CREATE_REGISTRATION, { input: { studentId } });
     expect(data.createRegistration.errors).toEqual([]);
     const r = data.createRegistration.registration;
     expect(r).toMatchObject({ schoolId: String(school.id), studentId, status: 'active' });
@@ -156,12 +152,12 @@ describe('registrations', () => {
     const p = await student(school);
     const productId = await product(school);
     const e = await enroll(p, productId);
-    const data = await ok(
+    const data = await dataOf(
       school.admin,
-      `query ($id: ID!, $studentId: ID) {
+      graphql(`query ($id: ID!, $studentId: ID) {
         registration(id: $id) { id studentId student { id fullName } enrollments { totalCount nodes { id } } }
         registrations(studentId: $studentId) { totalCount nodes { id } }
-      }`,
+      }`),
       { id: p.registrationId, studentId: p.studentId },
     );
     expect(data.registration).toMatchObject({ id: p.registrationId, studentId: p.studentId, student: { id: p.studentId }, enrollments: { totalCount: 1, nodes: [{ id: e.id }] } });
@@ -171,7 +167,7 @@ describe('registrations', () => {
   it("given a student credential, when reading registrations, then only its own; another's is NOT_FOUND", async () => {
     const p = await student(school);
     const q = await student(school);
-    const own = await ok(p.client, '{ registrations { nodes { id } } }');
+    const own = await dataOf(p.client, graphql('{ registrations { nodes { id } } }'));
     expect(own.registrations.nodes).toEqual([{ id: p.registrationId }]);
     expectCode(await p.client.graphql('query ($id: ID!) { registration(id: $id) { id } }', { id: q.registrationId }), 'NOT_FOUND');
     expectCode(await other.admin.graphql('query ($id: ID!) { registration(id: $id) { id } }', { id: p.registrationId }), 'NOT_FOUND');
@@ -189,7 +185,7 @@ describe('createEnrollment', () => {
   });
 
   it('given every field, when creating, then the enrollment with its relations is returned', async () => {
-    const data = await ok(
+    const data = await dataOf(
       school.admin,
       `mutation ($input: EnrollmentInput!) { createEnrollment(input: $input) {
         enrollment { ${FIELDS} student { id } registration { id studentId } schoolProduct { id } courseClasses { id courseId code main } }
@@ -291,7 +287,7 @@ describe('createEnrollments (the batch)', () => {
   });
 
   it('given valid inputs, when creating them, then every enrollment in order', async () => {
-    const data = await ok(school.admin, BATCH, {
+    const data = await dataOf(school.admin, BATCH, {
       inputs: [input(p, cat.productId, { courseClassIds: [cat.classIds[0]] }), input(q, cat.productId, { status: 'active' })],
     });
     expect(data.createEnrollments.errors).toEqual([]);
@@ -354,8 +350,8 @@ describe('enrollment, enrollments and enrollmentStatus', () => {
   const nodeIds = (data: any) => data.enrollments.nodes.map((n: any) => n.id);
 
   it('given an id or a code, when querying enrollment, then that enrollment', async () => {
-    expect((await ok(s.admin, ONE, { id: e.p1.id })).enrollment).toEqual(e.p1);
-    expect((await ok(s.admin, ONE, { code: 'L-Q1' })).enrollment.id).toBe(e.q1.id);
+    expect((await dataOf(s.admin, ONE, { id: e.p1.id })).enrollment).toEqual(e.p1);
+    expect((await dataOf(s.admin, ONE, { code: 'L-Q1' })).enrollment.id).toBe(e.q1.id);
   });
 
   it('given both or neither of id and code, when querying enrollment, then BAD_USER_INPUT', async () => {
@@ -364,9 +360,9 @@ describe('enrollment, enrollments and enrollmentStatus', () => {
   });
 
   it('given a platform credential, then by id it reads any school; by code it must name the school (codes are unique per school)', async () => {
-    expect((await ok(service.platform, ONE, { id: e.p1.id })).enrollment.id).toBe(e.p1.id);
+    expect((await dataOf(service.platform, ONE, { id: e.p1.id })).enrollment.id).toBe(e.p1.id);
     expectCode(await service.platform.graphql(ONE, { code: 'L-P1' }), 'BAD_USER_INPUT');
-    expect((await ok(service.platform.forSchool(s.id), ONE, { code: 'L-P1' })).enrollment.id).toBe(e.p1.id);
+    expect((await dataOf(service.platform.forSchool(s.id), ONE, { code: 'L-P1' })).enrollment.id).toBe(e.p1.id);
     expectCode(await service.platform.forSchool(other.id).graphql(ONE, { code: 'L-P1' }), 'NOT_FOUND');
   });
 
@@ -376,22 +372,22 @@ describe('enrollment, enrollments and enrollmentStatus', () => {
   });
 
   it('given each filter, when querying enrollments, then only the matching ones', async () => {
-    expect(nodeIds(await ok(s.admin, LIST))).toEqual([e.p1.id, e.p2.id, e.q1.id]);
-    expect(nodeIds(await ok(s.admin, LIST, { studentId: p.studentId }))).toEqual([e.p1.id, e.p2.id]);
-    expect(nodeIds(await ok(s.admin, LIST, { courseClassId: cat.classIds[1] }))).toEqual([e.q1.id]);
-    expect(nodeIds(await ok(s.admin, LIST, { schoolProductId: cat.productId }))).toEqual([e.p1.id, e.q1.id]);
-    expect(nodeIds(await ok(s.admin, LIST, { status: 'active' }))).toEqual([e.p1.id]);
-    expect(nodeIds(await ok(s.admin, LIST, { schoolProductId: cat.productId, studentId: q.studentId }))).toEqual([e.q1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST))).toEqual([e.p1.id, e.p2.id, e.q1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { studentId: p.studentId }))).toEqual([e.p1.id, e.p2.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { courseClassId: cat.classIds[1] }))).toEqual([e.q1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { schoolProductId: cat.productId }))).toEqual([e.p1.id, e.q1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { status: 'active' }))).toEqual([e.p1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { schoolProductId: cat.productId, studentId: q.studentId }))).toEqual([e.q1.id]);
   });
 
   it('given first/after or page/perPage, when querying enrollments, then pages with totalCount', async () => {
-    const first = await ok(s.admin, LIST, { first: 2 });
+    const first = await dataOf(s.admin, LIST, { first: 2 });
     expect(first.enrollments).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true, hasPreviousPage: false } });
     expect(nodeIds(first)).toEqual([e.p1.id, e.p2.id]);
-    const next = await ok(s.admin, LIST, { first: 2, after: first.enrollments.pageInfo.endCursor });
+    const next = await dataOf(s.admin, LIST, { first: 2, after: first.enrollments.pageInfo.endCursor });
     expect(nodeIds(next)).toEqual([e.q1.id]);
     expect(next.enrollments.pageInfo.hasNextPage).toBe(false);
-    const page = await ok(s.admin, LIST, { page: 2, perPage: 2 });
+    const page = await dataOf(s.admin, LIST, { page: 2, perPage: 2 });
     expect(nodeIds(page)).toEqual([e.q1.id]);
     expectCode(await s.admin.graphql(LIST, { first: 101 }), 'BAD_USER_INPUT');
   });
@@ -404,17 +400,17 @@ describe('enrollment, enrollments and enrollmentStatus', () => {
   });
 
   it("given a student credential, then it sees only its own enrollments, everywhere", async () => {
-    expect(nodeIds(await ok(p.client, LIST))).toEqual([e.p1.id, e.p2.id]);
-    expect(nodeIds(await ok(p.client, LIST, { schoolProductId: cat.productId }))).toEqual([e.p1.id]);
+    expect(nodeIds(await dataOf(p.client, LIST))).toEqual([e.p1.id, e.p2.id]);
+    expect(nodeIds(await dataOf(p.client, LIST, { schoolProductId: cat.productId }))).toEqual([e.p1.id]);
     expectCode(await p.client.graphql(LIST, { studentId: q.studentId }), 'NOT_FOUND');
     expectCode(await p.client.graphql(ONE, { id: e.q1.id }), 'NOT_FOUND');
     expectCode(await p.client.graphql(ONE, { code: 'L-Q1' }), 'NOT_FOUND');
-    const nested = await ok(p.client, 'query ($id: ID!) { schoolProduct(id: $id) { enrollments { totalCount nodes { id } } } }', { id: cat.productId });
+    const nested = await dataOf(p.client, graphql('query ($id: ID!) { schoolProduct(id: $id) { enrollments { totalCount nodes { id } } } }'), { id: cat.productId });
     expect(nested.schoolProduct.enrollments).toEqual({ totalCount: 1, nodes: [{ id: e.p1.id }] });
   });
 
   it('given enrollmentStatus, then active follows the status and the end of access; another student is NOT_FOUND', async () => {
-    expect((await ok(s.admin, STATUS, { studentId: p.studentId, id: e.p1.id })).enrollmentStatus).toEqual({
+    expect((await dataOf(s.admin, STATUS, { studentId: p.studentId, id: e.p1.id })).enrollmentStatus).toEqual({
       id: e.p1.id,
       studentId: p.studentId,
       status: 'active',
@@ -422,18 +418,18 @@ describe('enrollment, enrollments and enrollmentStatus', () => {
       unlimited: false,
       availableUntil: LATER,
     });
-    expect((await ok(p.client, STATUS, { studentId: p.studentId, id: e.p2.id })).enrollmentStatus.active).toBe(false);
+    expect((await dataOf(p.client, STATUS, { studentId: p.studentId, id: e.p2.id })).enrollmentStatus.active).toBe(false);
     expectCode(await s.admin.graphql(STATUS, { studentId: q.studentId, id: e.p1.id }), 'NOT_FOUND');
     expectCode(await q.client.graphql(STATUS, { studentId: p.studentId, id: e.p1.id }), 'NOT_FOUND');
   });
 
   it('given Student.enrollments and SchoolProduct.enrollments, then each is a connection of its enrollments', async () => {
-    const data = await ok(
+    const data = await dataOf(
       s.admin,
-      `query ($studentId: ID!, $productId: ID!) {
+      graphql(`query ($studentId: ID!, $productId: ID!) {
         student(id: $studentId) { id enrollments(first: 1) { totalCount nodes { id } pageInfo { hasNextPage } } }
         schoolProduct(id: $productId) { id enrollments { totalCount nodes { id student { id } } } }
-      }`,
+      }`),
       { studentId: p.studentId, productId: cat.productId },
     );
     expect(data.student.enrollments).toEqual({ totalCount: 2, nodes: [{ id: e.p1.id }], pageInfo: { hasNextPage: true } });
@@ -459,14 +455,14 @@ describe('updateEnrollment', () => {
 
   it('given an id, when updating, then the changes apply and activation sets activatedAt', async () => {
     const e = await enroll(p, cat.productId);
-    const data = await ok(school.admin, UPDATE, { id: e.id, input: { status: 'active', courseClassIds: [cat.classIds[1]] } });
+    const data = await dataOf(school.admin, UPDATE, { id: e.id, input: { status: 'active', courseClassIds: [cat.classIds[1]] } });
     expect(data.updateEnrollment.errors).toEqual([]);
     expect(data.updateEnrollment.enrollment).toMatchObject({ id: e.id, status: 'active', activatedAt: NOW, courseClassIds: [cat.classIds[1]] });
   });
 
   it('given a code, when updating, then that enrollment changes', async () => {
     const e = await enroll(p, cat.productId, { code: 'GQL-UPD' });
-    const data = await ok(school.admin, UPDATE, { code: 'GQL-UPD', input: { status: 'canceled' } });
+    const data = await dataOf(school.admin, UPDATE, { code: 'GQL-UPD', input: { status: 'canceled' } });
     expect(data.updateEnrollment.enrollment).toMatchObject({ id: e.id, status: 'canceled' });
   });
 
@@ -496,7 +492,7 @@ describe('updateEnrollment', () => {
 // =============================================================================================
 
 describe('nested queries are batched', () => {
-  const NESTED = `{ enrollments(first: 100) { nodes { id student { id } schoolProduct { id } courseClasses { id } } } }`;
+  const NESTED = graphql(`{ enrollments(first: 100) { nodes { id student { id } schoolProduct { id } courseClasses { id } } } }`);
 
   it('enrollments { student schoolProduct courseClasses } over 200 enrollments costs the same statements as over 2', async () => {
     // Given a school with 2 enrollments, in classes of their products' courses
@@ -505,7 +501,7 @@ describe('nested queries are batched', () => {
     const products = [await catalogue(s), await catalogue(s)];
     const item = (i: number) =>
       input(people[i % people.length], products[i % 2].productId, { courseClassIds: [products[i % 2].classIds[i % 2]] });
-    const made = await ok(s.admin, BATCH, { inputs: [item(0), item(1)] });
+    const made = await dataOf(s.admin, BATCH, { inputs: [item(0), item(1)] });
     expect(made.createEnrollments.errors).toEqual([]);
     let small: any;
     const smallCount = await service.countStatements(async () => (small = await s.admin.graphql(NESTED)));
@@ -513,7 +509,7 @@ describe('nested queries are batched', () => {
     expect(small.data.enrollments.nodes).toHaveLength(2);
 
     // When there are 200 (198 more, through the batch)
-    const more = await ok(s.admin, BATCH, { inputs: Array.from({ length: 198 }, (_, i) => item(i + 2)) });
+    const more = await dataOf(s.admin, BATCH, { inputs: Array.from({ length: 198 }, (_, i) => item(i + 2)) });
     expect(more.createEnrollments.errors).toEqual([]);
     expect(more.createEnrollments.enrollments).toHaveLength(198);
     let large: any;
@@ -532,8 +528,8 @@ describe('nested queries are batched', () => {
   it('Student.enrollments and SchoolProduct.enrollments under a list cost a constant number of statements', async () => {
     const s = await service.school('Batching School 2');
     const cat = await catalogue(s);
-    const query = `{ students(first: 100) { nodes { id enrollments { totalCount nodes { id registration { id } } } } }
-      schoolProducts(first: 100) { nodes { id enrollments { totalCount nodes { id } } } } }`;
+    const query = graphql(`{ students(first: 100) { nodes { id enrollments { totalCount nodes { id registration { id } } } } }
+      schoolProducts(first: 100) { nodes { id enrollments { totalCount nodes { id } } } } }`);
     const addStudents = async (n: number) => {
       for (let i = 0; i < n; i++) {
         const who = await student(s);

@@ -9,6 +9,7 @@ import { schoolProductCourses } from '../src/modules/school-products/school-prod
 import { countOf, expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
 import { type Client, type Encoding, type Reply, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
+import { dataOf, graphql } from './support/graphql.js';
 
 /**
  * REST face of the Enrollments family (spec routes `enrollments.*`): the four lists, show by id and
@@ -37,11 +38,6 @@ afterAll(() => service?.stop());
 
 let serial = 0;
 
-async function gql(client: Client, query: string, variables: Record<string, unknown>) {
-  const res = await client.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 
 interface Person {
   studentId: number;
@@ -52,13 +48,13 @@ interface Person {
 
 async function student(s: TestSchool): Promise<Person> {
   const n = ++serial;
-  const created = await gql(s.admin, 'mutation ($input: PersonInput!) { createStudent(input: $input) { student { id } errors { code } } }', {
+  const created = await dataOf(s.admin, graphql('mutation ($input: PersonInput!) { createStudent(input: $input) { student { id } errors { code } } }'), {
     input: { fullName: `Student ${n}`, email: `student${n}@example.com` },
   });
   const studentId = Number(created.createStudent.student.id);
-  const registered = await gql(
+  const registered = await dataOf(
     s.admin,
-    'mutation ($input: RegistrationInput!) { createRegistration(input: $input) { registration { id studentId } errors { code } } }',
+    graphql('mutation ($input: RegistrationInput!) { createRegistration(input: $input) { registration { id studentId } errors { code } } }'),
     { input: { studentId } },
   );
   expect(Number(registered.createRegistration.registration.studentId)).toBe(studentId);

@@ -6,6 +6,7 @@ import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { emitEvent } from '../src/modules/events/events.js';
 import { pruneEvents } from '../src/modules/events/prune.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // The event catalog, the pull feed (GraphQL and REST) and pruning.
 
@@ -20,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const FEED = `query ($after: String, $names: [EventName!], $first: Int) {
-  events(after: $after, names: $names, first: $first) { nodes { id name type version subjectType subjectId payload cursor createdAt } pageInfo { hasNextPage endCursor } } }`;
+const FEED = graphql(`query ($after: String, $names: [EventName!], $first: Int) {
+  events(after: $after, names: $names, first: $first) { nodes { id name type version subjectType subjectId payload cursor createdAt } pageInfo { hasNextPage endCursor } } }`);
 
 /**
  * Waits until every event committed so far is readable. On a PostgreSQL server transaction ids are
@@ -221,7 +222,7 @@ describe('several writers committing in random order while a reader polls in sma
         db
           .transaction(async (tx) => {
             for (let n = 0; n < 3; n++) {
-              await emitEvent(tx, { schoolId: school.id, name: 'media.reprocess_requested', subjectType: 'Media', subjectId: w * 10 + n, payload: {} });
+              await emitEvent(tx, { schoolId: school.id, name: 'media.reprocess_requested', subjectType: 'Media', subjectId: w * 10 + n, payload: { type: 'video', previousStatus: 'ready' } });
               await pause();
             }
             if (w % 5 === 4) throw new Error('rolled back on purpose');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examAnswers, examQuestionAnswers } from '../src/modules/activities/activity.table.js';
 import { Fixtures } from './support/activities.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { dataOf, graphql } from './support/graphql.js';
 
 // GraphQL face of ExamAnswer (a student's attempt: examAnswer, examAnswers, createExamAnswer,
 // updateExamAnswer, deleteExamAnswer, ExamAnswer.activity / questionAnswers) and of
@@ -16,8 +17,8 @@ let fx: Fixtures;
 let activityId: number;
 let limitedId: number;
 let unreleasedId: number;
-let questionIds: number[];
-let optionIds: number[];
+let questionIds: string[];
+let optionIds: string[];
 let product: { id: number };
 
 beforeAll(async () => {
@@ -35,33 +36,28 @@ beforeAll(async () => {
   activityId = (await fx.activity(school, lesson.id, {}, tree)).id;
   limitedId = (await fx.activity(school, lesson.id, { max_attempts: 1 })).id;
   unreleasedId = (await fx.activity(school, later.id)).id;
-  const data = await ok(school.admin, 'query ($id: ID!) { activity(id: $id) { questions { id options { id } } } }', { id: activityId });
-  questionIds = data.activity.questions.map((q: any) => q.id);
-  optionIds = data.activity.questions[0].options.map((o: any) => o.id);
+  const data = await dataOf(school.admin, graphql('query ($id: ID!) { activity(id: $id) { questions { id options { id } } } }'), { id: activityId });
+  questionIds = data.activity.questions.map((q) => q.id);
+  optionIds = data.activity.questions[0].options.map((o) => o.id);
 });
 afterAll(() => service?.stop());
 
-async function ok<T = any>(client: Client, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const res = await client.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 
 const ATTEMPT = 'id activityId studentId enrollmentId grade submittedAt activity { id } questionAnswers { id text correct }';
 const CREATE = `mutation ($input: CreateExamAnswerInput!) { createExamAnswer(input: $input) { examAnswer { ${ATTEMPT} } errors { field code message } } }`;
 const UPDATE = `mutation ($id: ID!, $input: UpdateExamAnswerInput!) { updateExamAnswer(id: $id, input: $input) { examAnswer { ${ATTEMPT} } errors { field code message } } }`;
-const ANSWER = `mutation ($q: ID!, $input: ExamQuestionAnswerInput!) {
+const ANSWER = graphql(`mutation ($q: ID!, $input: ExamQuestionAnswerInput!) {
   createExamQuestionAnswer(examQuestionId: $q, input: $input) {
     examQuestionAnswer { id examQuestionId examAnswerId examQuestionOptionId text correct examQuestion { id } examAnswer { id } option { id title } }
     errors { field code }
   }
-}`;
+}`);
 
 describe('createExamAnswer', () => {
   it('given every field from staff, then the attempt with its student, enrollment, grade and activity', async () => {
     const student = await fx.student(school);
     const enrollment = await fx.enrollment(school, product, { studentId: student.id });
-    const data = await ok(school.admin, CREATE, {
+    const data = await dataOf(school.admin, CREATE, {
       input: { activityId, studentId: student.id, enrollmentId: enrollment.id, grade: 8, submittedAt: '2026-01-15T10:00:00Z' },
     });
     expect(data.createExamAnswer.errors).toEqual([]);
@@ -94,7 +90,7 @@ describe('createExamAnswer', () => {
     const replace = (v: unknown) => (v === 'STUDENT' ? student.id : v === 'COLLABORATOR' ? collaborator.id : v === 'OTHER_ENROLLMENT' ? otherEnrollment.id : v);
     const input = Object.fromEntries(Object.entries(build()).map(([k, v]) => [k, replace(v)]));
     const before = await fx.counts();
-    const data = await ok(school.admin, CREATE, { input });
+    const data = await dataOf(school.admin, CREATE, { input });
     expect(data.createExamAnswer.examAnswer).toBeNull();
     expect(data.createExamAnswer.errors.map((e: any) => [e.field.join('.'), e.code])).toEqual(expected);
     expect(await fx.counts()).toEqual(before);
@@ -103,7 +99,7 @@ describe('createExamAnswer', () => {
   it("given another school's activity or student, then not_found", async () => {
     const foreignActivity = await fx.activity(other, (await fx.lesson(other)).id);
     const foreignStudent = await fx.student(other);
-    const data = await ok(school.admin, CREATE, { input: { activityId: foreignActivity.id, studentId: foreignStudent.id } });
+    const data = await dataOf(school.admin, CREATE, { input: { activityId: foreignActivity.id, studentId: foreignStudent.id } });
     expect(data.createExamAnswer.errors.map((e: any) => [e.field[0], e.code])).toEqual([
       ['activityId', 'not_found'],
       ['studentId', 'not_found'],
@@ -112,18 +108,18 @@ describe('createExamAnswer', () => {
 
   it('given an activity with max_attempts 1, then the second attempt of a student is refused', async () => {
     const student = await fx.student(school);
-    expect((await ok(school.admin, CREATE, { input: { activityId: limitedId, studentId: student.id } })).createExamAnswer.errors).toEqual([]);
-    const again = await ok(school.admin, CREATE, { input: { activityId: limitedId, studentId: student.id } });
+    expect((await dataOf(school.admin, CREATE, { input: { activityId: limitedId, studentId: student.id } })).createExamAnswer.errors).toEqual([]);
+    const again = await dataOf(school.admin, CREATE, { input: { activityId: limitedId, studentId: student.id } });
     expect(again.createExamAnswer.errors).toEqual([{ field: [], code: 'too_many_attempts', message: expect.stringMatching(/1 attempts/) }]);
     // Another student still may.
-    expect((await ok(school.admin, CREATE, { input: { activityId: limitedId, studentId: (await fx.student(school)).id } })).createExamAnswer.errors).toEqual([]);
+    expect((await dataOf(school.admin, CREATE, { input: { activityId: limitedId, studentId: (await fx.student(school)).id } })).createExamAnswer.errors).toEqual([]);
   });
 
   describe('a student credential', () => {
     it('given its active enrollment and a released activity, then it makes its own attempt (studentId defaults to it)', async () => {
       const me = await fx.studentClient(school);
       const enrollment = await fx.enrollment(school, product, { studentId: me.id });
-      const data = await ok(me.client, CREATE, { input: { activityId, enrollmentId: enrollment.id, submittedAt: '2026-01-15T11:00:00Z' } });
+      const data = await dataOf(me.client, CREATE, { input: { activityId, enrollmentId: enrollment.id, submittedAt: '2026-01-15T11:00:00Z' } });
       expect(data.createExamAnswer.errors).toEqual([]);
       expect(data.createExamAnswer.examAnswer).toMatchObject({ studentId: String(me.id), enrollmentId: String(enrollment.id) });
     });
@@ -146,7 +142,7 @@ describe('createExamAnswer', () => {
       if (input.activityId === 'UNRELEASED') input.activityId = unreleasedId;
       if (input.studentId === 'SOMEONE') input.studentId = someone.id;
       const before = await fx.counts();
-      const data = await ok(me.client, CREATE, { input });
+      const data = await dataOf(me.client, CREATE, { input });
       expect(data.createExamAnswer.errors.map((e: any) => [e.field.join('.'), e.code])).toEqual(expected);
       expect(await fx.counts()).toEqual(before);
     });
@@ -157,40 +153,40 @@ describe('updateExamAnswer, deleteExamAnswer, examAnswer, examAnswers', () => {
   it('given staff, then the grade and submittedAt change; a student hands in its own attempt but may not grade it', async () => {
     const me = await fx.studentClient(school);
     const enrollment = await fx.enrollment(school, product, { studentId: me.id });
-    const id = (await ok(me.client, CREATE, { input: { activityId, enrollmentId: enrollment.id } })).createExamAnswer.examAnswer.id;
-    const handedIn = await ok(me.client, UPDATE, { id, input: { submittedAt: '2026-01-15T12:00:00Z' } });
+    const id = (await dataOf(me.client, CREATE, { input: { activityId, enrollmentId: enrollment.id } })).createExamAnswer.examAnswer.id;
+    const handedIn = await dataOf(me.client, UPDATE, { id, input: { submittedAt: '2026-01-15T12:00:00Z' } });
     expect(handedIn.updateExamAnswer).toMatchObject({ errors: [], examAnswer: { submittedAt: '2026-01-15T12:00:00.000Z', grade: null } });
-    const cheat = await ok(me.client, UPDATE, { id, input: { grade: 10 } });
+    const cheat = await dataOf(me.client, UPDATE, { id, input: { grade: 10 } });
     expect(cheat.updateExamAnswer.errors.map((e: any) => [e.field[0], e.code])).toEqual([['grade', 'forbidden']]);
-    const graded = await ok(school.admin, UPDATE, { id, input: { grade: 7 } });
+    const graded = await dataOf(school.admin, UPDATE, { id, input: { grade: 7 } });
     expect(graded.updateExamAnswer.examAnswer.grade).toBe(7);
-    const bad = await ok(school.admin, UPDATE, { id, input: { enrollmentId: (await fx.enrollment(school, product)).id } });
+    const bad = await dataOf(school.admin, UPDATE, { id, input: { enrollmentId: (await fx.enrollment(school, product)).id } });
     expect(bad.updateExamAnswer.errors.map((e: any) => [e.field[0], e.code])).toEqual([['enrollmentId', 'invalid']]);
   });
 
   it("given reads, then staff see the school's attempts and a student only its own; filters narrow them", async () => {
     const alice = await fx.studentClient(school);
     const bob = await fx.student(school);
-    const a = (await ok(school.admin, CREATE, { input: { activityId, studentId: alice.id } })).createExamAnswer.examAnswer.id;
-    const b = (await ok(school.admin, CREATE, { input: { activityId, studentId: bob.id } })).createExamAnswer.examAnswer.id;
-    const LIST = 'query ($a: ID, $s: ID) { examAnswers(activityId: $a, studentId: $s, first: 100) { totalCount nodes { id studentId } } }';
-    expect((await ok(school.admin, LIST, { s: bob.id })).examAnswers.nodes).toEqual([{ id: b, studentId: String(bob.id) }]);
-    const staffIds = (await ok(school.admin, LIST, { a: activityId })).examAnswers.nodes.map((n: any) => n.id);
+    const a = (await dataOf(school.admin, CREATE, { input: { activityId, studentId: alice.id } })).createExamAnswer.examAnswer.id;
+    const b = (await dataOf(school.admin, CREATE, { input: { activityId, studentId: bob.id } })).createExamAnswer.examAnswer.id;
+    const LIST = graphql('query ($a: ID, $s: ID) { examAnswers(activityId: $a, studentId: $s, first: 100) { totalCount nodes { id studentId } } }');
+    expect((await dataOf(school.admin, LIST, { s: bob.id })).examAnswers.nodes).toEqual([{ id: b, studentId: String(bob.id) }]);
+    const staffIds = (await dataOf(school.admin, LIST, { a: activityId })).examAnswers.nodes.map((n) => n.id);
     expect(staffIds).toEqual(expect.arrayContaining([a, b]));
-    expect((await ok(alice.client, LIST, { a: activityId })).examAnswers.nodes).toEqual([{ id: a, studentId: String(alice.id) }]);
-    expect((await ok(alice.client, 'query ($id: ID!) { examAnswer(id: $id) { id } }', { id: a })).examAnswer.id).toBe(a);
+    expect((await dataOf(alice.client, LIST, { a: activityId })).examAnswers.nodes).toEqual([{ id: a, studentId: String(alice.id) }]);
+    expect((await dataOf(alice.client, graphql('query ($id: ID!) { examAnswer(id: $id) { id } }'), { id: a })).examAnswer.id).toBe(a);
     expect((await alice.client.graphql('query ($id: ID!) { examAnswer(id: $id) { id } }', { id: b })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect((await other.admin.graphql('query ($id: ID!) { examAnswer(id: $id) { id } }', { id: a })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
   it('given deleteExamAnswer, then staff delete the attempt with its answers; students may not', async () => {
     const student = await fx.studentClient(school);
-    const id = (await ok(school.admin, CREATE, { input: { activityId, studentId: student.id } })).createExamAnswer.examAnswer.id;
-    await ok(school.admin, ANSWER, { q: questionIds[1], input: { examAnswerId: id, text: 'x' } });
-    const DELETE = 'mutation ($id: ID!) { deleteExamAnswer(id: $id) { examAnswer { id } errors { code } } }';
+    const id = (await dataOf(school.admin, CREATE, { input: { activityId, studentId: student.id } })).createExamAnswer.examAnswer.id;
+    await dataOf(school.admin, ANSWER, { q: questionIds[1], input: { examAnswerId: id, text: 'x' } });
+    const DELETE = graphql('mutation ($id: ID!) { deleteExamAnswer(id: $id) { examAnswer { id } errors { code } } }');
     expect((await student.client.graphql(DELETE, { id })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect((await other.admin.graphql(DELETE, { id })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect((await ok(school.admin, DELETE, { id })).deleteExamAnswer).toEqual({ examAnswer: { id }, errors: [] });
+    expect((await dataOf(school.admin, DELETE, { id })).deleteExamAnswer).toEqual({ examAnswer: { id }, errors: [] });
     expect(await service.db.select().from(examAnswers).where(eq(examAnswers.id, Number(id)))).toEqual([]);
     expect(await service.db.select().from(examQuestionAnswers).where(eq(examQuestionAnswers.examAnswerId, Number(id)))).toEqual([]);
   });
@@ -199,11 +195,11 @@ describe('updateExamAnswer, deleteExamAnswer, examAnswer, examAnswers', () => {
 describe('ExamQuestionAnswer through GraphQL', () => {
   let attempt: string;
   beforeAll(async () => {
-    attempt = (await ok(school.admin, CREATE, { input: { activityId, studentId: (await fx.student(school)).id } })).createExamAnswer.examAnswer.id;
+    attempt = (await dataOf(school.admin, CREATE, { input: { activityId, studentId: (await fx.student(school)).id } })).createExamAnswer.examAnswer.id;
   });
 
   it('given createExamQuestionAnswer with an option, then correct is computed and the fields resolve', async () => {
-    const data = await ok(school.admin, ANSWER, { q: questionIds[0], input: { examAnswerId: attempt, examQuestionOptionId: optionIds[0] } });
+    const data = await dataOf(school.admin, ANSWER, { q: questionIds[0], input: { examAnswerId: attempt, examQuestionOptionId: optionIds[0] } });
     expect(data.createExamQuestionAnswer.errors).toEqual([]);
     expect(data.createExamQuestionAnswer.examQuestionAnswer).toMatchObject({
       examQuestionId: questionIds[0],
@@ -217,29 +213,29 @@ describe('ExamQuestionAnswer through GraphQL', () => {
   });
 
   it('given an invalid reference, then errors name the field', async () => {
-    const data = await ok(school.admin, ANSWER, { q: questionIds[1], input: { examAnswerId: attempt, examQuestionOptionId: optionIds[0] } });
+    const data = await dataOf(school.admin, ANSWER, { q: questionIds[1], input: { examAnswerId: attempt, examQuestionOptionId: optionIds[0] } });
     expect(data.createExamQuestionAnswer).toEqual({ examQuestionAnswer: null, errors: [{ field: ['examQuestionOptionId'], code: 'not_found' }] });
   });
 
   it('given update and delete, then the answer changes and goes; ExamQuestion.answers and ExamAnswer.questionAnswers list it meanwhile', async () => {
-    const created = (await ok(school.admin, ANSWER, { q: questionIds[0], input: { examAnswerId: attempt, examQuestionOptionId: optionIds[1] } }))
+    const created = (await dataOf(school.admin, ANSWER, { q: questionIds[0], input: { examAnswerId: attempt, examQuestionOptionId: optionIds[1] } }))
       .createExamQuestionAnswer.examQuestionAnswer;
     expect(created.correct).toBe(false);
-    const updated = await ok(
+    const updated = await dataOf(
       school.admin,
-      'mutation ($id: ID!, $input: ExamQuestionAnswerInput!) { updateExamQuestionAnswer(id: $id, input: $input) { examQuestionAnswer { id correct } errors { code } } }',
+      graphql('mutation ($id: ID!, $input: ExamQuestionAnswerInput!) { updateExamQuestionAnswer(id: $id, input: $input) { examQuestionAnswer { id correct } errors { code } } }'),
       { id: created.id, input: { examQuestionOptionId: optionIds[0] } },
     );
     expect(updated.updateExamQuestionAnswer).toEqual({ examQuestionAnswer: { id: created.id, correct: true }, errors: [] });
-    const read = await ok(
+    const read = await dataOf(
       school.admin,
-      'query ($q: ID!, $a: ID!) { examQuestion(id: $q) { answers { id } } examAnswer(id: $a) { questionAnswers { id } } examQuestionAnswers(examQuestionId: $q, examAnswerId: $a) { totalCount } }',
+      graphql('query ($q: ID!, $a: ID!) { examQuestion(id: $q) { answers { id } } examAnswer(id: $a) { questionAnswers { id } } examQuestionAnswers(examQuestionId: $q, examAnswerId: $a) { totalCount } }'),
       { q: questionIds[0], a: attempt },
     );
-    expect(read.examQuestion.answers.map((x: any) => x.id)).toContain(created.id);
-    expect(read.examAnswer.questionAnswers.map((x: any) => x.id)).toContain(created.id);
+    expect(read.examQuestion.answers.map((x) => x.id)).toContain(created.id);
+    expect(read.examAnswer.questionAnswers.map((x) => x.id)).toContain(created.id);
     expect(read.examQuestionAnswers.totalCount).toBe(read.examAnswer.questionAnswers.length);
-    const deleted = await ok(school.admin, 'mutation ($id: ID!) { deleteExamQuestionAnswer(id: $id) { examQuestionAnswer { id } errors { code } } }', { id: created.id });
+    const deleted = await dataOf(school.admin, graphql('mutation ($id: ID!) { deleteExamQuestionAnswer(id: $id) { examQuestionAnswer { id } errors { code } } }'), { id: created.id });
     expect(deleted.deleteExamQuestionAnswer).toEqual({ examQuestionAnswer: { id: created.id }, errors: [] });
     const gone = await school.admin.graphql('query ($id: ID!) { examQuestionAnswer(id: $id) { id } }', { id: created.id });
     expect(gone.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extraContents } from '../src/modules/extra-contents/extra-content.table.js';
 import { type ExtraFixtures, fixtures } from './support/extra-contents.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { dataOf, graphql } from './support/graphql.js';
 
 // GraphQL face of ExtraContent: queries and mutations (STAFF), the UserErrors of the payload, the
 // Lesson/Course/SchoolProduct.extraContents fields (ordered, available only through an enrollment
@@ -23,20 +24,15 @@ afterAll(() => service?.stop());
 const FIELDS = 'id schoolId resourceType resourceId mediaId order downloadable available title createdAt updatedAt';
 const createQ = `mutation ($input: ExtraContentInput!) { createExtraContent(input: $input) { extraContent { ${FIELDS} media { id title } } errors { field code message } } }`;
 const updateQ = `mutation ($id: ID!, $input: ExtraContentInput!) { updateExtraContent(id: $id, input: $input) { extraContent { ${FIELDS} } errors { field code message } } }`;
-const deleteQ = `mutation ($id: ID!) { deleteExtraContent(id: $id) { extraContent { id } errors { code } } }`;
+const deleteQ = graphql(`mutation ($id: ID!) { deleteExtraContent(id: $id) { extraContent { id } errors { code } } }`);
 const showQ = `query ($id: ID!) { extraContent(id: $id) { ${FIELDS} media { id title } } }`;
-const listQ = `query ($t: String, $r: ID, $m: ID) { extraContents(resourceType: $t, resourceId: $r, mediaId: $m, first: 100) { totalCount nodes { id } } }`;
+const listQ = graphql(`query ($t: String, $r: ID, $m: ID) { extraContents(resourceType: $t, resourceId: $r, mediaId: $m, first: 100) { totalCount nodes { id } } }`);
 
-async function gql(client: Client, query: string, variables?: Record<string, unknown>) {
-  const res = await client.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 const numbers = (list: { id: string }[]) => list.map((x) => Number(x.id));
 const codes = (errors: { field: string[]; code: string }[]) => errors.map((e) => [e.field.join('.'), e.code]).sort();
 
 async function createExtra(input: Record<string, unknown>, client: Client = school.admin) {
-  const data = await gql(client, createQ, { input });
+  const data = await dataOf(client, createQ, { input });
   expect(data.createExtraContent.errors).toEqual([]);
   return data.createExtraContent.extraContent;
 }
@@ -62,7 +58,7 @@ describe('queries and mutations', () => {
 
   it('given an empty input, when createExtraContent, then every required field is a blank UserError and nothing is written', async () => {
     const before = await f.allExtraRows();
-    const data = await gql(school.admin, createQ, { input: {} });
+    const data = await dataOf(school.admin, createQ, { input: {} });
     expect(data.createExtraContent.extraContent).toBeNull();
     expect(codes(data.createExtraContent.errors)).toEqual([
       ['available', 'blank'],
@@ -80,13 +76,13 @@ describe('queries and mutations', () => {
     const foreignCourse = await f.course(other);
     const before = await f.allExtraRows();
     const base = { resourceId: lesson.id, mediaId: foreignMedia.id, order: 0, downloadable: false, available: true };
-    const bad = await gql(school.admin, createQ, { input: { ...base, resourceType: 'Module', order: -1 } });
+    const bad = await dataOf(school.admin, createQ, { input: { ...base, resourceType: 'Module', order: -1 } });
     expect(codes(bad.createExtraContent.errors)).toEqual([
       ['mediaId', 'not_found'],
       ['order', 'greater_than_or_equal_to'],
       ['resourceType', 'inclusion'],
     ]);
-    const foreign = await gql(school.admin, createQ, { input: { ...base, mediaId: (await f.media(school)).id, resourceType: 'Course', resourceId: foreignCourse.id } });
+    const foreign = await dataOf(school.admin, createQ, { input: { ...base, mediaId: (await f.media(school)).id, resourceType: 'Course', resourceId: foreignCourse.id } });
     expect(codes(foreign.createExtraContent.errors)).toEqual([['resourceId', 'not_found']]);
     expect(foreign.createExtraContent.errors[0].message).toContain('Course');
     expect(await f.allExtraRows()).toEqual(before);
@@ -100,19 +96,19 @@ describe('queries and mutations', () => {
     const onLesson = await createExtra({ resourceId: lesson.id, mediaId: sheet.id, order: 0, downloadable: false, available: true });
     expect(onLesson.resourceType).toBe('Lesson');
 
-    expect(numbers((await gql(school.admin, listQ, { t: 'course', r: course.id })).extraContents.nodes)).toEqual([Number(onCourse.id)]);
-    expect(numbers((await gql(school.admin, listQ, { m: sheet.id })).extraContents.nodes)).toEqual([Number(onCourse.id), Number(onLesson.id)]);
-    expect((await gql(school.admin, listQ, { m: sheet.id })).extraContents.totalCount).toBe(2);
-    expect((await gql(school.admin, listQ, { t: 'Nothing' })).extraContents.totalCount).toBe(0);
+    expect(numbers((await dataOf(school.admin, listQ, { t: 'course', r: course.id })).extraContents.nodes)).toEqual([Number(onCourse.id)]);
+    expect(numbers((await dataOf(school.admin, listQ, { m: sheet.id })).extraContents.nodes)).toEqual([Number(onCourse.id), Number(onLesson.id)]);
+    expect((await dataOf(school.admin, listQ, { m: sheet.id })).extraContents.totalCount).toBe(2);
+    expect((await dataOf(school.admin, listQ, { t: 'Nothing' })).extraContents.totalCount).toBe(0);
 
-    const upd = await gql(school.admin, updateQ, { id: onLesson.id, input: { order: 5, title: 'Renamed', resourceType: 'Course', resourceId: course.id } });
+    const upd = await dataOf(school.admin, updateQ, { id: onLesson.id, input: { order: 5, title: 'Renamed', resourceType: 'Course', resourceId: course.id } });
     expect(upd.updateExtraContent.errors).toEqual([]);
     expect(upd.updateExtraContent.extraContent).toMatchObject({ order: 5, title: 'Renamed', resourceType: 'Course', resourceId: String(course.id), mediaId: String(sheet.id) });
-    const cleared = await gql(school.admin, updateQ, { id: onLesson.id, input: { mediaId: null, available: null } });
+    const cleared = await dataOf(school.admin, updateQ, { id: onLesson.id, input: { mediaId: null, available: null } });
     expect(codes(cleared.updateExtraContent.errors)).toEqual([['available', 'blank'], ['mediaId', 'blank']]);
-    expect((await gql(school.admin, showQ, { id: onLesson.id })).extraContent).toMatchObject({ order: 5, available: true, media: { id: String(sheet.id) } });
+    expect((await dataOf(school.admin, showQ, { id: onLesson.id })).extraContent).toMatchObject({ order: 5, available: true, media: { id: String(sheet.id) } });
 
-    const del = await gql(school.admin, deleteQ, { id: onLesson.id });
+    const del = await dataOf(school.admin, deleteQ, { id: onLesson.id });
     expect(del.deleteExtraContent).toEqual({ extraContent: { id: onLesson.id }, errors: [] });
     expect((await school.admin.graphql(showQ, { id: onLesson.id })).errors![0].extensions.code).toBe('NOT_FOUND');
   });
@@ -125,7 +121,7 @@ describe('queries and mutations', () => {
     expect((await school.admin.graphql(showQ, { id: theirs.id })).errors![0].extensions.code).toBe('NOT_FOUND');
     expect((await school.admin.graphql(updateQ, { id: theirs.id, input: { title: 'x' } })).errors![0].extensions.code).toBe('NOT_FOUND');
     expect((await school.admin.graphql(deleteQ, { id: theirs.id })).errors![0].extensions.code).toBe('NOT_FOUND');
-    expect(numbers((await gql(school.admin, listQ, {})).extraContents.nodes)).not.toContain(Number(theirs.id));
+    expect(numbers((await dataOf(school.admin, listQ, {})).extraContents.nodes)).not.toContain(Number(theirs.id));
     expect(await f.extraRow(Number(theirs.id))).toMatchObject({ title: null });
   });
 
@@ -164,14 +160,14 @@ describe('Lesson, Course and SchoolProduct extraContents', () => {
     // Another type with the lesson's id belongs to that other resource, not to the lesson.
     const sameIdOtherType = await f.extraContent(school, { resourceType: 'SchoolProduct', resourceId: lesson.id, mediaId: sheet.id, order: 0 });
 
-    const data = await gql(
+    const data = await dataOf(
       school.admin,
-      `query ($l: ID!, $s: ID!, $c: ID!, $p: ID!) {
+      graphql(`query ($l: ID!, $s: ID!, $c: ID!, $p: ID!) {
         lesson(id: $l) { extraContents { id order available media { id } } }
         sibling: lesson(id: $s) { extraContents { id } }
         course(id: $c) { extraContents { id } }
         schoolProduct(id: $p) { extraContents { id resourceType } }
-      }`,
+      }`),
       { l: lesson.id, s: sibling.id, c: course.id, p: product.id },
     );
     expect(numbers(data.lesson.extraContents)).toEqual([l0.id, l1a.id, l1b.id, l2.id]);
@@ -181,7 +177,7 @@ describe('Lesson, Course and SchoolProduct extraContents', () => {
     expect(numbers(data.course.extraContents)).toEqual([c0.id, c1.id]);
     expect(data.schoolProduct.extraContents).toEqual([{ id: String(p0.id), resourceType: 'SchoolProduct' }]);
     // (That row names no real product: it goes, lest a later product get the lesson's id.)
-    await gql(school.admin, deleteQ, { id: sameIdOtherType.id });
+    await dataOf(school.admin, deleteQ, { id: sameIdOtherType.id });
   });
 
   it('through an enrollment, or for a student, only the available ones', async () => {
@@ -200,7 +196,7 @@ describe('Lesson, Course and SchoolProduct extraContents', () => {
     await add('SchoolProduct', product.id, false, 2);
     const enrollment = await f.enrollment(school, product.id);
 
-    const throughEnrollment = `query ($e: ID!, $c: ID!) {
+    const throughEnrollment = graphql(`query ($e: ID!, $c: ID!) {
       enrollment(id: $e) {
         lessons { extraContents { id } }
         courses { extraContents { id } modules { lessons { extraContents { id } } } }
@@ -208,7 +204,7 @@ describe('Lesson, Course and SchoolProduct extraContents', () => {
       }
       lessons(enrollmentId: $e) { nodes { extraContents { id } } }
       course(id: $c, enrollmentId: $e) { extraContents { id } }
-    }`;
+    }`);
     const seen = (data: any) => ({
       lesson: numbers(data.enrollment.lessons[0].extraContents),
       nested: numbers(data.enrollment.courses[0].modules[0].lessons[0].extraContents),
@@ -219,7 +215,7 @@ describe('Lesson, Course and SchoolProduct extraContents', () => {
     });
     const vars = { e: enrollment.id, c: course.id };
     // The student sees the available ones everywhere.
-    expect(seen(await gql(enrollment.student, throughEnrollment, vars))).toEqual({
+    expect(seen(await dataOf(enrollment.student, throughEnrollment, vars))).toEqual({
       lesson: [lessonShown.id],
       nested: [lessonShown.id],
       root: [lessonShown.id],
@@ -228,18 +224,18 @@ describe('Lesson, Course and SchoolProduct extraContents', () => {
       product: [productShown.id],
     });
     // Staff reading through the enrollment see what its student sees (the product field is not scoped: staff see all).
-    const staff = seen(await gql(school.admin, throughEnrollment, vars));
+    const staff = seen(await dataOf(school.admin, throughEnrollment, vars));
     expect(staff).toMatchObject({ lesson: [lessonShown.id], nested: [lessonShown.id], root: [lessonShown.id], course: [courseShown.id], scopedCourse: [courseShown.id] });
     // Staff reading the school's content see them all; a student reading the catalogue sees the available ones.
-    const catalogue = `query ($c: ID!, $p: ID!) { course(id: $c) { extraContents { id } } schoolProduct(id: $p) { extraContents { id } } }`;
-    const all = await gql(school.admin, catalogue, { c: course.id, p: product.id });
+    const catalogue = graphql(`query ($c: ID!, $p: ID!) { course(id: $c) { extraContents { id } } schoolProduct(id: $p) { extraContents { id } } }`);
+    const all = await dataOf(school.admin, catalogue, { c: course.id, p: product.id });
     expect(all.course.extraContents).toHaveLength(2);
     expect(all.schoolProduct.extraContents).toHaveLength(2);
-    const asStudent = await gql(enrollment.student, `query ($p: ID!) { schoolProduct(id: $p) { extraContents { id } } }`, { p: product.id });
+    const asStudent = await dataOf(enrollment.student, graphql(`query ($p: ID!) { schoolProduct(id: $p) { extraContents { id } } }`), { p: product.id });
     expect(numbers(asStudent.schoolProduct.extraContents)).toEqual([productShown.id]);
     // Made available, the hidden lesson extra content shows through the enrollment, in its order.
-    await gql(school.admin, updateQ, { id: lessonHidden.id, input: { available: true } });
-    expect(seen(await gql(enrollment.student, throughEnrollment, vars)).lesson).toEqual([lessonHidden.id, lessonShown.id]);
+    await dataOf(school.admin, updateQ, { id: lessonHidden.id, input: { available: true } });
+    expect(seen(await dataOf(enrollment.student, throughEnrollment, vars)).lesson).toEqual([lessonHidden.id, lessonShown.id]);
   });
 
   it('given an enrollment that is not active, then nothing is shown through it', async () => {
@@ -249,7 +245,7 @@ describe('Lesson, Course and SchoolProduct extraContents', () => {
     const sheet = await f.media(school);
     await f.extraContent(school, { resourceId: lessons[0].id, mediaId: sheet.id });
     const enrollment = await f.enrollment(school, product.id, { status: 'pending' });
-    const data = await gql(enrollment.student, `query ($e: ID!) { enrollment(id: $e) { courses { extraContents { id } } lessons { extraContents { id } } } }`, {
+    const data = await dataOf(enrollment.student, graphql(`query ($e: ID!) { enrollment(id: $e) { courses { extraContents { id } } lessons { extraContents { id } } } }`), {
       e: enrollment.id,
     });
     expect(data.enrollment).toEqual({ courses: [], lessons: [] });
@@ -271,15 +267,15 @@ describe('Lesson, Course and SchoolProduct extraContents', () => {
       await service.db.insert(extraContents).values(rows);
       return { module, product };
     }
-    const query = `query ($m: ID!, $p: ID!) {
+    const query = graphql(`query ($m: ID!, $p: ID!) {
       lessons(courseModuleId: $m, first: 100) { nodes { id extraContents { id order media { id } } } }
       schoolProduct(id: $p) { extraContents { id media { id } } courses { extraContents { id } modules { lessons { extraContents { id media { title } } } } } }
-    }`;
+    }`);
     async function measure(n: number) {
       const { module, product } = await content(n);
       let data: any;
       const statements = await service.countStatements(async () => {
-        data = await gql(school.admin, query, { m: module.id, p: product.id });
+        data = await dataOf(school.admin, query, { m: module.id, p: product.id });
       });
       expect(data.lessons.nodes).toHaveLength(n);
       for (const l of data.lessons.nodes) expect(l.extraContents.map((e: any) => e.order)).toEqual([0, 1]);

@@ -3,6 +3,7 @@ import { forumAnswers, forumQuestions, forumSections } from '../src/modules/foru
 import { users } from '../src/modules/users/user.table.js';
 import { answer, createForum, eventsOf, next, person, question, section, snapshot } from './support/forums.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of the forums: Forum (queries and mutations), the tree fields of ForumSection,
 // ForumAnswer mutations and authors, moveForumQuestion, and the cost of a nested query.
@@ -75,18 +76,18 @@ describe('the section tree', () => {
     const a1 = await section(school.admin, forum, { parent_forum_section_id: a.id, title: 'A1', sequence: 1 });
     const q = await question(student.client, a1.id, { created_at: '2025-01-01T00:00:00Z' });
     const res = await student.client.graphql(
-      `query ($id: ID!) { forum(id: $id) {
+      graphql(`query ($id: ID!) { forum(id: $id) {
           sections { title }
           rootSections { title parent { id } forum { id } children { title parent { title } questions { totalCount nodes { id title } } } }
-      } }`,
+      } }`),
       { id: String(forum) },
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data.forum.sections.map((s: any) => s.title)).toEqual(['A', 'A1', 'B', 'A2']);
+    expect(res.data.forum.sections.map((s) => s.title)).toEqual(['A', 'A1', 'B', 'A2']);
     const roots = res.data.forum.rootSections;
-    expect(roots.map((s: any) => s.title)).toEqual(['A', 'B']);
+    expect(roots.map((s) => s.title)).toEqual(['A', 'B']);
     expect(roots[0]).toMatchObject({ parent: null, forum: { id: String(forum) } });
-    expect(roots[0].children.map((c: any) => [c.title, c.parent.title])).toEqual([['A1', 'A'], ['A2', 'A']]);
+    expect(roots[0].children.map((c) => [c.title, c.parent.title])).toEqual([['A1', 'A'], ['A2', 'A']]);
     expect(roots[0].children[0].questions).toEqual({ totalCount: 1, nodes: [{ id: String(q.id), title: expect.any(String) }] });
     expect(roots[1].children).toEqual([]);
   });
@@ -120,13 +121,13 @@ describe('ForumAnswer', () => {
       { schoolId: school.id, subjectType: 'ForumAnswer', payload: { forum_question_id: q.id, user_id: collaborator.user.id } },
     ]);
     const res = await student.client.graphql(
-      `query ($id: ID!) { forumQuestion(id: $id) { answeredByAdmin author { id type fullName } answers { text question { id } author { id type fullName } } } }`,
+      graphql(`query ($id: ID!) { forumQuestion(id: $id) { answeredByAdmin author { id type fullName } answers { text question { id } author { id type fullName } } } }`),
       { id: String(q.id) },
     );
     expect(res.errors).toBeUndefined();
     expect(res.data.forumQuestion.answeredByAdmin).toBe(true);
     expect(res.data.forumQuestion.author).toEqual({ id: String(student.user.id), type: 'Student', fullName: 'Stu Dent' });
-    expect(res.data.forumQuestion.answers.map((a: any) => [a.text, a.author.type, a.question.id])).toEqual([
+    expect(res.data.forumQuestion.answers.map((a) => [a.text, a.author.type, a.question.id])).toEqual([
       ['Me too', 'Student', String(q.id)],
       ['See lesson 2', 'Collaborator', String(q.id)],
       ['Fixed', 'Admin', String(q.id)],
@@ -175,7 +176,7 @@ describe('ForumAnswer', () => {
 describe('createForumQuestion', () => {
   const create = (client: Client, input: Record<string, unknown>, forumSectionId?: string) =>
     client.graphql(
-      `mutation ($s: ID, $input: CreateForumQuestionInput!) { createForumQuestion(forumSectionId: $s, input: $input) { forumQuestion { id forumSectionId userId fixed } errors { field code } } }`,
+      graphql(`mutation ($s: ID, $input: CreateForumQuestionInput!) { createForumQuestion(forumSectionId: $s, input: $input) { forumQuestion { id forumSectionId userId fixed } errors { field code } } }`),
       { s: forumSectionId, input },
     );
 
@@ -254,8 +255,8 @@ describe('batching', () => {
     return forumId;
   }
 
-  const nested = `query ($id: ID!) { forum(id: $id) { id sections { id parent { id } children { id }
-    questions(first: 100) { totalCount nodes { id answeredByAdmin author { id type } answers { id author { id type fullName } } } } } } }`;
+  const nested = graphql(`query ($id: ID!) { forum(id: $id) { id sections { id parent { id } children { id }
+    questions(first: 100) { totalCount nodes { id answeredByAdmin author { id type } answers { id author { id type fullName } } } } } } }`);
 
   it('forum { sections { questions { answers { author } } } } costs the same number of statements for 900 answers as for 12', async () => {
     const small = await seedForum(2, 2);

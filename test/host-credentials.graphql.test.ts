@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
 import { errorCodes, ids, libraryFixtures } from './support/library.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of HostCredential: queries, payload mutations, the write-only access token,
 // roles (platform and admin only), tenancy and Library.hostCredentials.
@@ -25,9 +26,9 @@ const createQ = `mutation ($libraryId: ID!, $input: HostCredentialInput!) {
   createHostCredential(libraryId: $libraryId, input: $input) { hostCredential { ${FIELDS} } errors { field code message } } }`;
 const updateQ = `mutation ($id: ID!, $input: HostCredentialInput!) {
   updateHostCredential(id: $id, input: $input) { hostCredential { ${FIELDS} } errors { field code message } } }`;
-const deleteQ = `mutation ($id: ID!) { deleteHostCredential(id: $id) { hostCredential { id } errors { field code } } }`;
+const deleteQ = graphql(`mutation ($id: ID!) { deleteHostCredential(id: $id) { hostCredential { id } errors { field code } } }`);
 const showQ = `query ($id: ID!) { hostCredential(id: $id) { ${FIELDS} } }`;
-const listQ = `query ($libraryId: ID!) { hostCredentials(libraryId: $libraryId, first: 100) { totalCount nodes { id host accessTokenHint } } }`;
+const listQ = graphql(`query ($libraryId: ID!) { hostCredentials(libraryId: $libraryId, first: 100) { totalCount nodes { id host accessTokenHint } } }`);
 
 let hosts = 0;
 const newHost = () => `gql-host${++hosts}.example.com`;
@@ -174,7 +175,7 @@ describe('roles: only platform and admin', () => {
 });
 
 describe('Library.hostCredentials', () => {
-  const libraryQ = `query ($id: ID!) { library(id: $id) { id name hostCredentials { id host accessTokenHint hasAccessToken } } }`;
+  const libraryQ = graphql(`query ($id: ID!) { library(id: $id) { id name hostCredentials { id host accessTokenHint hasAccessToken } } }`);
 
   it("lists the library's credentials for an admin", async () => {
     const library = await f.library(school, 'With credentials');

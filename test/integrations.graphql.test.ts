@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtures, ids } from './support/messages.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type MessageFixtures, startMessages, ids } from './support/messages.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of Integration and IntegrationSuggestion.
 
-let service: Service;
-let school: TestSchool;
-let other: TestSchool;
-let f: ReturnType<typeof fixtures>;
+let service: Service, school: TestSchool, other: TestSchool, f: MessageFixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Integrations');
-  other = await service.school('GraphQL Integrations Other');
-  f = fixtures(service);
-});
+beforeAll(async () => ({ service, school, other, f } = await startMessages('GraphQL Integrations', 'GraphQL Integrations Other')));
 afterAll(() => service?.stop());
 
 const FIELDS = 'id schoolId ownerType ownerId type active metadata metaconfig';
@@ -44,13 +37,13 @@ describe('integrations', () => {
     const product = await f.product(school);
     const a = (await school.admin.graphql(create, { input: { ownerType: 'SchoolProduct', ownerId: product.id } })).data.createIntegration.integration;
     const b = (await school.admin.graphql(create, { input: { ownerType: 'School', ownerId: school.id, active: false } })).data.createIntegration.integration;
-    const q = `query ($t: String, $o: ID, $a: Boolean) { integrations(ownerType: $t, ownerId: $o, active: $a, first: 100) { totalCount nodes { id } } }`;
+    const q = graphql(`query ($t: String, $o: ID, $a: Boolean) { integrations(ownerType: $t, ownerId: $o, active: $a, first: 100) { totalCount nodes { id } } }`);
     expect(ids((await school.admin.graphql(q, { t: 'SchoolProduct', o: product.id })).data.integrations.nodes)).toEqual([Number(a.id)]);
     expect(ids((await school.admin.graphql(q, { a: false })).data.integrations.nodes)).toContain(Number(b.id));
     expect(ids((await school.admin.graphql(q, { a: false })).data.integrations.nodes)).not.toContain(Number(a.id));
 
     const upd = await school.admin.graphql(
-      `mutation ($id: ID!) { updateIntegration(id: $id, input: { active: false, metadata: ["order.imported"] }) { integration { active metadata } errors { code } } }`,
+      graphql(`mutation ($id: ID!) { updateIntegration(id: $id, input: { active: false, metadata: ["order.imported"] }) { integration { active metadata } errors { code } } }`),
       { id: a.id },
     );
     expect(upd.data.updateIntegration).toEqual({ integration: { active: false, metadata: { events: ['order.imported'] } }, errors: [] });
@@ -70,8 +63,8 @@ describe('integrations', () => {
 });
 
 describe('suggestions', () => {
-  const suggest = `mutation ($input: IntegrationSuggestionInput!) { suggestIntegration(input: $input) { integrationSuggestion { id schoolId name url } errors { field code } } }`;
-  const listQ = `{ integrationSuggestions(first: 100) { totalCount nodes { id schoolId name description url createdAt } } }`;
+  const suggest = graphql(`mutation ($input: IntegrationSuggestionInput!) { suggestIntegration(input: $input) { integrationSuggestion { id schoolId name url } errors { field code } } }`);
+  const listQ = graphql(`{ integrationSuggestions(first: 100) { totalCount nodes { id schoolId name description url createdAt } } }`);
 
   it('staff authors suggest, a student or an app is FORBIDDEN; only a platform credential lists them', async () => {
     const { client } = await f.studentClient(school);
@@ -79,7 +72,7 @@ describe('suggestions', () => {
     const made = await collaborator.graphql(suggest, { input: { name: 'Hubspot', url: 'https://hubspot.com' } });
     expect(made.data.suggestIntegration).toMatchObject({ errors: [], integrationSuggestion: { name: 'Hubspot', schoolId: String(school.id) } });
     const invalid = await collaborator.graphql(suggest, { input: { url: 'mailto:x@example.com' } });
-    expect(invalid.data.suggestIntegration.errors.map((e: any) => e.field[0]).sort()).toEqual(['name', 'url']);
+    expect(invalid.data.suggestIntegration.errors.map((e) => e.field[0]).sort()).toEqual(['name', 'url']);
     // suggestIntegration is AUTHORS: platform, admin, collaborator.
     const app = await service.token('app', school.id);
     for (const [denied, name] of [[client, 'From a student'], [app, 'From an app']] as const) {
@@ -88,11 +81,11 @@ describe('suggestions', () => {
     }
 
     const listed = await service.platform.graphql(listQ);
-    expect(listed.data.integrationSuggestions.nodes.map((n: any) => n.name)).toContain('Hubspot');
-    expect(listed.data.integrationSuggestions.nodes.map((n: any) => n.name)).not.toContain('From a student');
-    expect(listed.data.integrationSuggestions.nodes.map((n: any) => n.name)).not.toContain('From an app');
+    expect(listed.data.integrationSuggestions.nodes.map((n) => n.name)).toContain('Hubspot');
+    expect(listed.data.integrationSuggestions.nodes.map((n) => n.name)).not.toContain('From a student');
+    expect(listed.data.integrationSuggestions.nodes.map((n) => n.name)).not.toContain('From an app');
     const narrowed = await service.platform.forSchool(other.id).graphql(listQ);
-    expect(narrowed.data.integrationSuggestions.nodes.map((n: any) => n.name)).not.toContain('Hubspot');
+    expect(narrowed.data.integrationSuggestions.nodes.map((n) => n.name)).not.toContain('Hubspot');
     for (const denied of [school.admin, client]) expect((await denied.graphql(listQ)).errors![0].extensions.code).toBe('FORBIDDEN');
   });
 });

@@ -3,24 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
 import { integrations } from '../src/modules/integrations/integration.table.js';
 import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
-import { fixtures, ids } from './support/messages.fixtures.js';
-import { type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { type MessageFixtures, startMessages, ids } from './support/messages.fixtures.js';
+import { type Reply, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Integration: CRUD, owner in the school, metadata events, write-only metaconfig.
 // POST /integrations/suggestions is in integrations.suggestions.test.ts.
 
-let service: Service;
-let school: TestSchool;
-let other: TestSchool;
-let f: ReturnType<typeof fixtures>;
+let service: Service, school: TestSchool, other: TestSchool, f: MessageFixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Integrations School');
-  other = await service.school('Other Integrations School');
-  f = fixtures(service);
-});
+beforeAll(async () => ({ service, school, other, f } = await startMessages('Integrations School', 'Other Integrations School')));
 afterAll(() => service?.stop());
 
 const SECRET = 'sk_live_4f9a8b7c6d5e4f3a2b1c';

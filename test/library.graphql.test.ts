@@ -4,6 +4,7 @@ import { categories, hostCredentials, images, libraries, libraryResources } from
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { errorCodes, ids, libraryFixtures } from './support/library.fixtures.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of Library, LibraryResource, Image and Category: create/update/delete with their
 // rules, tenancy, and batched field resolvers. Libraries and their resources are read by staff only
@@ -74,8 +75,8 @@ describe('Library', () => {
 
   it('library and libraries show only the caller school; staff reads, a student is FORBIDDEN; authors write, an app may not', async () => {
     const mine = await f.library(school, 'Readable');
-    const LIST = `{ libraries(first: 100) { totalCount nodes { id } } }`;
-    const SHOW = `query ($id: ID!) { library(id: $id) { name } }`;
+    const LIST = graphql(`{ libraries(first: 100) { totalCount nodes { id } } }`);
+    const SHOW = graphql(`query ($id: ID!) { library(id: $id) { name } }`);
     const app = await f.as(school, 'app');
     for (const staff of [collaborator, app]) {
       const list = await staff.graphql(LIST);
@@ -147,8 +148,8 @@ describe('LibraryResource', () => {
     const library = await f.library(school);
     const a = (await create(school.admin, library.id, { title: 'A' })).payload.libraryResource;
     const theirs = (await create(other.admin, other.libraryId, { title: 'Theirs' })).payload.libraryResource;
-    const q = `query ($libraryId: ID) { libraryResources(libraryId: $libraryId, first: 100) { totalCount nodes { id } } }`;
-    const one = `query ($id: ID!) { libraryResource(id: $id) { id } }`;
+    const q = graphql(`query ($libraryId: ID) { libraryResources(libraryId: $libraryId, first: 100) { totalCount nodes { id } } }`);
+    const one = graphql(`query ($id: ID!) { libraryResource(id: $id) { id } }`);
     expect(ids((await collaborator.graphql(q, { libraryId: library.id })).data.libraryResources.nodes)).toEqual([Number(a.id)]);
     const all = ids((await collaborator.graphql(q)).data.libraryResources.nodes);
     expect(all).toContain(Number(a.id));
@@ -294,9 +295,9 @@ describe('Category', () => {
 });
 
 describe('nested library queries are batched', () => {
-  const nested = `query ($first: Int) { libraries(first: $first) { nodes { id name
+  const nested = graphql(`query ($first: Int) { libraries(first: $first) { nodes { id name
     resources { id title library { id name } }
-    hostCredentials { id host hasAccessToken } } } }`;
+    hostCredentials { id host hasAccessToken } } } }`);
 
   it('libraries { resources { library } hostCredentials } costs the same statements for 12 libraries as for 1', async () => {
     // Given a school of one library with 2 resources and 2 host credentials

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaFixtures } from './support/media.fixtures.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of Media: mutations with UserErrors, the related fields through loaders (a
 // statement-count test), the public view and a SCORM launch.
@@ -18,9 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-const CREATE = `mutation ($input: MediaInput!) {
+const CREATE = graphql(`mutation ($input: MediaInput!) {
   createMedia(input: $input) { media { id type videoId slideSyncs { syncAt imageId } } errors { field code message } }
-}`;
+}`);
 
 const MEDIA_FIELDS = `id title type hostKey storageFileUrl processingStatus
   slideSyncs { id syncAt image { id url } }
@@ -64,7 +65,7 @@ describe('createMedia and updateMedia', () => {
       input: { title: 'x', type: 'VideoSlide', hostKey: 'k', libraryResourceId: (await f.resource(other)).id, videoSlideSyncsAttributes: [{ syncAt: 3 }] },
     });
     expect(res.data.createMedia.media).toBeNull();
-    expect(res.data.createMedia.errors.map((e: any) => [e.field.join('.'), e.code])).toEqual(
+    expect(res.data.createMedia.errors.map((e) => [e.field.join('.'), e.code])).toEqual(
       expect.arrayContaining([
         ['libraryResourceId', 'not_found'],
         ['videoId', 'blank'],
@@ -76,7 +77,7 @@ describe('createMedia and updateMedia', () => {
   it('given a new storageFileUrl on update, then a UserError naming it', async () => {
     const created = await f.scorm(school);
     const res = await school.admin.graphql(
-      `mutation ($id: ID!) { updateMedia(id: $id, input: { storageFileUrl: "s3://other/file.zip" }) { media { id } errors { field code } } }`,
+      graphql(`mutation ($id: ID!) { updateMedia(id: $id, input: { storageFileUrl: "s3://other/file.zip" }) { media { id } errors { field code } } }`),
       { id: created.id },
     );
     expect(res.data.updateMedia).toEqual({ media: null, errors: [{ field: ['storageFileUrl'], code: 'unpermitted' }] });
@@ -92,9 +93,9 @@ describe('createMedia and updateMedia', () => {
 });
 
 describe('reportMediaProcessing', () => {
-  const REPORT = `mutation ($id: ID!, $status: MediaProcessingStatus!) {
+  const REPORT = graphql(`mutation ($id: ID!, $status: MediaProcessingStatus!) {
     reportMediaProcessing(id: $id, status: $status) { media { processingStatus processingRequestedAt processedAt } errors { field code } }
-  }`;
+  }`);
 
   it('given the worker (an app credential), then processing, then ready with processedAt stamped and an event', async () => {
     const created = await f.create(school);
@@ -180,12 +181,12 @@ describe('publicMedia', () => {
 
   it("shows the same to a credential of another school (the public view has no school)", async () => {
     const created = await f.videoSlide(school, [8, 3]);
-    const query = `query ($id: ID!) { publicMedia(id: $id) { id slides { syncAt imageUrl } } }`;
+    const query = graphql(`query ($id: ID!) { publicMedia(id: $id) { id slides { syncAt imageUrl } } }`);
     const anonymous = await service.anonymous.graphql(query, { id: created.id });
     const foreign = await other.admin.graphql(query, { id: created.id });
     expect(foreign.errors).toBeUndefined();
     expect(foreign.data).toEqual(anonymous.data);
-    expect(foreign.data.publicMedia.slides.map((s: any) => s.syncAt)).toEqual([3, 8]);
+    expect(foreign.data.publicMedia.slides.map((s) => s.syncAt)).toEqual([3, 8]);
   });
 
   it('the full media needs a credential', async () => {
@@ -202,9 +203,9 @@ describe('launchScorm and scormLaunch', () => {
     await c.lesson(media.id);
     const enrollment = await f.enrollment(school, c.product.id);
     const subdomain = (await school.admin.get(`/schools/${school.id}`)).body.subdomain;
-    const launch = `mutation ($id: ID!, $enrollmentId: ID, $redirectUri: String) {
+    const launch = graphql(`mutation ($id: ID!, $enrollmentId: ID, $redirectUri: String) {
       launchScorm(id: $id, enrollmentId: $enrollmentId, redirectUri: $redirectUri) { launch { uri mediaId enrollmentId } errors { field code } }
-    }`;
+    }`);
     const ok = await enrollment.student.graphql(launch, { id: media.id, enrollmentId: enrollment.id, redirectUri: `https://${subdomain}.localhost/done` });
     expect(ok.data.launchScorm.errors).toEqual([]);
     const token = new URL(ok.data.launchScorm.launch.uri).searchParams.get('token');

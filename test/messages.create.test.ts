@@ -1,23 +1,15 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageChannels, messageOwners } from '../src/modules/messages/message.table.js';
-import { fixtures, ids } from './support/messages.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type MessageFixtures, startMessages, ids } from './support/messages.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Message, create: POST /channels/:channel_id/messages with its rules and callbacks.
 
-let service: Service;
-let school: TestSchool;
-let other: TestSchool;
-let f: ReturnType<typeof fixtures>;
+let service: Service, school: TestSchool, other: TestSchool, f: MessageFixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Posting School');
-  other = await service.school('Other Posting School');
-  f = fixtures(service);
-});
+beforeAll(async () => ({ service, school, other, f } = await startMessages('Posting School', 'Other Posting School')));
 afterAll(() => service?.stop());
 
 async function linksOf(messageId: number) {

@@ -1,23 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channels, messageChannels, messages } from '../src/modules/messages/message.table.js';
-import { fixtures, ids } from './support/messages.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type MessageFixtures, startMessages, ids } from './support/messages.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of Channel and Message: queries with their scopes, mutations with UserError
 // payloads, relation fields through loaders, and statement counts of nested queries.
 
-let service: Service;
-let school: TestSchool;
-let other: TestSchool;
-let f: ReturnType<typeof fixtures>;
+let service: Service, school: TestSchool, other: TestSchool, f: MessageFixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Messages');
-  other = await service.school('GraphQL Messages Other');
-  f = fixtures(service);
-});
+beforeAll(async () => ({ service, school, other, f } = await startMessages('GraphQL Messages', 'GraphQL Messages Other')));
 afterAll(() => service?.stop());
 
 const CHANNEL = `id schoolId name enrollmentId schoolProductId createdAt`;
@@ -123,9 +116,9 @@ describe('channels', () => {
 });
 
 describe('messages', () => {
-  const createMessage = `mutation ($channelId: ID!, $input: MessageInput!) {
+  const createMessage = graphql(`mutation ($channelId: ID!, $input: MessageInput!) {
     createMessage(channelId: $channelId, input: $input) { message { id subject channelIds owners { ownerId ownerType } } errors { field code message } }
-  }`;
+  }`);
 
   it('createMessage posts with owners and further channels; rule violations are UserErrors and write nothing', async () => {
     const [channel, further] = [await f.channel(school), await f.channel(school)];
@@ -142,7 +135,7 @@ describe('messages', () => {
       school.admin.graphql(createMessage, { channelId: channel, input: { subject: 'x', senderId: other.adminId, owners: [{ id: student.id, type: 'Teacher' }] } }),
     );
     expect(bad.data.createMessage.message).toBeNull();
-    expect(bad.data.createMessage.errors.map((e: any) => [e.field.join('.'), e.code]).sort()).toEqual([
+    expect(bad.data.createMessage.errors.map((e) => [e.field.join('.'), e.code]).sort()).toEqual([
       ['owners.0.type', 'inclusion'],
       ['senderId', 'not_found'],
       ['text', 'blank'],
@@ -152,7 +145,7 @@ describe('messages', () => {
   it('updateMessage and deleteMessage', async () => {
     const posted = await f.message(school, await f.channel(school));
     const upd = await school.admin.graphql(
-      `mutation ($id: ID!) { updateMessage(id: $id, input: { subject: "S2" }) { message { subject text } errors { code } } }`,
+      graphql(`mutation ($id: ID!) { updateMessage(id: $id, input: { subject: "S2" }) { message { subject text } errors { code } } }`),
       { id: posted.id },
     );
     expect(upd.data.updateMessage).toEqual({ message: { subject: 'S2', text: posted.text }, errors: [] });
@@ -167,7 +160,7 @@ describe('messages', () => {
     const general = await f.channel(school);
     const a = await f.message(school, productChannel);
     const b = await f.message(school, general);
-    const q = `query ($c: ID, $s: ID, $e: ID, $p: ID) { messages(channelId: $c, schoolId: $s, enrollmentId: $e, schoolProductId: $p, first: 100) { totalCount nodes { id } } }`;
+    const q = graphql(`query ($c: ID, $s: ID, $e: ID, $p: ID) { messages(channelId: $c, schoolId: $s, enrollmentId: $e, schoolProductId: $p, first: 100) { totalCount nodes { id } } }`);
     expect(ids((await school.admin.graphql(q, { c: general })).data.messages.nodes)).toEqual([b.id]);
     expect(ids((await school.admin.graphql(q, { e: enrollment.id })).data.messages.nodes)).toEqual([a.id]);
     expect(ids((await school.admin.graphql(q, { p: enrollment.schoolProductId })).data.messages.nodes)).toEqual([a.id]);
@@ -184,15 +177,15 @@ describe('messages', () => {
     const product = await f.product(school);
     const posted = await f.message(school, c1, { sender_id: teacher.id, channel_ids: [c2], owners: { id: product.id, type: 'SchoolProduct' } });
     const res = await school.admin.graphql(
-      `query ($id: ID!, $c: ID!) {
+      graphql(`query ($id: ID!, $c: ID!) {
         message(id: $id) { sender { id type fullName email } channels { id name } channelIds owners { ownerId ownerType } }
         channel(id: $c) { messages(first: 10) { totalCount pageInfo { hasNextPage } nodes { id } edges { cursor node { id } } } }
-      }`,
+      }`),
       { id: posted.id, c: c2 },
     );
     expect(res.errors).toBeUndefined();
     expect(res.data.message.sender).toEqual({ id: String(teacher.id), type: 'Collaborator', fullName: teacher.fullName, email: teacher.email });
-    expect(res.data.message.channels.map((c: any) => c.name).sort()).toEqual(['One', 'Two']);
+    expect(res.data.message.channels.map((c) => c.name).sort()).toEqual(['One', 'Two']);
     expect(res.data.message.owners).toEqual([{ ownerId: String(product.id), ownerType: 'SchoolProduct' }]);
     expect(res.data.channel.messages).toMatchObject({ totalCount: 1, pageInfo: { hasNextPage: false }, nodes: [{ id: String(posted.id) }] });
   });
@@ -201,7 +194,7 @@ describe('messages', () => {
     const channel = await f.channel(school);
     const posted = [];
     for (let i = 0; i < 3; i++) posted.push(await f.message(school, channel));
-    const q = `query ($c: ID!, $after: String) { channel(id: $c) { messages(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { id } } } }`;
+    const q = graphql(`query ($c: ID!, $after: String) { channel(id: $c) { messages(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { id } } } }`);
     const first = (await school.admin.graphql(q, { c: channel })).data.channel.messages;
     expect(first).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true } });
     expect(ids(first.nodes)).toEqual([posted[0].id, posted[1].id]);
@@ -223,7 +216,7 @@ describe('nested queries are batched', () => {
         .returning();
       await service.db.insert(messageChannels).values(rows.flatMap((m) => [{ messageId: m.id, channelId: c1 }, { messageId: m.id, channelId: c2 }]));
     }
-    const query = `query ($s: ID) { messages(schoolId: $s, first: 100) { totalCount nodes { id sender { id type fullName } channels { id name } channelIds owners { ownerType } } } }`;
+    const query = graphql(`query ($s: ID) { messages(schoolId: $s, first: 100) { totalCount nodes { id sender { id type fullName } channels { id name } channelIds owners { ownerType } } } }`);
     await seed(3);
     let small: any;
     const smallCount = await service.countStatements(async () => {
@@ -257,7 +250,7 @@ describe('nested queries are batched', () => {
         await service.db.insert(messageChannels).values(rows.map((m) => ({ messageId: m.id, channelId: channel })));
       }
     }
-    const query = `{ channels(first: 100) { nodes { id messages(first: 10) { totalCount nodes { id sender { id } } } } } }`;
+    const query = graphql(`{ channels(first: 100) { nodes { id messages(first: 10) { totalCount nodes { id sender { id } } } } } }`);
     await seed(2);
     const smallCount = await service.countStatements(() => s.admin.graphql(query));
     await seed(10);

@@ -1,24 +1,16 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageChannels, messageOwners } from '../src/modules/messages/message.table.js';
-import { fixtures, ids } from './support/messages.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type MessageFixtures, startMessages, ids } from './support/messages.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Message: the three wrapped lists, show (singular and plural), update of subject and
 // text, delete. Create is in messages.create.test.ts.
 
-let service: Service;
-let school: TestSchool;
-let other: TestSchool;
-let f: ReturnType<typeof fixtures>;
+let service: Service, school: TestSchool, other: TestSchool, f: MessageFixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Messages School');
-  other = await service.school('Other Messages School');
-  f = fixtures(service);
-});
+beforeAll(async () => ({ service, school, other, f } = await startMessages('Messages School', 'Other Messages School')));
 afterAll(() => service?.stop());
 
 async function linksOf(messageId: number) {

@@ -1,31 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../src/modules/notifications/notification.table.js';
-import { fixtures, ids } from './support/messages.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type MessageFixtures, startMessages, ids } from './support/messages.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of Notification: notifications(studentId, collaboratorId, unread) with unreadCount,
 // createNotification, toggleNotificationRead, Student.notifications / Collaborator.notifications.
 
-let service: Service;
-let school: TestSchool;
-let other: TestSchool;
-let f: ReturnType<typeof fixtures>;
+let service: Service, school: TestSchool, other: TestSchool, f: MessageFixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Notifications');
-  other = await service.school('GraphQL Notifications Other');
-  f = fixtures(service);
-});
+beforeAll(async () => ({ service, school, other, f } = await startMessages('GraphQL Notifications', 'GraphQL Notifications Other')));
 afterAll(() => service?.stop());
 
-const create = `mutation ($s: ID, $c: ID, $input: NotificationInput!) {
+const create = graphql(`mutation ($s: ID, $c: ID, $input: NotificationInput!) {
   createNotification(studentId: $s, collaboratorId: $c, input: $input) { notification { id userId text url read readAt } errors { field code message } }
-}`;
-const toggle = `mutation ($id: ID!) { toggleNotificationRead(id: $id) { notification { id read readAt } errors { code } } }`;
-const list = `query ($s: ID, $c: ID, $unread: Boolean) {
+}`);
+const toggle = graphql(`mutation ($id: ID!) { toggleNotificationRead(id: $id) { notification { id read readAt } errors { code } } }`);
+const list = graphql(`query ($s: ID, $c: ID, $unread: Boolean) {
   notifications(studentId: $s, collaboratorId: $c, unread: $unread, first: 100) { totalCount unreadCount nodes { id read } }
-}`;
+}`);
 
 async function notify(userId: number, kind: 's' | 'c' = 's', text = 'Hi') {
   const res = await school.admin.graphql(create, { [kind]: userId, input: { text } });
@@ -126,10 +119,10 @@ describe('Student.notifications and Collaborator.notifications', () => {
     await school.admin.graphql(toggle, { id: s1 });
     const t1 = await notify(teacher.id, 'c');
     const res = await school.admin.graphql(
-      `query ($s: ID!, $c: ID!) {
+      graphql(`query ($s: ID!, $c: ID!) {
         student(id: $s) { notifications { totalCount unreadCount nodes { id } } unread: notifications(unread: true) { nodes { id } } }
         collaborator(id: $c) { notifications(first: 1) { totalCount unreadCount nodes { id } } }
-      }`,
+      }`),
       { s: student.id, c: teacher.id },
     );
     expect(res.errors).toBeUndefined();
@@ -147,7 +140,7 @@ describe('Student.notifications and Collaborator.notifications', () => {
         await service.db.insert(notifications).values([1, 2, 3].map((k) => ({ schoolId: s.id, userId: student.id, text: `N${k}`, read: k === 1 })));
       }
     }
-    const query = `{ students(first: 100) { nodes { id notifications(first: 2) { totalCount unreadCount nodes { id read } } } } }`;
+    const query = graphql(`{ students(first: 100) { nodes { id notifications(first: 2) { totalCount unreadCount nodes { id read } } } } }`);
     await seed(3);
     const small = await service.countStatements(() => s.admin.graphql(query));
     await seed(27);
@@ -164,7 +157,7 @@ describe('Student.notifications and Collaborator.notifications', () => {
   it('notifications { nodes } of the school costs a constant number of statements', async () => {
     const s = await service.school('Counting Notifications');
     const student = await f.person(s, 'Student');
-    const q = `{ notifications(first: 100) { totalCount unreadCount nodes { id text read readAt } } }`;
+    const q = graphql(`{ notifications(first: 100) { totalCount unreadCount nodes { id text read readAt } } }`);
     await service.db.insert(notifications).values({ schoolId: s.id, userId: student.id });
     const small = await service.countStatements(() => s.admin.graphql(q));
     await service.db.insert(notifications).values(Array.from({ length: 40 }, () => ({ schoolId: s.id, userId: student.id })));

@@ -1,24 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../src/modules/notifications/notification.table.js';
-import { fixtures, ids } from './support/messages.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type MessageFixtures, startMessages, ids } from './support/messages.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
 
 // REST face of Notification: the wrapped lists of a student and of a collaborator, show (singular
 // and plural), create for either, toggle_read; a student credential reaches only its own.
 
-let service: Service;
-let school: TestSchool;
-let other: TestSchool;
-let f: ReturnType<typeof fixtures>;
+let service: Service, school: TestSchool, other: TestSchool, f: MessageFixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Notifications School');
-  other = await service.school('Other Notifications School');
-  f = fixtures(service);
-});
+beforeAll(async () => ({ service, school, other, f } = await startMessages('Notifications School', 'Other Notifications School')));
 afterAll(() => service?.stop());
 
 async function row(id: number) {

@@ -6,6 +6,7 @@ import { couponTokens, gatewayCredentials, invoices, orderItems, orders, payment
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 /**
  * GraphQL face of the Orders family: order, orders (with the filters REST lacks), createOrder,
@@ -24,11 +25,11 @@ const ORDER = `query ($id: ID!) { order(id: $id) {
   items { id orderId quantity paymentOption { id name price } couponToken { id token coupon { id } } }
   invoices { id occurrence status payments { id invoiceId kind status installments } }
 } }`;
-const ORDERS = `query ($status: OrderStatus, $studentId: ID, $createdFrom: DateTime, $createdTo: DateTime, $first: Int, $after: String, $page: Int, $perPage: Int) {
+const ORDERS = graphql(`query ($status: OrderStatus, $studentId: ID, $createdFrom: DateTime, $createdTo: DateTime, $first: Int, $after: String, $page: Int, $perPage: Int) {
   orders(status: $status, studentId: $studentId, createdFrom: $createdFrom, createdTo: $createdTo, first: $first, after: $after, page: $page, perPage: $perPage) {
     totalCount nodes { id status studentId createdAt } pageInfo { hasNextPage endCursor }
   }
-}`;
+}`);
 const CREATE = `mutation ($input: OrderInput!) { createOrder(input: $input) { order { ${ORDER_FIELDS} } ${ERRORS} } }`;
 const UPDATE = `mutation ($id: ID!, $input: OrderInput!) { updateOrder(id: $id, input: $input) { order { ${ORDER_FIELDS} } ${ERRORS} } }`;
 const CANCEL = `mutation ($id: ID!) { cancelOrder(id: $id) { order { ${ORDER_FIELDS} } ${ERRORS} } }`;
@@ -184,9 +185,9 @@ describe('Orders over GraphQL', () => {
       expect(named.couponToken).toMatchObject({ token: 'WELCOME-1', usedAt: '2025-01-01T00:00:00.000Z' });
       const foreign = await b.admin.graphql(C, { input: { couponId: coupon.id } });
       expect(foreign.data.createCouponToken.errors).toEqual([expect.objectContaining({ field: ['couponId'], code: 'not_found' })]);
-      const L = `query ($c: ID, $used: Boolean) { couponTokens(couponId: $c, used: $used) { totalCount nodes { id } } }`;
+      const L = graphql(`query ($c: ID, $used: Boolean) { couponTokens(couponId: $c, used: $used) { totalCount nodes { id } } }`);
       const used = await a.admin.graphql(L, { c: coupon.id, used: true });
-      expect(used.data.couponTokens.nodes.map((n: any) => n.id)).toEqual([named.couponToken.id]);
+      expect(used.data.couponTokens.nodes.map((n) => n.id)).toEqual([named.couponToken.id]);
       const unused = await a.admin.graphql(L, { c: coupon.id, used: false });
       expect(unused.data.couponTokens.totalCount).toBe(2);
       const U = `mutation ($id: ID!, $input: CouponTokenInput!) { updateCouponToken(id: $id, input: $input) { couponToken { id usedAt } ${ERRORS} } }`;
@@ -317,7 +318,7 @@ describe('Orders over GraphQL', () => {
       const denied = await other.graphql(ORDER, { id: imported.id });
       expect(denied.errors?.[0].extensions.code).toBe('NOT_FOUND');
       const list = await other.graphql(ORDERS, {});
-      expect(list.data.orders.nodes.every((n: any) => n.studentId === String(studentA2.id))).toBe(true);
+      expect(list.data.orders.nodes.every((n) => n.studentId === String(studentA2.id))).toBe(true);
       const listOwn = await own.graphql(ORDERS, { studentId: String(studentA2.id) });
       expect(listOwn.data.orders.totalCount).toBe(0);
       expect((await b.admin.graphql(ORDER, { id: imported.id })).errors?.[0].extensions.code).toBe('NOT_FOUND');
@@ -339,10 +340,10 @@ describe('Orders over GraphQL', () => {
         return res.data.orders;
       };
       expect((await q({})).totalCount).toBe(4);
-      expect((await q({ status: 'confirmed' })).nodes.map((n: any) => n.studentId)).toEqual([String(s1.id), String(s2.id)]);
+      expect((await q({ status: 'confirmed' })).nodes.map((n) => n.studentId)).toEqual([String(s1.id), String(s2.id)]);
       expect((await q({ studentId: String(s2.id) })).totalCount).toBe(2);
       const window = await q({ createdFrom: '2024-02-10T00:00:00Z', createdTo: '2024-04-10T00:00:00Z' });
-      expect(window.nodes.map((n: any) => n.createdAt)).toEqual(['2024-02-10T00:00:00.000Z', '2024-03-10T00:00:00.000Z']);
+      expect(window.nodes.map((n) => n.createdAt)).toEqual(['2024-02-10T00:00:00.000Z', '2024-03-10T00:00:00.000Z']);
       expect((await q({ status: 'confirmed', studentId: String(s1.id), createdFrom: '2024-01-01T00:00:00Z' })).totalCount).toBe(1);
       const first = await q({ first: 3 });
       expect(first.nodes).toHaveLength(3);
@@ -428,9 +429,9 @@ describe('Orders over GraphQL', () => {
   });
 
   describe('batching', () => {
-    const NESTED = `query ($first: Int) { orders(first: $first) { nodes {
+    const NESTED = graphql(`query ($first: Int) { orders(first: $first) { nodes {
       id items { id paymentOption { id } } invoices { id payments { id } } student { id }
-    } } }`;
+    } } }`);
 
     it('given many orders with items, invoices and payments, then the nested query costs the same statements as for few', async () => {
       const school = await service.school('Batching Orders');

@@ -7,6 +7,7 @@ import { schoolProductPaths } from '../src/modules/school-products/school-produc
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
+import { graphql } from './support/graphql.js';
 
 // GraphQL face of Path: path / paths with their scopes, the mutations with UserError payloads,
 // the fields Path.courses / Path.courseIds / SchoolProduct.paths / Enrollment.paths, and batching.
@@ -78,11 +79,11 @@ async function seedPaths(s: TestSchool, count: number, coursesEach: number) {
 const PATH_FIELDS = 'id schoolId name description imageUrl code courseIds courses { id name }';
 const CREATE = `mutation ($input: CreatePathInput!) { createPath(input: $input) { path { ${PATH_FIELDS} } errors { field code message } } }`;
 const UPDATE = `mutation ($id: ID!, $input: UpdatePathInput!) { updatePath(id: $id, input: $input) { path { ${PATH_FIELDS} } errors { field code message } } }`;
-const DELETE = `mutation ($id: ID!) { deletePath(id: $id) { path { id name } errors { field code message } } }`;
-const ADD = `mutation ($id: ID!, $courseId: ID, $input: PathCourseInput) { addCourseToPath(id: $id, courseId: $courseId, input: $input) { path { id courseIds } errors { field code message } } }`;
-const REMOVE = `mutation ($id: ID!, $courseId: ID, $input: PathCourseInput) { removeCourseFromPath(id: $id, courseId: $courseId, input: $input) { path { id courseIds } errors { field code message } } }`;
+const DELETE = graphql(`mutation ($id: ID!) { deletePath(id: $id) { path { id name } errors { field code message } } }`);
+const ADD = graphql(`mutation ($id: ID!, $courseId: ID, $input: PathCourseInput) { addCourseToPath(id: $id, courseId: $courseId, input: $input) { path { id courseIds } errors { field code message } } }`);
+const REMOVE = graphql(`mutation ($id: ID!, $courseId: ID, $input: PathCourseInput) { removeCourseFromPath(id: $id, courseId: $courseId, input: $input) { path { id courseIds } errors { field code message } } }`);
 const SHOW = `query ($id: ID!, $schoolProductId: ID, $enrollmentId: ID) { path(id: $id, schoolProductId: $schoolProductId, enrollmentId: $enrollmentId) { ${PATH_FIELDS} } }`;
-const LIST = `query ($schoolProductId: ID, $enrollmentId: ID, $first: Int) { paths(schoolProductId: $schoolProductId, enrollmentId: $enrollmentId, first: $first) { totalCount nodes { id courseIds } } }`;
+const LIST = graphql(`query ($schoolProductId: ID, $enrollmentId: ID, $first: Int) { paths(schoolProductId: $schoolProductId, enrollmentId: $enrollmentId, first: $first) { totalCount nodes { id courseIds } } }`);
 
 async function createPath(input: Record<string, unknown> = {}, s: TestSchool = school) {
   const res = await s.admin.graphql(CREATE, { input: { name: `Path ${++serial}`, description: 'd', ...input } });
@@ -212,7 +213,7 @@ describe('the relation fields', () => {
     expect(res.errors).toBeUndefined();
     expect(idsOf(res.data.schoolProduct.paths)).toEqual([Number(p3.id), Number(p1.id), Number(p2.id)]);
 
-    const ENROLLMENT = `query ($id: ID!) { enrollment(id: $id) { paths { id } } }`;
+    const ENROLLMENT = graphql(`query ($id: ID!) { enrollment(id: $id) { paths { id } } }`);
     const active = await enrollment(school, productId);
     expect(idsOf((await school.admin.graphql(ENROLLMENT, { id: String(active.id) })).data.enrollment.paths)).toEqual([Number(p3.id), Number(p1.id), Number(p2.id)]);
     const pending = await enrollment(school, productId, { status: 'pending' });
@@ -259,12 +260,12 @@ describe('Course.paths in a scope', () => {
     const [offered, elsewhere] = [await createPath({ courseIds: [String(courseId)] }), await createPath({ courseIds: [String(courseId)] })];
     const productId = await product(school, [Number(offered.id)]);
     const active = await enrollment(school, productId);
-    const query = `query ($p: ID, $e: ID) { courses(schoolProductId: $p, enrollmentId: $e) { nodes { id paths { id } } } }`;
+    const query = graphql(`query ($p: ID, $e: ID) { courses(schoolProductId: $p, enrollmentId: $e) { nodes { id paths { id } } } }`);
     const viaProduct = await school.admin.graphql(query, { p: String(productId) });
     expect(viaProduct.errors).toBeUndefined();
-    expect(idsOf(viaProduct.data.courses.nodes.find((c: any) => Number(c.id) === courseId).paths)).toEqual([Number(offered.id)]);
+    expect(idsOf(viaProduct.data.courses.nodes.find((c) => Number(c.id) === courseId)!.paths)).toEqual([Number(offered.id)]);
     const viaEnrollment = await school.admin.graphql(query, { e: String(active.id) });
-    expect(idsOf(viaEnrollment.data.courses.nodes.find((c: any) => Number(c.id) === courseId).paths)).toEqual([Number(offered.id)]);
+    expect(idsOf(viaEnrollment.data.courses.nodes.find((c) => Number(c.id) === courseId)!.paths)).toEqual([Number(offered.id)]);
     const alone = await school.admin.graphql(`query ($id: ID!) { course(id: $id) { paths { id } } }`, { id: String(courseId) });
     expect(idsOf(alone.data.course.paths).sort((a, b) => a - b)).toEqual([Number(offered.id), Number(elsewhere.id)].sort((a, b) => a - b));
   });
@@ -273,7 +274,7 @@ describe('Course.paths in a scope', () => {
 describe('batching', () => {
   it('paths { courses { id } } costs the same number of statements for 30 paths as for 1', async () => {
     const s = await service.school('Batching paths');
-    const query = `query ($first: Int) { paths(first: $first) { nodes { id courseIds courses { id } } } }`;
+    const query = graphql(`query ($first: Int) { paths(first: $first) { nodes { id courseIds courses { id } } } }`);
     await seedPaths(s, 1, 3);
     let small: any;
     const one = await service.countStatements(async () => {
@@ -296,7 +297,7 @@ describe('batching', () => {
 
   it('schoolProducts { paths { courses } } costs the same for many products as for one', async () => {
     const s = await service.school('Batching products');
-    const query = `{ schoolProducts(first: 100) { nodes { id paths { id courses { id } } } } }`;
+    const query = graphql(`{ schoolProducts(first: 100) { nodes { id paths { id courses { id } } } } }`);
     const [first] = await seedPaths(s, 1, 2);
     await product(s, [first]);
     const one = await service.countStatements(() => s.admin.graphql(query));

@@ -6,6 +6,7 @@ import { sweepExpiredEnrollments } from '../src/modules/progress/expiry.js';
 import { api } from './support/courses.fixtures.js';
 import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { dataOf, graphql } from './support/graphql.js';
 
 // The learning loop over HTTP, as a school runs it: a product of two courses and a path, a student
 // enrolled, lessons and an exam done as that student, progress rising, the certificate issued once
@@ -22,20 +23,15 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
-async function gql(client: Client, query: string, variables?: Record<string, unknown>) {
-  const res = await client.graphql(query, variables);
-  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-  return res.data;
-}
 
 /** A student with a registration, made as a school makes them (GraphQL: the spec has no REST route for these). */
 async function person(s: TestSchool) {
   const n = ++serial;
-  const created = await gql(s.admin, 'mutation ($input: PersonInput!) { createStudent(input: $input) { student { id } errors { code } } }', {
+  const created = await dataOf(s.admin, graphql('mutation ($input: PersonInput!) { createStudent(input: $input) { student { id } errors { code } } }'), {
     input: { fullName: `Learner ${n}`, email: `learner${n}@example.com` },
   });
   const studentId = Number(created.createStudent.student.id);
-  const registered = await gql(s.admin, 'mutation ($input: RegistrationInput!) { createRegistration(input: $input) { registration { id } errors { code } } }', {
+  const registered = await dataOf(s.admin, graphql('mutation ($input: RegistrationInput!) { createRegistration(input: $input) { registration { id } errors { code } } }'), {
     input: { studentId },
   });
   return { studentId, registrationId: Number(registered.createRegistration.registration.id), client: await service.token('student', s.id, studentId) };
@@ -68,7 +64,7 @@ async function catalogue(s: TestSchool, product: Record<string, unknown> = {}) {
   const b = await lessonsOf(['Reading']);
   const c = await lessonsOf(['Path lesson']);
   // The product is composed through the API: two courses, and a path holding the third.
-  const made = await gql(s.admin, `mutation { createPath(input: {name: "Path ${++serial}", description: "d", courseIds: [${c.course.id}]}) { path { id } errors { field code } } }`);
+  const made = await dataOf(s.admin, `mutation { createPath(input: {name: "Path ${++serial}", description: "d", courseIds: [${c.course.id}]}) { path { id } errors { field code } } }`);
   expect(made.createPath.errors).toEqual([]);
   const composed = await s.admin.put(`/school_products/${productId}`, { school_product: { course_ids: [a.course.id, b.course.id], path_ids: [Number(made.createPath.path.id)] } });
   expect(composed.status, composed.text).toBe(200);
@@ -180,7 +176,7 @@ describe('the learning loop', () => {
     expect(perEnrollment.body.map((r: any) => r.lesson_id).sort()).toEqual(Object.values(c.lessons).sort());
     expect((await school.admin.get(`/students/${learner.studentId}/lesson_progress`)).body).toHaveLength(4);
     expect((await school.admin.get(`/school_products/${c.productId}/activity_attempts`)).body).toHaveLength(2);
-    const staff = await gql(school.admin, `{ activityAttempts(enrollmentId: ${learner.id}) { totalCount nodes { score passed answers { correct } } } }`);
+    const staff = await dataOf(school.admin, `{ activityAttempts(enrollmentId: ${learner.id}) { totalCount nodes { score passed answers { correct } } } }`);
     expect(staff.activityAttempts.totalCount).toBe(2);
   });
 
@@ -257,7 +253,7 @@ describe('expiry', () => {
     service.clock.advanceDays(3);
     expect((await school.admin.get(`/enrollments/${learner.id}`)).body.status).toBe('expired');
     expect((await learner.client.get(`/enrollments/${learner.id}`)).body.status).toBe('expired');
-    const listed = await gql(school.admin, `{ expired: enrollments(status: expired, studentId: ${learner.studentId}) { nodes { id status } } active: enrollments(status: active, studentId: ${learner.studentId}) { totalCount } }`);
+    const listed = await dataOf(school.admin, `{ expired: enrollments(status: expired, studentId: ${learner.studentId}) { nodes { id status } } active: enrollments(status: active, studentId: ${learner.studentId}) { totalCount } }`);
     expect(listed.expired.nodes).toEqual([{ id: String(learner.id), status: 'expired' }]);
     expect(listed.active.totalCount).toBe(0);
     expect((await school.admin.get(`/enrollments?status=expired`)).body.map((e: any) => e.id)).toContain(learner.id);
@@ -293,9 +289,9 @@ describe('progress of many enrollments', () => {
       const first = batch.body[0].id;
       const lessons = await s.admin.get(`/enrollments/${first}/lessons`);
       await s.admin.put(`/enrollments/${first}/lessons/${lessons.body[0].id}/progress`, { progress: { completed: true } });
-      const query = '{ schoolProducts(first: 10) { nodes { enrollments(first: 100) { nodes { id progress certificateCode } } } } }';
+      const query = graphql('{ schoolProducts(first: 10) { nodes { enrollments(first: 100) { nodes { id progress certificateCode } } } } }');
       let data: any;
-      const statements = await service.countStatements(async () => (data = await gql(s.admin, query)));
+      const statements = await service.countStatements(async () => (data = await dataOf(s.admin, query)));
       const nodes = data.schoolProducts.nodes.flatMap((n: any) => n.enrollments.nodes);
       expect(nodes).toHaveLength(2 * perProduct);
       expect(nodes.find((n: any) => Number(n.id) === first).progress).toBe(20);

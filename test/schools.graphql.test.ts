@@ -6,6 +6,7 @@ import { libraries } from '../src/modules/library/library.table.js';
 import { organizations, schoolDomains, schools, schoolStatusChanges } from '../src/modules/schools/school.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { graphql, type TadaDocumentNode } from './support/graphql.js';
 
 /**
  * GraphQL face of the Schools family: school, schools, createSchool, updateSchool, deleteSchool,
@@ -23,22 +24,22 @@ const SCHOOL_FIELDS = `id name subdomain status organizationId domains email pho
   site address companyName seoTitle seoDescription logo metadata metaAvailableLocales createdAt updatedAt`;
 
 const SCHOOL = `query School($id: ID!) { school(id: $id) { ${SCHOOL_FIELDS} organization { id name } } }`;
-const SCHOOLS = `query Schools($email: EmailAddress, $type: UserType, $first: Int, $after: String, $page: Int, $perPage: Int) {
+const SCHOOLS = graphql(`query Schools($email: EmailAddress, $type: UserType, $first: Int, $after: String, $page: Int, $perPage: Int) {
   schools(email: $email, type: $type, first: $first, after: $after, page: $page, perPage: $perPage) {
     totalCount
     nodes { id name }
     edges { cursor node { id } }
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
   }
-}`;
+}`);
 const CREATE = `mutation Create($input: CreateSchoolInput!) {
   createSchool(input: $input) { school { ${SCHOOL_FIELDS} } errors { field code message } }
 }`;
 const UPDATE = `mutation Update($id: ID!, $input: UpdateSchoolInput!) {
   updateSchool(id: $id, input: $input) { school { ${SCHOOL_FIELDS} } errors { field code message } }
 }`;
-const DELETE = `mutation Delete($id: ID!) { deleteSchool(id: $id) { school { id name } errors { field code message } } }`;
-const WIZARD = `mutation Wizard($input: SchoolWizardInput!) {
+const DELETE = graphql(`mutation Delete($id: ID!) { deleteSchool(id: $id) { school { id name } errors { field code message } } }`);
+const WIZARD = graphql(`mutation Wizard($input: SchoolWizardInput!) {
   schoolWizard(input: $input) {
     school { id name subdomain status email organizationId }
     organization { id name }
@@ -47,7 +48,7 @@ const WIZARD = `mutation Wizard($input: SchoolWizardInput!) {
     admin { id fullName email credentials }
     errors { field code message }
   }
-}`;
+}`);
 
 /** No SQL, stack frames or file paths in any error, and no stacktrace extension. */
 function expectCleanErrors(errors: any[] | undefined) {
@@ -103,7 +104,7 @@ describe('Schools over GraphQL', () => {
   afterAll(() => service?.stop());
 
   describe('credentials', () => {
-    const operations: [string, string, Record<string, unknown>][] = [
+    const operations: [string, string | TadaDocumentNode<any, any>, Record<string, unknown>][] = [
       ['school', SCHOOL, { id: '1' }],
       ['schools', SCHOOLS, {}],
       ['createSchool', CREATE, { input: { name: 'X', subdomain: 'x-unauth' } }],
@@ -172,9 +173,9 @@ describe('Schools over GraphQL', () => {
       const c = res.data.schools;
       expect(c.totalCount).toBe(all);
       expect(c.nodes).toHaveLength(all);
-      expect(c.edges.map((e: any) => e.node.id)).toEqual(c.nodes.map((n: any) => n.id));
-      expect(c.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false, startCursor: c.edges[0].cursor, endCursor: c.edges.at(-1).cursor });
-      expect(c.nodes.map((n: any) => n.id)).toEqual(expect.arrayContaining([String(a.id), String(b.id)]));
+      expect(c.edges.map((e) => e.node.id)).toEqual(c.nodes.map((n) => n.id));
+      expect(c.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false, startCursor: c.edges[0].cursor, endCursor: c.edges.at(-1)!.cursor });
+      expect(c.nodes.map((n) => n.id)).toEqual(expect.arrayContaining([String(a.id), String(b.id)]));
     });
 
     it('given first and after, when walking the list, then pages follow one another without gaps or repeats', async () => {
@@ -220,7 +221,7 @@ describe('Schools over GraphQL', () => {
     });
 
     it('given a subdomain in any case, when listing, then the school there, and for a school credential only if it is its own', async () => {
-      const q = `query ($s: String) { schools(subdomain: $s) { totalCount nodes { id } } }`;
+      const q = graphql(`query ($s: String) { schools(subdomain: $s) { totalCount nodes { id } } }`);
       expect((await service.platform.graphql(q, { s: 'ALPHA-Academy ' })).data.schools).toEqual({ totalCount: 1, nodes: [{ id: String(a.id) }] });
       expect((await service.platform.graphql(q, { s: 'no-such-school' })).data.schools.totalCount).toBe(0);
       expect((await b.admin.graphql(q, { s: 'alpha-academy' })).data.schools.totalCount).toBe(0);
@@ -238,14 +239,14 @@ describe('Schools over GraphQL', () => {
       it('given email and type, when listing, then the schools where a user of that type has that e-mail', async () => {
         const students = await service.platform.graphql(SCHOOLS, { email: 'Pair@Example.com', type: 'Student' });
         expect(students.errors).toBeUndefined();
-        expect(students.data.schools.nodes.map((n: any) => n.id)).toEqual([String(a.id), String(b.id)]);
+        expect(students.data.schools.nodes.map((n) => n.id)).toEqual([String(a.id), String(b.id)]);
         expect(students.data.schools.totalCount).toBe(2);
         const collaborators = await service.platform.graphql(SCHOOLS, { email: 'pair@example.com', type: 'Collaborator' });
         expect(collaborators.data.schools.nodes).toEqual([]);
         const teacher = await service.platform.graphql(SCHOOLS, { email: 'teacher@example.com', type: 'Collaborator' });
-        expect(teacher.data.schools.nodes.map((n: any) => n.id)).toEqual([String(b.id)]);
+        expect(teacher.data.schools.nodes.map((n) => n.id)).toEqual([String(b.id)]);
         const scoped = await a.admin.graphql(SCHOOLS, { email: 'pair@example.com', type: 'Student' });
-        expect(scoped.data.schools.nodes.map((n: any) => n.id)).toEqual([String(a.id)]);
+        expect(scoped.data.schools.nodes.map((n) => n.id)).toEqual([String(a.id)]);
       });
 
       it('given only one of email and type, when listing, then BAD_USER_INPUT naming the missing one', async () => {

@@ -12,17 +12,20 @@ beforeAll(async () => {
 });
 afterAll(() => service?.stop());
 
+/** The rows of a raw query (PGlite gives `{ rows }`, postgres.js the array itself). */
+const rowsOf = <T>(result: unknown): T[] => (result as { rows?: T[] }).rows ?? (result as T[]);
+
 /** Rows per table; api_tokens grow on purpose (every run prints fresh tokens). */
 async function rowCounts(): Promise<Record<string, number>> {
   const tables = await service.db.execute<{ table_name: string }>(
     sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
   );
-  const rows = ('rows' in tables ? tables.rows : tables) as { table_name: string }[];
+  const rows = rowsOf<{ table_name: string }>(tables);
   const counts: Record<string, number> = {};
   for (const { table_name } of rows) {
     if (table_name === 'api_tokens') continue;
     const result = await service.db.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(table_name)}`);
-    counts[table_name] = (('rows' in result ? result.rows : result) as { n: number }[])[0].n;
+    counts[table_name] = rowsOf<{ n: number }>(result)[0].n;
   }
   return counts;
 }

@@ -49,6 +49,36 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /**
+   * PostgreSQL: send every statement with parameters as a named prepared statement, parsed and
+   * planned once per connection (DATABASE_PREPARE, on by default). Off behind a pooler that cannot
+   * keep them (PgBouncer in transaction mode before 1.21).
+   */
+  prepare?: boolean;
+}
+
+type Sql = postgres.Sql;
+
+/**
+ * drizzle names a statement (postgres.js prepares it) only for `.prepare(name)`; every other one
+ * goes unnamed, parsed and planned on each call. This makes the client, and each transaction's and
+ * savepoint's client, prepare every statement; postgres.js keeps them per connection by text.
+ */
+function preparing<T extends Sql>(client: T): T {
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query: string, args?: unknown, options?: object) =>
+    Array.isArray(args) || args === undefined
+      ? unsafe(query, args as never, { ...options, prepare: true })
+      : unsafe(query, [], { ...(args as object), prepare: true })) as Sql['unsafe'];
+  for (const name of ['begin', 'savepoint'] as const) {
+    const original = (client as unknown as Record<string, ((...args: unknown[]) => unknown) | undefined>)[name];
+    if (typeof original !== 'function') continue;
+    (client as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const work = args.pop() as (inner: Sql) => unknown;
+      return original.call(client, ...args, (inner: Sql) => work(preparing(inner)));
+    };
+  }
+  return client;
 }
 
 /** The directory holding package.json, from src/ (tsx, vitest) or dist/src/ (node). */
@@ -82,7 +112,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       onnotice: () => {},
       connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE },
     });
-    const db = drizzlePostgres(client, { casing, logger: statements }) as unknown as Db;
+    const db = drizzlePostgres(options.prepare === false ? client : preparing(client), { casing, logger: statements }) as unknown as Db;
     return {
       db,
       driver: 'postgres',

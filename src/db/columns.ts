@@ -1,9 +1,13 @@
-import { integer, timestamp } from 'drizzle-orm/pg-core';
+import { inArray, sql, type SQL } from 'drizzle-orm';
+import { type AnyPgColumn, integer, type PgColumn, timestamp } from 'drizzle-orm/pg-core';
 
 // Column builders shared by every table. Column names come from drizzle's snake_case casing.
 
 /** Integer identity primary key (ids are integers in both faces). */
 export const id = () => integer().primaryKey().generatedByDefaultAsIdentity();
+
+/** A required reference to the row this one belongs to, deleted with it: `lessonId: belongsTo(() => lessons.id)`. */
+export const belongsTo = (parent: () => AnyPgColumn) => integer().notNull().references(parent, { onDelete: 'cascade' });
 
 /** A timestamp with time zone, as a JS Date. */
 export const tstz = () => timestamp({ withTimezone: true, mode: 'date' });
@@ -21,4 +25,16 @@ export const timestamps = {
 export function columnKey(table: object, column: unknown): string {
   for (const [key, value] of Object.entries(table)) if (value === column) return key;
   throw new Error('column is not a column of this table');
+}
+
+const ARRAY_TYPES: Record<string, string> = { integer: 'int4[]', serial: 'int4[]', bigint: 'int8[]', bigserial: 'int8[]', text: 'text[]', uuid: 'uuid[]' };
+
+/**
+ * `column = any($1)`: one parameter whatever the number of values, so the statement's text is the
+ * same for every batch (a named prepared statement is reused). No values match no row, as `inArray`.
+ */
+export function inList(column: PgColumn, values: readonly unknown[]): SQL {
+  const type = ARRAY_TYPES[column.getSQLType()];
+  if (!type) return inArray(column, [...values]);
+  return sql`${column} = any(${sql.param([...values])}::${sql.raw(type)})`;
 }

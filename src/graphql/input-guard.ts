@@ -59,18 +59,23 @@ const badInput = (where: string, flaw: InputFlaw) =>
  * GraphQL's one gate for input text: variables and the document's string literals are checked
  * before execution, so no resolver sees a value the database would fail on.
  */
+const cleanDocuments = new WeakSet<object>();
+
 export const inputGuard: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
       async didResolveOperation({ request, document }) {
         const variables = inputFlaw(request.variables ?? {});
         if (variables) throw badInput(`Variable ${variables.path.length ? `$${variables.path.join('.')}` : ''}`.trim(), variables);
+        // A document's literals are the same every time it comes: checked once per parsed document.
+        if (cleanDocuments.has(document)) return;
         visit(document, {
           [Kind.STRING](node) {
             const flaw = textFlaw(node.value, []);
             if (flaw) throw badInput('A string literal', flaw);
           },
         });
+        cleanDocuments.add(document);
       },
     };
   },

@@ -176,6 +176,31 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, variabl
   return getComplexity({ schema, query: document, variables, operationName, estimators: [estimator], context: shape, maxQueryNodes: MAX_SELECTIONS + 1 });
 }
 
+/** Costs of each parsed document (Apollo keeps parsed documents), by operation and variables: a client repeating a query is not priced again. */
+const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
+/** Distinct operation-and-variables costs kept per document; past it the document's costs start over. */
+const COSTS_PER_DOCUMENT = 64;
+
+/** queryCost, remembered per document; null when the variables do not fit the operation (execution refuses them before any resolver runs). */
+function cachedCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined): number | null {
+  let known = costs.get(document);
+  if (!known) costs.set(document, (known = new Map()));
+  const key = `${operationName ?? ''}\n${variables ? JSON.stringify(variables) : ''}`;
+  const hit = known.get(key);
+  if (hit !== undefined) return hit;
+  let cost: number | null;
+  try {
+    cost = queryCost(schema, document, variables ?? {}, operationName);
+  } catch {
+    cost = null;
+  }
+  // Large variables (a mutation's input) are priced each time rather than kept.
+  if (key.length > 1024) return cost;
+  if (known.size >= COSTS_PER_DOCUMENT) known.clear();
+  known.set(key, cost);
+  return cost;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The plugin: refuses before execution, reports the cost on every reply.
 
@@ -262,13 +287,7 @@ export function limitsPlugin(limits: GraphqlLimits): ApolloServerPlugin<any> {
         },
         async didResolveOperation({ schema, document, request, operationName }) {
           const shape = measureQuery(schema, document);
-          try {
-            const cost = shape.oversized ? null : queryCost(schema, document, request.variables ?? {}, operationName ?? undefined);
-            requested = cost;
-          } catch {
-            // Variables that do not fit the operation: execution refuses them before any resolver runs.
-            requested = null;
-          }
+          requested = shape.oversized ? null : cachedCost(schema, document, request.variables, operationName ?? undefined);
           const broken = brokenLimit(shape, requested, limits);
           if (broken) throw broken;
         },

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { inSchool } from '../auth/tenancy.js';
-import { columnKey } from '../db/columns.js';
+import { columnKey, inList } from '../db/columns.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
 import { notFound } from './errors.js';
 
@@ -20,7 +20,7 @@ export function byIdLoader<T extends Owned>(
     const rows = (await ctx.db
       .select()
       .from(table as PgTable)
-      .where(and(inArray(table.id, [...ids]), visible(ctx)))) as (T['$inferSelect'] & { id: number })[];
+      .where(and(inList(table.id, ids), visible(ctx)))) as (T['$inferSelect'] & { id: number })[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   });
@@ -39,7 +39,7 @@ export function childrenLoader<T extends Owned>(
     const rows = (await ctx.db
       .select()
       .from(table as PgTable)
-      .where(and(inArray(parentColumn, [...parentIds]), inSchool(ctx, table.schoolId), where?.(ctx)))
+      .where(and(inList(parentColumn, parentIds), inSchool(ctx, table.schoolId), where?.(ctx)))
       .orderBy(...orderBy.map((c) => asc(c)), asc(table.id))) as Record<string, any>[];
     const byParent = new Map<number, T['$inferSelect'][]>();
     for (const row of rows) {
@@ -76,7 +76,7 @@ export function linkedIdsLoader(
       .select({ parentId: parentColumn, childId: childColumn })
       .from(table)
       .innerJoin(parent as PgTable, eq(parent.id, parentColumn))
-      .where(and(inArray(parentColumn, [...parentIds]), inSchool(ctx, parent.schoolId)))
+      .where(and(inList(parentColumn, parentIds), inSchool(ctx, parent.schoolId)))
       .orderBy(...(orderBy ? [asc(orderBy)] : []), asc(childColumn));
     const byParent = new Map<number, number[]>();
     for (const r of rows as { parentId: number; childId: number }[]) byParent.set(r.parentId, [...(byParent.get(r.parentId) ?? []), r.childId]);

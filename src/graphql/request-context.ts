@@ -1,3 +1,4 @@
+import type { CredentialCache } from '../auth/credential-cache.js';
 import { findCredential, tokenFromHeader } from '../auth/credential.js';
 import type { Db } from '../db/client.js';
 import { type Context, LoaderRegistry } from './context.js';
@@ -6,6 +7,8 @@ import { AppError } from './errors.js';
 export interface ContextDeps {
   db: Db;
   now: () => Date;
+  /** Credentials checked a moment ago (auth/credential-cache.ts); without it every request reads its credential. */
+  credentials?: CredentialCache;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -23,7 +26,7 @@ export async function contextFor(deps: ContextDeps, headers: Headers): Promise<C
   if (!authorization) return anonymousContext(deps);
   const token = tokenFromHeader(authorization);
   if (!token) throw new AppError('unauthenticated', 'Authorization must be "Bearer <token>" or "Token token=<token>"');
-  const found = await findCredential(deps.db, token);
+  const found = deps.credentials ? await deps.credentials.find(deps.db, token) : await findCredential(deps.db, token);
   if (!found) throw new AppError('unauthenticated', 'The credential is not valid');
   const { credential, schoolStatus } = found;
   let schoolId = credential.schoolId;

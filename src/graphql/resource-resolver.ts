@@ -12,7 +12,8 @@ import { deleteOwned, lockOwned } from './owned.js';
 import { ConnectionArgs, paginate } from './pagination.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
-type Values<T extends Owned> = Partial<T['$inferInsert']>;
+/** The columns to write: values, or SQL computed by the statement (a position after the last). */
+type Values<T extends Owned> = { [K in keyof T['$inferInsert']]?: T['$inferInsert'][K] | SQL };
 type Operation = 'show' | 'list' | 'create' | 'update' | 'delete';
 
 /** What a resource's `columns` knows besides the input: the school written to and, on update, the row as it is. */
@@ -33,6 +34,13 @@ export interface ParentSpec<T extends Owned> {
   column: keyof T['$inferInsert'] & string;
   /** The list query takes the parent as a required argument too (the parent's rows of the school). */
   inList?: boolean;
+}
+
+/** The write `spec.written` follows. */
+export interface Written<TInput> {
+  op: 'create' | 'update' | 'delete';
+  ctx: Context;
+  input?: TInput;
 }
 
 export interface ResourceSpec<T extends Owned, TInput extends object, TArgs extends ConnectionArgs> {
@@ -56,6 +64,13 @@ export interface ResourceSpec<T extends Owned, TInput extends object, TArgs exte
   listWhere?: (ctx: Context, args: TArgs) => SQL | undefined | Promise<SQL | undefined>;
   /** What a create returns, from the new row (a secret shown once); the row itself unless given. */
   created?: (tx: Queryable, row: T['$inferSelect'], ctx: Context) => Promise<object>;
+  /**
+   * What goes with a written row in the same transaction (links, events): after the insert, the
+   * update (not when an update changes nothing) or the delete; `input` on create and update.
+   */
+  written?: (tx: Queryable, row: T['$inferSelect'], change: Written<TInput>) => Promise<unknown>;
+  /** The payload type when another file declares it (`PathPayload`); `<Name>Payload` unless given. */
+  payload?: ClassType;
   descriptions?: Partial<Record<Operation, string>>;
   /** Operations the resource does not have (its resolver writes them itself, or they do not exist). */
   omit?: Operation[];
@@ -75,7 +90,7 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
 ) {
   const name = spec.name ?? spec.type.name;
   const { key, table, parent } = spec;
-  const ResourcePayload = Payload(spec.type, key, `${name}Payload`);
+  const ResourcePayload = spec.payload ?? Payload(spec.type, key, `${name}Payload`);
   const description = (op: Operation) => (spec.descriptions?.[op] ? { description: spec.descriptions[op] } : {});
   const has = (op: Operation) => !spec.omit?.includes(op);
 
@@ -115,6 +130,7 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
           .insert(table)
           .values({ ...values, schoolId, ...(owner ? { [parent!.column]: owner.id } : {}) } as T['$inferInsert'])
           .returning();
+        await spec.written?.(tx, row as T['$inferSelect'], { op: 'create', ctx, input });
         return spec.created ? spec.created(tx, row as T['$inferSelect'], ctx) : row;
       });
     }
@@ -126,13 +142,18 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
         const values = await changes(tx, ctx, input, current);
         if (Object.keys(values).length === 0) return current;
         const [row] = await tx.update(table as PgTable).set(values).where(eq(table.id, rowId)).returning();
+        await spec.written?.(tx, row as T['$inferSelect'], { op: 'update', ctx, input });
         return row;
       });
     }
 
     deleteOne(id: string, ctx: Context) {
       const rowId = parseId(id, name);
-      return mutate(ctx, key, (tx) => deleteOwned(tx, ctx, table, rowId, name));
+      return mutate(ctx, key, async (tx) => {
+        const row = await deleteOwned(tx, ctx, table, rowId, name);
+        await spec.written?.(tx, row, { op: 'delete', ctx });
+        return row;
+      });
     }
   }
 

@@ -98,7 +98,12 @@ export function withSecurityHeaders<H extends FrameworkErrorHandler>(handler: H)
 export async function registerSecurity(app: FastifyInstance, options: { corsOrigins?: readonly string[] } = {}): Promise<void> {
   const origins = parseCorsOrigins(options.corsOrigins ?? config.corsOrigins);
   if (!apiHeaders.length) apiHeaders = await readApiHeaders();
-  await app.register(fastifyHelmet, HELMET_OPTIONS);
+  // helmet's headers are the same on every reply: set from the copy read once, without running helmet per request.
+  const headers = Object.fromEntries(apiHeaders);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
   await app.register(fastifyCors, {
     origin: origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],

@@ -1,6 +1,7 @@
 import { initGraphQLTada, type ResultOf, type TadaDocumentNode } from 'gql.tada';
 import type { introspection } from './graphql-env.js';
-import type { GraphqlReply, Present } from './service.js';
+import { expect } from 'vitest';
+import type { Client, GraphqlReply, Present } from './service.js';
 
 /**
  * Typed GraphQL documents for the tests: `graphql(`query { ... }`)` gives a document whose reply
@@ -26,3 +27,15 @@ export type { ResultOf, TadaDocumentNode, VariablesOf } from 'gql.tada';
 
 /** The reply `Client.graphql` gives for a document (to annotate a variable the loop feeds back into). */
 export type ReplyOf<D extends TadaDocumentNode<any, any>> = GraphqlReply<Present<ResultOf<D>>>;
+
+/**
+ * Sends a query and returns its data, failing the test on any GraphQL error: typed for a document
+ * of `graphql(...)`, untyped for a plain string (a query built with interpolated values).
+ */
+export async function dataOf<D extends TadaDocumentNode<any, any>>(client: Client, query: D, variables?: Record<string, unknown>): Promise<Present<ResultOf<D>>>;
+export async function dataOf(client: Client, query: string, variables?: Record<string, unknown>): Promise<any>;
+export async function dataOf(client: Client, query: string | TadaDocumentNode<any, any>, variables?: Record<string, unknown>): Promise<unknown> {
+  const res = await client.graphql(query as string, variables);
+  expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+  return res.data;
+}

@@ -8,7 +8,7 @@ import { schoolProducts } from '../../src/modules/school-products/school-product
 import { courses } from '../../src/modules/courses/course.table.js';
 import { users } from '../../src/modules/users/user.table.js';
 import { expectNoWrite as expectNoWriteOf, fingerprint } from './fingerprint.js';
-import type { Client, Service, TestSchool } from './service.js';
+import { type Client, type Service, startTwoSchools, type TestSchool, type TwoSchools } from './service.js';
 
 /**
  * Factories and assertions shared by the messages, notifications and integrations tests. Rows
@@ -102,3 +102,11 @@ export function fixtures(service: Service) {
 }
 
 export const ids = (list: { id: number | string }[]) => list.map((x) => Number(x.id));
+
+export type MessageFixtures = ReturnType<typeof fixtures>;
+
+/** The set-up of the messages, notifications and integrations files: a service, two schools, the fixtures. */
+export async function startMessages(school: string, other: string): Promise<TwoSchools & { f: MessageFixtures }> {
+  const two = await startTwoSchools(school, other);
+  return { ...two, f: fixtures(two.service) };
+}

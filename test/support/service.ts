@@ -117,6 +117,8 @@ export class Client {
   // Variables stay loose: tests send wrong ones on purpose (a missing field, a bad enum value).
   async graphql<D extends TadaDocumentNode<any, any>>(query: D, variables?: Record<string, unknown>): Promise<GraphqlReply<Present<ResultOf<D>>>>;
   async graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<GraphqlReply<T>>;
+  // A loop over several operations, some typed and some not: untyped.
+  async graphql(query: string | TadaDocumentNode<any, any>, variables?: Record<string, unknown>): Promise<GraphqlReply<any>>;
   async graphql(query: string | DocumentNode, variables?: Record<string, unknown>): Promise<GraphqlReply<unknown>> {
     const text = typeof query === 'string' ? query : (query.loc?.source.body ?? print(query));
     const res = await this.request('POST', '/graphql', { query: text, variables });
@@ -195,7 +197,11 @@ export class Service {
 let fileDatabases = 0;
 
 /** A service on a database of this test file's own, migrated, empty. */
-export async function startService(options: { now?: Date } = {}): Promise<Service> {
+/**
+ * `credentialCache`: reuse checked credentials as production does (test/credential-cache.test.ts);
+ * off by default, so statement counts include the credential's and direct SQL changes to tokens apply at once.
+ */
+export async function startService(options: { now?: Date; credentialCache?: boolean } = {}): Promise<Service> {
   const info = inject('testDatabase');
   let database: Database;
   let cleanup = async () => {};
@@ -218,7 +224,7 @@ export async function startService(options: { now?: Date } = {}): Promise<Servic
   }
   const clock = new TestClock(options.now);
   // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
-  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false } });
+  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0 });
   await app.ready();
   const service = new Service(app, database, clock, cleanup);
   service.databaseUrl = databaseUrl;

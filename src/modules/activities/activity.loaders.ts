@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
@@ -29,7 +30,7 @@ export const assertionsOfOption = defineLoader<number, { first: ExamQuestionAsse
     const rows = await ctx.db
       .select()
       .from(examQuestionAssertions)
-      .where(and(inArray(examQuestionAssertions.optionId, [...optionIds]), inSchool(ctx, examQuestionAssertions.schoolId)))
+      .where(and(inList(examQuestionAssertions.optionId, [...optionIds]), inSchool(ctx, examQuestionAssertions.schoolId)))
       .orderBy(asc(examQuestionAssertions.id));
     const byOption = new Map<number, { first: ExamQuestionAssertionRow | null; second: ExamQuestionAssertionRow | null }>();
     for (const row of rows) {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 import { lessons } from '../courses/course.table.js';
@@ -19,9 +19,7 @@ export const activities = pgTable(
     title: text().notNull(),
     type: text().notNull(),
     showComments: activityShowComments().notNull(),
-    examLessonId: integer()
-      .notNull()
-      .references(() => lessons.id, { onDelete: 'cascade' }),
+    examLessonId: belongsTo(() => lessons.id),
     timeLimit: integer(),
     retryTime: integer(),
     maxAttempts: integer(),
@@ -41,9 +39,7 @@ export const examQuestions = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    activityId: integer()
-      .notNull()
-      .references(() => activities.id, { onDelete: 'cascade' }),
+    activityId: belongsTo(() => activities.id),
     position: integer().notNull().default(0),
     title: text(),
     type: examQuestionType().notNull().default('multiple_choice'),
@@ -64,9 +60,7 @@ export const examQuestionOptions = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    examQuestionId: integer()
-      .notNull()
-      .references(() => examQuestions.id, { onDelete: 'cascade' }),
+    examQuestionId: belongsTo(() => examQuestions.id),
     position: integer().notNull().default(0),
     title: text(),
     correct: boolean().notNull().default(false),
@@ -84,9 +78,7 @@ export const examQuestionAssertions = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    optionId: integer()
-      .notNull()
-      .references(() => examQuestionOptions.id, { onDelete: 'cascade' }),
+    optionId: belongsTo(() => examQuestionOptions.id),
     side: examQuestionAssertionSide().notNull(),
     text: text(),
     ...timestamps,
@@ -103,12 +95,8 @@ export const examAnswers = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    activityId: integer()
-      .notNull()
-      .references(() => activities.id, { onDelete: 'cascade' }),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    activityId: belongsTo(() => activities.id),
+    userId: belongsTo(() => users.id),
     enrollmentId: integer().references(() => enrollments.id, { onDelete: 'cascade' }),
     grade: integer(),
     submittedAt: tstz(),
@@ -128,12 +116,8 @@ export const examQuestionAnswers = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    examQuestionId: integer()
-      .notNull()
-      .references(() => examQuestions.id, { onDelete: 'cascade' }),
-    examAnswerId: integer()
-      .notNull()
-      .references(() => examAnswers.id, { onDelete: 'cascade' }),
+    examQuestionId: belongsTo(() => examQuestions.id),
+    examAnswerId: belongsTo(() => examAnswers.id),
     examQuestionOptionId: integer().references(() => examQuestionOptions.id, { onDelete: 'set null' }),
     text: text(),
     correct: boolean(),

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, isNull } from 'drizzle-orm';
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
+import { credentialsChanged } from '../../auth/credential-cache.js';
 import { issueCredential } from '../../auth/credential.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
@@ -38,6 +39,8 @@ export class ApiTokenResolver {
       const tokenId = idOrNull(id);
       if (tokenId === null) throw notFound('ApiToken');
       await tx.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
+      // Every instance drops the credentials it cached: the token is refused at once.
+      await credentialsChanged(ctx.db, tx);
       const [row] = await tx.select().from(apiTokens).where(eq(apiTokens.id, tokenId));
       if (!row) throw notFound('ApiToken');
       return row;

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, timestamps } from '../../db/columns.js';
+import { belongsTo, id, timestamps } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 import { lessons } from '../courses/course.table.js';
@@ -25,12 +25,8 @@ export const collaborativeComments = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    collaborativeDiscussionId: integer()
-      .notNull()
-      .references(() => collaborativeDiscussions.id, { onDelete: 'cascade' }),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    collaborativeDiscussionId: belongsTo(() => collaborativeDiscussions.id),
+    userId: belongsTo(() => users.id),
     text: text().notNull(),
     ...timestamps,
   },

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { courses } from '../courses/course.table.js';
 
@@ -9,9 +9,7 @@ export const courseClasses = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    courseId: integer()
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
+    courseId: belongsTo(() => courses.id),
     code: text(),
     startAt: tstz(),
     endAt: tstz(),

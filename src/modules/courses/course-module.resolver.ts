@@ -1,12 +1,13 @@
 import 'reflect-metadata';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { mutate } from '../../graphql/mutation.js';
+import { lockOwned } from '../../graphql/owned.js';
 import { paginate, windowOf } from '../../graphql/pagination.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { contentScope, courseCondition, moduleCondition } from '../content/content-scope.js';
 import { courseModuleRanks, emptyConnection, moduleRanks, rankedPage } from '../content/content-order.js';
@@ -17,10 +18,31 @@ import { courseById, courseModuleById, lessonsOfModule } from './course.loaders.
 import { courseModuleLinks, courseModules, type CourseModuleRow, courses } from './course.table.js';
 import { CourseModule, CourseModuleConnection, Lesson } from './course.type.js';
 
-export const CourseModulePayload = Payload(CourseModule, 'courseModule');
+const CourseModuleBase = resourceResolver({
+  type: CourseModule,
+  connection: CourseModuleConnection,
+  input: CourseModuleInput,
+  key: 'courseModule',
+  plural: 'courseModules',
+  table: courseModules,
+  byId: courseModuleById,
+  // Only updates go through here: a module is created inside a course (createCourseModule below).
+  columns: (_tx, input: CourseModuleInput) => {
+    new Checks().notCleared('name', input.name).notCleared('description', input.description).throwIfAny();
+    const values = given(input);
+    if (typeof values.name === 'string') values.name = values.name.trim();
+    return values as Partial<CourseModuleRow>;
+  },
+  descriptions: {
+    update: 'Updates a module (name and description may not be cleared).',
+    delete: 'Deletes a module from every course holding it, with its lessons.',
+  },
+  omit: ['show', 'list', 'create'],
+});
+export const CourseModulePayload = CourseModuleBase.Payload;
 
 @Resolver(() => CourseModule)
-export class CourseModuleResolver {
+export class CourseModuleResolver extends CourseModuleBase {
   @Query(() => CourseModule, { description: 'A course module; with schoolProductId or enrollmentId, only a module of that scope (404 otherwise).' })
   async courseModule(
     @Arg('id', () => ID) id: string,
@@ -70,30 +92,6 @@ export class CourseModuleResolver {
       await tx.insert(l).values({ courseId: course.id, courseModuleId: row.id, position: next });
       return row;
     });
-  }
-
-  @Mutation(() => CourseModulePayload, { description: 'Updates a module (name and description may not be cleared).' })
-  updateCourseModule(@Arg('id', () => ID) id: string, @Arg('input', () => CourseModuleInput) input: CourseModuleInput, @Ctx() ctx: Context) {
-    const moduleId = parseId(id, 'CourseModule');
-    return mutate(ctx, 'courseModule', async (tx) => {
-      const current = await lockOwned(tx, ctx, courseModules, moduleId, 'CourseModule');
-      new Checks().notCleared('name', input.name).notCleared('description', input.description).throwIfAny();
-      const values = given(input);
-      if (typeof values.name === 'string') values.name = values.name.trim();
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx
-        .update(courseModules)
-        .set(values as Partial<CourseModuleRow>)
-        .where(eq(courseModules.id, moduleId))
-        .returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => CourseModulePayload, { description: 'Deletes a module from every course holding it, with its lessons.' })
-  deleteCourseModule(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const moduleId = parseId(id, 'CourseModule');
-    return mutate(ctx, 'courseModule', (tx) => deleteOwned(tx, ctx, courseModules, moduleId, 'CourseModule'));
   }
 
   @FieldResolver(() => [Lesson], {

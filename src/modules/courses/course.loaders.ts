@@ -1,4 +1,5 @@
-import { and, asc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader, linkedIdsLoader } from '../../graphql/loaders.js';
@@ -37,7 +38,7 @@ export const modulesOfCourse = defineLoader<number, CourseModuleRow[]>('course.m
     .select({ parentId: courseModuleLinks.courseId, row: getTableColumns(courseModules) })
     .from(courseModuleLinks)
     .innerJoin(courseModules, eq(courseModules.id, courseModuleLinks.courseModuleId))
-    .where(and(inArray(courseModuleLinks.courseId, [...courseIds]), inSchool(ctx, courseModules.schoolId)))
+    .where(and(inList(courseModuleLinks.courseId, [...courseIds]), inSchool(ctx, courseModules.schoolId)))
     .orderBy(asc(courseModuleLinks.courseId), asc(courseModuleLinks.position), asc(courseModuleLinks.courseModuleId));
   return byParent(courseIds, rows);
 });
@@ -48,7 +49,7 @@ export const pathsOfCourse = defineLoader<number, PathRow[]>('course.paths', asy
     .select({ parentId: pathCourses.courseId, row: getTableColumns(paths) })
     .from(pathCourses)
     .innerJoin(paths, eq(paths.id, pathCourses.pathId))
-    .where(and(inArray(pathCourses.courseId, [...courseIds]), inSchool(ctx, paths.schoolId)))
+    .where(and(inList(pathCourses.courseId, [...courseIds]), inSchool(ctx, paths.schoolId)))
     .orderBy(asc(pathCourses.courseId), asc(paths.id));
   return byParent(courseIds, rows);
 });

@@ -6,9 +6,10 @@ import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
-import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
+import { lockOwned } from '../../graphql/owned.js';
 import { paginate, windowOf } from '../../graphql/pagination.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { contentScope, courseCondition } from '../content/content-scope.js';
@@ -24,7 +25,6 @@ import { courseById, moduleIdsOfCourse, modulesOfCourse, pathsOfCourse } from '.
 import { courseModuleLinks, courseModules, type CourseRow, courses } from './course.table.js';
 import { Course, CourseConnection, CourseModule } from './course.type.js';
 
-export const CoursePayload = Payload(Course, 'course');
 uniqueConstraintField('courses_school_id_code_key', 'code');
 
 /** Checks a course input (the course as it will be) and resolves its modules within the school. */
@@ -48,8 +48,31 @@ async function writeModules(tx: Queryable, courseId: number, input: CourseInput,
   if (input.courseModulesIds) await replaceLinks(tx, l, l.courseId, courseId, l.courseModuleId, moduleIds, l.position);
 }
 
+/** What a course's event says of it. */
+const described = (row: CourseRow) => ({ name: row.name, code: row.code });
+
+const CourseBase = resourceResolver({
+  type: Course,
+  connection: CourseConnection,
+  input: CourseInput,
+  key: 'course',
+  plural: 'courses',
+  table: courses,
+  byId: courseById,
+  // Only deletes go through here: a create or an update also writes the course's modules (below).
+  columns: () => ({}),
+  written: (tx, row) =>
+    emitEvent(tx, { schoolId: row.schoolId, name: 'course.deleted', subjectType: 'Course', subjectId: row.id, payload: described(row) }),
+  descriptions: {
+    delete:
+      "Deletes a course (its links to modules, products and paths, and its classes). Its modules stay: they are the school's and may belong to other courses.",
+  },
+  omit: ['show', 'list', 'create', 'update'],
+});
+export const CoursePayload = CourseBase.Payload;
+
 @Resolver(() => Course)
-export class CourseResolver {
+export class CourseResolver extends CourseBase {
   @Query(() => Course, { description: 'A course; with schoolProductId or enrollmentId, only a course of that scope (404 otherwise).' })
   async course(
     @Arg('id', () => ID) id: string,
@@ -83,7 +106,7 @@ export class CourseResolver {
         .values({ ...values, name: values.name!, schoolId })
         .returning();
       await writeModules(tx, row.id, input, moduleIds);
-      await emitEvent(tx, { schoolId, name: 'course.created', subjectType: 'Course', subjectId: row.id, payload: { name: row.name, code: row.code } });
+      await emitEvent(tx, { schoolId, name: 'course.created', subjectType: 'Course', subjectId: row.id, payload: described(row) });
       return row;
     });
   }
@@ -103,20 +126,7 @@ export class CourseResolver {
         .where(eq(courses.id, courseId))
         .returning();
       const changed = Object.keys(given(input));
-      await emitEvent(tx, { schoolId: row.schoolId, name: 'course.updated', subjectType: 'Course', subjectId: row.id, payload: { name: row.name, code: row.code, changed } });
-      return row;
-    });
-  }
-
-  @Mutation(() => CoursePayload, {
-    description:
-      "Deletes a course (its links to modules, products and paths, and its classes). Its modules stay: they are the school's and may belong to other courses.",
-  })
-  deleteCourse(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const courseId = parseId(id, 'Course');
-    return mutate(ctx, 'course', async (tx) => {
-      const row = await deleteOwned(tx, ctx, courses, courseId, 'Course');
-      await emitEvent(tx, { schoolId: row.schoolId, name: 'course.deleted', subjectType: 'Course', subjectId: row.id, payload: { name: row.name, code: row.code } });
+      await emitEvent(tx, { schoolId: row.schoolId, name: 'course.updated', subjectType: 'Course', subjectId: row.id, payload: { ...described(row), changed } });
       return row;
     });
   }

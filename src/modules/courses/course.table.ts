@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { media } from '../media/media.table.js';
 
@@ -41,12 +41,8 @@ export const courseModules = pgTable(
 export const courseModuleLinks = pgTable(
   'course_module_links',
   {
-    courseId: integer()
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
-    courseModuleId: integer()
-      .notNull()
-      .references(() => courseModules.id, { onDelete: 'cascade' }),
+    courseId: belongsTo(() => courses.id),
+    courseModuleId: belongsTo(() => courseModules.id),
     position: integer().notNull().default(0),
   },
   (t) => [

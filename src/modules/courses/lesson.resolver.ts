@@ -1,13 +1,13 @@
 import 'reflect-metadata';
-import { and, eq, sql } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { and, sql } from 'drizzle-orm';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { lockOwned } from '../../graphql/owned.js';
 import { paginate, windowOf } from '../../graphql/pagination.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingId } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { type ContentScope, contentScope, lessonCondition, moduleCondition, requireEnrollmentForStudent } from '../content/content-scope.js';
@@ -23,7 +23,6 @@ import { courseModuleById, lessonById } from './course.loaders.js';
 import { courseModules, type LessonRow, lessons } from './course.table.js';
 import { CourseModule, Lesson, LessonConnection } from './course.type.js';
 
-export const LessonPayload = Payload(Lesson, 'lesson');
 
 const guardStudent = (ctx: Context, scope: ContentScope) =>
   requireEnrollmentForStudent(ctx, scope, 'lessons', '/enrollments/:id/lessons');
@@ -63,8 +62,41 @@ async function placement(tx: Queryable, ctx: Context, input: LessonInput, module
   return { position: sql`(select coalesce(max(${lessons.position}) + 1, 0) from ${lessons} where ${lessons.courseModuleId} = ${moduleId})` };
 }
 
+/** What a lesson's event says of it. */
+const described = (row: LessonRow) => ({ title: row.title, courseModuleId: row.courseModuleId });
+
+const LessonBase = resourceResolver({
+  type: Lesson,
+  connection: LessonConnection,
+  input: LessonInput,
+  key: 'lesson',
+  plural: 'lessons',
+  table: lessons,
+  byId: lessonById,
+  columns: async (tx, input: LessonInput, { ctx, schoolId, current }) => {
+    const values = await checkLesson(tx, schoolId, input, current);
+    if (!current) return { ...values, ...(await placement(tx, ctx, input, values.courseModuleId, true)) };
+    const moduleId = values.courseModuleId !== undefined ? values.courseModuleId : current.courseModuleId;
+    const moved = values.courseModuleId !== undefined && values.courseModuleId !== current.courseModuleId;
+    return { ...values, ...(await placement(tx, ctx, input, moduleId, moved)) };
+  },
+  written: (tx, row, { op, input }) => {
+    const event = { schoolId: row.schoolId, subjectType: 'Lesson', subjectId: row.id } as const;
+    const payload = described(row);
+    if (op === 'create') return emitEvent(tx, { ...event, name: 'lesson.created', payload });
+    if (op === 'delete') return emitEvent(tx, { ...event, name: 'lesson.deleted', payload });
+    return emitEvent(tx, { ...event, name: 'lesson.updated', payload: { ...payload, changed: Object.keys(given(input!)) } });
+  },
+  descriptions: {
+    create: 'Creates a lesson; with courseModuleId, in that module (at the end unless position is given).',
+    update: 'Updates a lesson; a new courseModuleId moves it (to the end of that module unless position is given).',
+  },
+  omit: ['show', 'list'],
+});
+export const LessonPayload = LessonBase.Payload;
+
 @Resolver(() => Lesson)
-export class LessonResolver {
+export class LessonResolver extends LessonBase {
   @Query(() => Lesson, {
     description:
       'A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.',
@@ -98,54 +130,6 @@ export class LessonResolver {
     }
     if (scope.kind === 'school') return paginate(ctx, lessons, where, args);
     return scopedPage(await rankedPage(ctx, lessons, lessonRanks(ctx.db, [scope.productId]), where, args), scope);
-  }
-
-  @Mutation(() => LessonPayload, { description: 'Creates a lesson; with courseModuleId, in that module (at the end unless position is given).' })
-  createLesson(@Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'lesson', async (tx) => {
-      const values = await checkLesson(tx, schoolId, input);
-      const place = await placement(tx, ctx, input, values.courseModuleId, true);
-      const [row] = await tx
-        .insert(lessons)
-        .values({ ...values, ...place, title: values.title!, type: values.type!, schoolId })
-        .returning();
-      await emitEvent(tx, {
-        schoolId,
-        name: 'lesson.created',
-        subjectType: 'Lesson',
-        subjectId: row.id,
-        payload: { title: row.title, courseModuleId: row.courseModuleId },
-      });
-      return row;
-    });
-  }
-
-  @Mutation(() => LessonPayload, { description: 'Updates a lesson; a new courseModuleId moves it (to the end of that module unless position is given).' })
-  updateLesson(@Arg('id', () => ID) id: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
-    const lessonId = parseId(id, 'Lesson');
-    return mutate(ctx, 'lesson', async (tx) => {
-      const current = await lockOwned(tx, ctx, lessons, lessonId, 'Lesson');
-      const values = await checkLesson(tx, current.schoolId, input, current);
-      const moduleId = values.courseModuleId !== undefined ? values.courseModuleId : current.courseModuleId;
-      const moved = values.courseModuleId !== undefined && values.courseModuleId !== current.courseModuleId;
-      const changes = { ...values, ...(await placement(tx, ctx, input, moduleId, moved)) };
-      if (Object.keys(changes).length === 0) return current;
-      const [row] = await tx.update(lessons).set(changes).where(eq(lessons.id, lessonId)).returning();
-      const changed = Object.keys(given(input));
-      await emitEvent(tx, { schoolId: row.schoolId, name: 'lesson.updated', subjectType: 'Lesson', subjectId: row.id, payload: { title: row.title, courseModuleId: row.courseModuleId, changed } });
-      return row;
-    });
-  }
-
-  @Mutation(() => LessonPayload)
-  deleteLesson(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const lessonId = parseId(id, 'Lesson');
-    return mutate(ctx, 'lesson', async (tx) => {
-      const row = await deleteOwned(tx, ctx, lessons, lessonId, 'Lesson');
-      await emitEvent(tx, { schoolId: row.schoolId, name: 'lesson.deleted', subjectType: 'Lesson', subjectId: row.id, payload: { title: row.title, courseModuleId: row.courseModuleId } });
-      return row;
-    });
   }
 
   @FieldResolver(() => CourseModule, { nullable: true, description: 'The module holding the lesson (null for a draft).' })

@@ -1,4 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
@@ -28,7 +29,7 @@ export const studentById = defineLoader<number, typeof users.$inferSelect | null
   const rows = await ctx.db
     .select()
     .from(users)
-    .where(and(inArray(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId), own === null ? undefined : eq(users.id, own)));
+    .where(and(inList(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId), own === null ? undefined : eq(users.id, own)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 });

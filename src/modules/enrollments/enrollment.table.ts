@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
@@ -19,9 +19,7 @@ export const registrations = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    studentId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    studentId: belongsTo(() => users.id),
     status: text().notNull().default('active'),
     ...timestamps,
   },
@@ -36,13 +34,9 @@ export const enrollments = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    registrationId: integer()
-      .notNull()
-      .references(() => registrations.id, { onDelete: 'cascade' }),
+    registrationId: belongsTo(() => registrations.id),
     /** The registration's student, kept on the row for the student scope of the list. */
-    studentId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    studentId: belongsTo(() => users.id),
     schoolProductId: integer()
       .notNull()
       .references(() => schoolProducts.id, { onDelete: 'restrict' }),
@@ -71,12 +65,8 @@ export const enrollments = pgTable(
 export const enrollmentCourseClasses = pgTable(
   'enrollment_course_classes',
   {
-    enrollmentId: integer()
-      .notNull()
-      .references(() => enrollments.id, { onDelete: 'cascade' }),
-    courseClassId: integer()
-      .notNull()
-      .references(() => courseClasses.id, { onDelete: 'cascade' }),
+    enrollmentId: belongsTo(() => enrollments.id),
+    courseClassId: belongsTo(() => courseClasses.id),
   },
   (t) => [
     primaryKey({ columns: [t.enrollmentId, t.courseClassId] }),

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, or } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
 import { byIdLoader } from '../../graphql/loaders.js';
@@ -25,7 +26,7 @@ export const extraContentsOfResource = defineLoader<ResourceKey, ExtraContentRow
       .where(
         and(
           inSchool(ctx, extraContents.schoolId),
-          or(...byType.map(([type, ids]) => and(eq(extraContents.resourceType, type), inArray(extraContents.resourceId, ids)))),
+          or(...byType.map(([type, ids]) => and(eq(extraContents.resourceType, type), inList(extraContents.resourceId, ids)))),
         ),
       )
       .orderBy(asc(extraContents.order), asc(extraContents.id));

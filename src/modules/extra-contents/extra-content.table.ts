@@ -1,5 +1,5 @@
 import { boolean, index, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, timestamps } from '../../db/columns.js';
+import { belongsTo, id, timestamps } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { media } from '../media/media.table.js';
 
@@ -17,9 +17,7 @@ export const extraContents = pgTable(
     schoolId: schoolRef(),
     resourceType: extraContentResourceType().notNull().default('Lesson'),
     resourceId: integer().notNull(),
-    mediaId: integer()
-      .notNull()
-      .references(() => media.id, { onDelete: 'cascade' }),
+    mediaId: belongsTo(() => media.id),
     order: integer().notNull(),
     downloadable: boolean().notNull().default(false),
     available: boolean().notNull().default(false),

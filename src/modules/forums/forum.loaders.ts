@@ -1,4 +1,5 @@
-import { and, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, isNull, sql, type SQL } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
@@ -34,7 +35,7 @@ export const answeredByAdminOfQuestion = defineLoader<number, boolean>('forumQue
     .selectDistinct({ id: forumAnswers.forumQuestionId })
     .from(forumAnswers)
     .innerJoin(users, sql`${users.id} = ${forumAnswers.userId}`)
-    .where(and(inArray(forumAnswers.forumQuestionId, [...ids]), inArray(users.type, [...STAFF_USER_TYPES]), inSchool(ctx, forumAnswers.schoolId)));
+    .where(and(inList(forumAnswers.forumQuestionId, [...ids]), inList(users.type, [...STAFF_USER_TYPES]), inSchool(ctx, forumAnswers.schoolId)));
   const answered = new Set(rows.map((r) => r.id));
   return ids.map((id) => answered.has(id));
 });

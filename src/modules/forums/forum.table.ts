@@ -1,5 +1,5 @@
 import { boolean, index, integer, pgTable, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { id, timestamps } from '../../db/columns.js';
+import { belongsTo, id, timestamps } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 
@@ -21,9 +21,7 @@ export const forumSections = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    forumId: integer()
-      .notNull()
-      .references(() => forums.id, { onDelete: 'cascade' }),
+    forumId: belongsTo(() => forums.id),
     parentForumSectionId: integer().references((): AnyPgColumn => forumSections.id, { onDelete: 'cascade' }),
     title: text().notNull(),
     description: text(),
@@ -47,9 +45,7 @@ export const forumQuestions = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    forumSectionId: integer()
-      .notNull()
-      .references(() => forumSections.id, { onDelete: 'cascade' }),
+    forumSectionId: belongsTo(() => forumSections.id),
     /** The author; null when the question was posted with a credential bound to no user. */
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
     title: text().notNull(),
@@ -69,9 +65,7 @@ export const forumAnswers = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    forumQuestionId: integer()
-      .notNull()
-      .references(() => forumQuestions.id, { onDelete: 'cascade' }),
+    forumQuestionId: belongsTo(() => forumQuestions.id),
     /** The author; null when posted with a credential bound to no user. */
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
     text: text().notNull(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { id, timestamps } from '../../db/columns.js';
+import { belongsTo, id, timestamps } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 
 /** A school's content library (the wizard creates one per school). */
@@ -21,9 +21,7 @@ export const libraryResources = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    libraryId: integer()
-      .notNull()
-      .references(() => libraries.id, { onDelete: 'cascade' }),
+    libraryId: belongsTo(() => libraries.id),
     title: text().notNull(),
     kind: text(),
     url: text(),
@@ -44,9 +42,7 @@ export const hostCredentials = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    libraryId: integer()
-      .notNull()
-      .references(() => libraries.id, { onDelete: 'cascade' }),
+    libraryId: belongsTo(() => libraries.id),
     host: text().notNull(),
     accessTokenCiphertext: text(),
     accessTokenHint: text(),

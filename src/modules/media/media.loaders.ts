@@ -1,4 +1,5 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { defineLoader, publicLoader } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
 import { images } from '../library/library.table.js';
@@ -19,7 +20,7 @@ export const publicSlidesOfMedia = publicLoader(defineLoader<number, { syncAt: n
     .select({ mediaId: videoSlideSyncs.mediaId, syncAt: videoSlideSyncs.syncAt, imageUrl: images.url })
     .from(videoSlideSyncs)
     .innerJoin(images, eq(images.id, videoSlideSyncs.imageId))
-    .where(inArray(videoSlideSyncs.mediaId, [...mediaIds]))
+    .where(inList(videoSlideSyncs.mediaId, [...mediaIds]))
     .orderBy(asc(videoSlideSyncs.mediaId), asc(videoSlideSyncs.syncAt));
   const byMedia = new Map<number, { syncAt: number; imageUrl: string }[]>();
   for (const { mediaId, ...slide } of rows) byMedia.set(mediaId, [...(byMedia.get(mediaId) ?? []), slide]);

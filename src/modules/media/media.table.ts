@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { images, libraryResources } from '../library/library.table.js';
 
@@ -39,9 +39,7 @@ export const videoSlideSyncs = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    mediaId: integer()
-      .notNull()
-      .references(() => media.id, { onDelete: 'cascade' }),
+    mediaId: belongsTo(() => media.id),
     imageId: integer()
       .notNull()
       .references(() => images.id, { onDelete: 'restrict' }),

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, getTableColumns, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { type Context, defineLoader, type LoaderDefinition } from '../../graphql/context.js';
 import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
@@ -19,7 +20,7 @@ export const ownersOfMessage = defineLoader<number, MessageOwnerRow[]>('message.
     .select(getTableColumns(messageOwners))
     .from(messageOwners)
     .innerJoin(messages, eq(messages.id, messageOwners.messageId))
-    .where(and(inArray(messageOwners.messageId, [...messageIds]), inSchool(ctx, messages.schoolId)))
+    .where(and(inList(messageOwners.messageId, [...messageIds]), inSchool(ctx, messages.schoolId)))
     .orderBy(asc(messageOwners.id));
   const byMessage = new Map<number, MessageOwnerRow[]>();
   for (const r of rows) byMessage.set(r.messageId, [...(byMessage.get(r.messageId) ?? []), r]);
@@ -48,7 +49,7 @@ const channelMessagePages: LoaderDefinition<Key, Ranked[]> = defineLoader(
         .innerJoin(messageChannels, eq(messageChannels.messageId, messages.id))
         .where(
           and(
-            inArray(messageChannels.channelId, [...new Set(group.map((g) => g.channelId))]),
+            inList(messageChannels.channelId, [...new Set(group.map((g) => g.channelId))]),
             afterId !== null ? gt(messages.id, afterId) : undefined,
             inSchool(ctx, messages.schoolId),
           ),
@@ -74,7 +75,7 @@ const channelMessageCounts = defineLoader<number, number>('channel.messages.coun
     .select({ channelId: messageChannels.channelId, n: count() })
     .from(messageChannels)
     .innerJoin(messages, eq(messages.id, messageChannels.messageId))
-    .where(and(inArray(messageChannels.channelId, [...channelIds]), inSchool(ctx, messages.schoolId)))
+    .where(and(inList(messageChannels.channelId, [...channelIds]), inSchool(ctx, messages.schoolId)))
     .groupBy(messageChannels.channelId);
   const byChannel = new Map(rows.map((r) => [Number(r.channelId), Number(r.n)]));
   return channelIds.map((id) => byChannel.get(id) ?? 0);

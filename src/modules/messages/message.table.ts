@@ -1,5 +1,5 @@
 import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { id, timestamps } from '../../db/columns.js';
+import { belongsTo, id, timestamps } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
@@ -28,9 +28,7 @@ export const messages = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    senderId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    senderId: belongsTo(() => users.id),
     subject: text().notNull(),
     text: text().notNull(),
     ...timestamps,
@@ -44,12 +42,8 @@ export const messages = pgTable(
 export const messageChannels = pgTable(
   'message_channels',
   {
-    messageId: integer()
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
-    channelId: integer()
-      .notNull()
-      .references(() => channels.id, { onDelete: 'cascade' }),
+    messageId: belongsTo(() => messages.id),
+    channelId: belongsTo(() => channels.id),
   },
   (t) => [
     primaryKey({ columns: [t.messageId, t.channelId] }),
@@ -62,9 +56,7 @@ export const messageOwners = pgTable(
   'message_owners',
   {
     id: id(),
-    messageId: integer()
-      .notNull()
-      .references(() => messages.id, { onDelete: 'cascade' }),
+    messageId: belongsTo(() => messages.id),
     ownerId: integer().notNull(),
     ownerType: text().notNull(),
   },

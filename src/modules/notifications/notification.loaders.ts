@@ -1,4 +1,5 @@
-import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { childConnectionLoaders } from '../../graphql/pagination.js';
@@ -13,7 +14,7 @@ export const notificationById = defineLoader<number, NotificationRow | null>('no
   const rows = await ctx.db
     .select()
     .from(notifications)
-    .where(and(inArray(notifications.id, [...ids]), visibleNotifications(ctx)));
+    .where(and(inList(notifications.id, [...ids]), visibleNotifications(ctx)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 });
@@ -33,7 +34,7 @@ export const unreadCountOfUser = defineLoader<number, number>('user.notification
   const rows = await ctx.db
     .select({ userId: notifications.userId, n: count() })
     .from(notifications)
-    .where(and(inArray(notifications.userId, [...userIds]), eq(notifications.read, false), visibleNotifications(ctx)))
+    .where(and(inList(notifications.userId, [...userIds]), eq(notifications.read, false), visibleNotifications(ctx)))
     .groupBy(notifications.userId);
   const byUser = new Map(rows.map((r) => [r.userId, Number(r.n)]));
   return userIds.map((id) => byUser.get(id) ?? 0);

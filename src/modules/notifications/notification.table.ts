@@ -1,5 +1,5 @@
-import { boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 
@@ -9,9 +9,7 @@ export const notifications = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo(() => users.id),
     text: text(),
     url: text(),
     read: boolean().notNull().default(false),

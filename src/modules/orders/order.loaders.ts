@@ -1,4 +1,5 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { defineLoader, type Context } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
@@ -19,7 +20,7 @@ export const studentById = defineLoader<number, UserRow | null>('order.studentBy
   const rows = await ctx.db
     .select()
     .from(users)
-    .where(and(inArray(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId)));
+    .where(and(inList(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 });

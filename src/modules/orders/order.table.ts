@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
@@ -81,9 +81,7 @@ export const couponTokens = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    couponId: integer()
-      .notNull()
-      .references(() => coupons.id, { onDelete: 'cascade' }),
+    couponId: belongsTo(() => coupons.id),
     token: text().notNull(),
     usedAt: tstz(),
     ...timestamps,
@@ -159,9 +157,7 @@ export const orderItems = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    orderId: integer()
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderId: belongsTo(() => orders.id),
     paymentOptionId: integer()
       .notNull()
       .references(() => paymentOptions.id, { onDelete: 'restrict' }),
@@ -187,9 +183,7 @@ export const invoices = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    orderId: integer()
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderId: belongsTo(() => orders.id),
     amount: integer().notNull(),
     occurrence: integer().notNull(),
     status: invoiceStatus().notNull().default('unsent'),
@@ -209,9 +203,7 @@ export const payments = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    invoiceId: integer()
-      .notNull()
-      .references(() => invoices.id, { onDelete: 'cascade' }),
+    invoiceId: belongsTo(() => invoices.id),
     kind: integer().notNull(),
     status: paymentStatus().notNull().default('unsent'),
     amount: integer(),

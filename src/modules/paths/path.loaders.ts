@@ -1,4 +1,5 @@
-import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Db } from '../../db/client.js';
 import { defineLoader } from '../../graphql/context.js';
@@ -18,7 +19,7 @@ export const coursesOfPath = defineLoader<number, CourseRow[]>('path.courses', a
     .select({ pathId: pathCourses.pathId, course: getTableColumns(courses) })
     .from(pathCourses)
     .innerJoin(courses, eq(courses.id, pathCourses.courseId))
-    .where(and(inArray(pathCourses.pathId, [...pathIds]), inSchool(ctx, courses.schoolId)))
+    .where(and(inList(pathCourses.pathId, [...pathIds]), inSchool(ctx, courses.schoolId)))
     .orderBy(asc(pathCourses.pathId), asc(pathCourses.position), asc(pathCourses.courseId));
   const byPath = new Map<number, CourseRow[]>();
   for (const r of rows) {
@@ -35,7 +36,7 @@ export const pathsOfProduct = defineLoader<number, PathRow[]>('schoolProduct.pat
     .select({ productId: schoolProductPaths.schoolProductId, path: getTableColumns(paths) })
     .from(schoolProductPaths)
     .innerJoin(paths, eq(paths.id, schoolProductPaths.pathId))
-    .where(and(inArray(schoolProductPaths.schoolProductId, [...productIds]), inSchool(ctx, paths.schoolId)))
+    .where(and(inList(schoolProductPaths.schoolProductId, [...productIds]), inSchool(ctx, paths.schoolId)))
     .orderBy(asc(schoolProductPaths.schoolProductId), asc(schoolProductPaths.position), asc(schoolProductPaths.pathId));
   const byProduct = new Map<number, PathRow[]>();
   for (const r of rows) {

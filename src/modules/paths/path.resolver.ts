@@ -8,8 +8,8 @@ import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { contentScope } from '../content/content-scope.js';
@@ -28,8 +28,32 @@ uniqueConstraintField('paths_school_id_code_key', 'code');
 /** A code is trimmed; a blank one means none (so blank codes never collide). */
 const normalCode = (code: string | null | undefined) => (code === undefined ? undefined : code?.trim() || null);
 
+const PathBase = resourceResolver({
+  type: Path,
+  connection: PathConnection,
+  input: UpdatePathInput,
+  key: 'path',
+  plural: 'paths',
+  table: paths,
+  byId: pathById,
+  payload: PathPayload,
+  // Only updates go through here: a create also links the path's courses (createPath below).
+  columns: (_tx, input: UpdatePathInput) => {
+    new Checks().notCleared('name', input.name).notCleared('description', input.description).throwIfAny();
+    const changes: Partial<PathRow> = {};
+    if (input.name !== undefined) changes.name = input.name!.trim();
+    if (input.description !== undefined) changes.description = input.description;
+    return changes;
+  },
+  descriptions: {
+    update: 'Changes the name and the description of a path (neither may be cleared).',
+    delete: 'Deletes a path (its course links and its place in products go with it).',
+  },
+  omit: ['show', 'list', 'create'],
+});
+
 @Resolver(() => Path)
-export class PathResolver {
+export class PathResolver extends PathBase {
   @Query(() => Path, { description: 'A path; with schoolProductId or enrollmentId, only a path of that scope (404 otherwise).' })
   async path(
     @Arg('id', () => ID) id: string,
@@ -78,27 +102,6 @@ export class PathResolver {
       if (courseIds.length) await replaceLinks(tx, t, t.pathId, row.id, t.courseId, courseIds, t.position);
       return row;
     });
-  }
-
-  @Mutation(() => PathPayload, { description: 'Changes the name and the description of a path (neither may be cleared).' })
-  updatePath(@Arg('id', () => ID) id: string, @Arg('input', () => UpdatePathInput) input: UpdatePathInput, @Ctx() ctx: Context) {
-    const pathId = parseId(id, 'Path');
-    return mutate(ctx, 'path', async (tx) => {
-      const current = await lockOwned(tx, ctx, paths, pathId, 'Path');
-      new Checks().notCleared('name', input.name).notCleared('description', input.description).throwIfAny();
-      const changes: Partial<PathRow> = {};
-      if (input.name !== undefined) changes.name = input.name!.trim();
-      if (input.description !== undefined) changes.description = input.description;
-      if (Object.keys(changes).length === 0) return current;
-      const [row] = await tx.update(paths).set(changes).where(eq(paths.id, pathId)).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => PathPayload, { description: 'Deletes a path (its course links and its place in products go with it).' })
-  deletePath(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const pathId = parseId(id, 'Path');
-    return mutate(ctx, 'path', (tx) => deleteOwned(tx, ctx, paths, pathId, 'Path'));
   }
 
   @FieldResolver(() => [ID], { description: 'The course ids of the path, in its order.' })

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps } from '../../db/columns.js';
+import { belongsTo, id, timestamps } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { courses } from '../courses/course.table.js';
 
@@ -24,12 +24,8 @@ export const paths = pgTable(
 export const pathCourses = pgTable(
   'path_courses',
   {
-    pathId: integer()
-      .notNull()
-      .references(() => paths.id, { onDelete: 'cascade' }),
-    courseId: integer()
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
+    pathId: belongsTo(() => paths.id),
+    courseId: belongsTo(() => courses.id),
     position: integer().notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.pathId, t.courseId] }), index('path_courses_course_id_idx').on(t.courseId)],

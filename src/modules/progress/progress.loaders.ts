@@ -1,4 +1,5 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
 import { visibleEnrollments } from '../enrollments/enrollment.loaders.js';
@@ -17,7 +18,7 @@ export const certificateOfEnrollment = defineLoader<number, CertificateRow | nul
   const rows = await ctx.db
     .select()
     .from(certificates)
-    .where(and(inArray(certificates.enrollmentId, [...ids]), inSchool(ctx, certificates.schoolId), own === null ? undefined : eq(certificates.studentId, own)));
+    .where(and(inList(certificates.enrollmentId, [...ids]), inSchool(ctx, certificates.schoolId), own === null ? undefined : eq(certificates.studentId, own)));
   const byEnrollment = new Map(rows.map((r) => [r.enrollmentId, r]));
   return ids.map((id) => byEnrollment.get(id) ?? null);
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { activities } from '../activities/activity.table.js';
 import { lessons } from '../courses/course.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
@@ -25,9 +25,7 @@ export const lessonProgress = pgTable(
     schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
     studentId: studentRef(),
-    lessonId: integer()
-      .notNull()
-      .references(() => lessons.id, { onDelete: 'cascade' }),
+    lessonId: belongsTo(() => lessons.id),
     startedAt: tstz().notNull(),
     /** Set once; a later write never clears it (the same completion twice is one). */
     completedAt: tstz(),
@@ -63,9 +61,7 @@ export const activityAttempts = pgTable(
     schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
     studentId: studentRef(),
-    activityId: integer()
-      .notNull()
-      .references(() => activities.id, { onDelete: 'cascade' }),
+    activityId: belongsTo(() => activities.id),
     /** The client's key for the attempt: the same key again answers the attempt already recorded. */
     key: text(),
     answers: jsonb().$type<AttemptAnswer[]>().notNull().default([]),
@@ -93,9 +89,7 @@ export const contentOpenings = pgTable(
     id: id(),
     schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
-    lessonId: integer()
-      .notNull()
-      .references(() => lessons.id, { onDelete: 'cascade' }),
+    lessonId: belongsTo(() => lessons.id),
     day: date({ mode: 'string' }).notNull(),
     createdAt: tstz().notNull().defaultNow(),
   },
@@ -114,9 +108,7 @@ export const certificates = pgTable(
     schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
     studentId: studentRef(),
-    schoolProductId: integer()
-      .notNull()
-      .references(() => schoolProducts.id, { onDelete: 'cascade' }),
+    schoolProductId: belongsTo(() => schoolProducts.id),
     code: text().notNull(),
     issuedAt: tstz().notNull(),
     ...timestamps,

@@ -1,4 +1,5 @@
 import { index, integer, pgTable, primaryKey } from 'drizzle-orm/pg-core';
+import { belongsTo } from '../../db/columns.js';
 import { schoolProducts } from './school-product.table.js';
 import { courses } from '../courses/course.table.js';
 import { paths } from '../paths/path.table.js';
@@ -7,12 +8,8 @@ import { paths } from '../paths/path.table.js';
 export const schoolProductCourses = pgTable(
   'school_product_courses',
   {
-    schoolProductId: integer()
-      .notNull()
-      .references(() => schoolProducts.id, { onDelete: 'cascade' }),
-    courseId: integer()
-      .notNull()
-      .references(() => courses.id, { onDelete: 'cascade' }),
+    schoolProductId: belongsTo(() => schoolProducts.id),
+    courseId: belongsTo(() => courses.id),
     position: integer().notNull().default(0),
   },
   (t) => [
@@ -24,12 +21,8 @@ export const schoolProductCourses = pgTable(
 export const schoolProductPaths = pgTable(
   'school_product_paths',
   {
-    schoolProductId: integer()
-      .notNull()
-      .references(() => schoolProducts.id, { onDelete: 'cascade' }),
-    pathId: integer()
-      .notNull()
-      .references(() => paths.id, { onDelete: 'cascade' }),
+    schoolProductId: belongsTo(() => schoolProducts.id),
+    pathId: belongsTo(() => paths.id),
     position: integer().notNull().default(0),
   },
   (t) => [

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { schoolRef } from '../schools/school.table.js';
 import { categories, libraryResources } from '../library/library.table.js';
 import { media } from '../media/media.table.js';
@@ -55,9 +55,7 @@ export const schoolProductTopics = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    schoolProductId: integer()
-      .notNull()
-      .references(() => schoolProducts.id, { onDelete: 'cascade' }),
+    schoolProductId: belongsTo(() => schoolProducts.id),
     title: text().notNull(),
     description: text().notNull(),
     ...timestamps,
@@ -71,12 +69,8 @@ export const schoolProductTopics = pgTable(
 export const schoolProductCategories = pgTable(
   'school_product_categories',
   {
-    schoolProductId: integer()
-      .notNull()
-      .references(() => schoolProducts.id, { onDelete: 'cascade' }),
-    categoryId: integer()
-      .notNull()
-      .references(() => categories.id, { onDelete: 'cascade' }),
+    schoolProductId: belongsTo(() => schoolProducts.id),
+    categoryId: belongsTo(() => categories.id),
   },
   (t) => [
     primaryKey({ columns: [t.schoolProductId, t.categoryId] }),
@@ -87,12 +81,8 @@ export const schoolProductCategories = pgTable(
 export const schoolProductGalleryMedia = pgTable(
   'school_product_gallery_media',
   {
-    schoolProductId: integer()
-      .notNull()
-      .references(() => schoolProducts.id, { onDelete: 'cascade' }),
-    mediaId: integer()
-      .notNull()
-      .references(() => media.id, { onDelete: 'cascade' }),
+    schoolProductId: belongsTo(() => schoolProducts.id),
+    mediaId: belongsTo(() => media.id),
     position: integer().notNull(),
   },
   (t) => [
@@ -105,12 +95,8 @@ export const schoolProductGalleryMedia = pgTable(
 export const schoolProductClassTeachers = pgTable(
   'school_product_class_teachers',
   {
-    schoolProductId: integer()
-      .notNull()
-      .references(() => schoolProducts.id, { onDelete: 'cascade' }),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    schoolProductId: belongsTo(() => schoolProducts.id),
+    userId: belongsTo(() => users.id),
   },
   (t) => [
     primaryKey({ columns: [t.schoolProductId, t.userId] }),

@@ -1,4 +1,5 @@
-import { and, asc, eq, getTableColumns, inArray } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { inList } from '../../db/columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
 import { organizations, schoolDomains, schools } from './school.table.js';
@@ -8,7 +9,7 @@ export const domainsOfSchool = defineLoader<number, string[]>('school.domains', 
   const rows = await ctx.db
     .select({ schoolId: schoolDomains.schoolId, domain: schoolDomains.domain })
     .from(schoolDomains)
-    .where(and(inArray(schoolDomains.schoolId, [...schoolIds]), inSchool(ctx, schoolDomains.schoolId)))
+    .where(and(inList(schoolDomains.schoolId, [...schoolIds]), inSchool(ctx, schoolDomains.schoolId)))
     .orderBy(asc(schoolDomains.position));
   const bySchool = new Map<number, string[]>();
   for (const r of rows) bySchool.set(r.schoolId, [...(bySchool.get(r.schoolId) ?? []), r.domain]);
@@ -23,7 +24,7 @@ export const organizationById = defineLoader<number, typeof organizations.$infer
       .selectDistinct(getTableColumns(organizations))
       .from(organizations)
       .innerJoin(schools, eq(schools.organizationId, organizations.id))
-      .where(and(inArray(organizations.id, [...ids]), inSchool(ctx, schools.id)));
+      .where(and(inList(organizations.id, [...ids]), inSchool(ctx, schools.id)));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   },
@@ -32,7 +33,7 @@ export const organizationById = defineLoader<number, typeof organizations.$infer
 /** Schools by id as the caller may see them: any for a platform credential, else only its own. */
 export const schoolById = defineLoader<number, typeof schools.$inferSelect | null>('school.byId', async (ctx, ids) => {
   const visible = ctx.tenancy === 'platform' ? [...ids] : ids.filter((id) => id === ctx.schoolId);
-  const rows = visible.length ? await ctx.db.select().from(schools).where(inArray(schools.id, visible)) : [];
+  const rows = visible.length ? await ctx.db.select().from(schools).where(inList(schools.id, visible)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 });

@@ -14,6 +14,7 @@ import { applySchoolEvent, checkSchool } from './school.rules.js';
 import { schoolDomains, schools } from './school.table.js';
 import { Organization, School, SchoolConnection } from './school.type.js';
 import { actAcrossSchools, inSchool } from '../../auth/tenancy.js';
+import { credentialsChanged } from '../../auth/credential-cache.js';
 
 export const SchoolPayload = Payload(School, 'school');
 uniqueConstraintField('schools_subdomain_key', 'subdomain');
@@ -100,6 +101,8 @@ export class SchoolResolver {
       if (input.name) changes.name = input.name.trim();
       if (input.subdomain) changes.subdomain = input.subdomain.trim().toLowerCase();
       if (input.event) changes.status = await applySchoolEvent(tx, current, input.event, ctx.credential!.role);
+      // Its credentials are gated by the status: every instance drops the ones it cached.
+      if (changes.status && changes.status !== current.status) await credentialsChanged(ctx.db, tx);
       if (input.domains) await setSchoolDomains(tx, schoolId, input.domains);
       if (Object.keys(changes).length === 0) return current;
       const [row] = await tx.update(schools).set(changes).where(eq(schools.id, schoolId)).returning();
@@ -113,6 +116,7 @@ export class SchoolResolver {
     return mutate(ctx, 'school', async (tx) => {
       const [row] = await tx.delete(schools).where(and(eq(schools.id, schoolId), visibleSchools(ctx))).returning();
       if (!row) throw notFound('School');
+      await credentialsChanged(ctx.db, tx);
       return row;
     });
   }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 
 export const schoolStatus = pgEnum('school_status', [
   'pending',
@@ -65,9 +65,7 @@ export const schoolDomains = pgTable(
   'school_domains',
   {
     id: id(),
-    schoolId: integer()
-      .notNull()
-      .references(() => schools.id, { onDelete: 'cascade' }),
+    schoolId: belongsTo(() => schools.id),
     domain: text().notNull(),
     position: integer().notNull().default(0),
   },
@@ -78,10 +76,7 @@ export const schoolDomains = pgTable(
 );
 
 /** The owning school of every school-owned row: `schoolId: schoolRef()`. Deleting a school removes its rows. */
-export const schoolRef = () =>
-  integer()
-    .notNull()
-    .references(() => schools.id, { onDelete: 'cascade' });
+export const schoolRef = () => belongsTo(() => schools.id);
 
 /** Every state change of a school, with the event that caused it. */
 export const schoolStatusChanges = pgTable(

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgEnum, pgTable, text, unique } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { domainEvents } from '../events/domain-event.table.js';
 import { integrations } from '../integrations/integration.table.js';
 import { schoolRef } from '../schools/school.table.js';
@@ -16,9 +16,7 @@ export const integrationSigningSecrets = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    integrationId: integer()
-      .notNull()
-      .references(() => integrations.id, { onDelete: 'cascade' }),
+    integrationId: belongsTo(() => integrations.id),
     secretCiphertext: text().notNull(),
     expiresAt: tstz(),
     createdAt: tstz().notNull().defaultNow(),
@@ -41,12 +39,8 @@ export const webhookDeliveries = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    integrationId: integer()
-      .notNull()
-      .references(() => integrations.id, { onDelete: 'cascade' }),
-    eventId: integer()
-      .notNull()
-      .references(() => domainEvents.id, { onDelete: 'cascade' }),
+    integrationId: belongsTo(() => integrations.id),
+    eventId: belongsTo(() => domainEvents.id),
     eventName: text().notNull(),
     status: webhookDeliveryStatus().notNull().default('pending'),
     attemptCount: integer().notNull().default(0),
@@ -73,9 +67,7 @@ export const webhookAttempts = pgTable(
   {
     id: id(),
     schoolId: schoolRef(),
-    deliveryId: integer()
-      .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    deliveryId: belongsTo(() => webhookDeliveries.id),
     startedAt: tstz().notNull(),
     durationMs: integer().notNull(),
     responseStatus: integer(),
