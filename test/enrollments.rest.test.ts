@@ -979,6 +979,33 @@ describe('the lists: /enrollments, /students/:id, /course_classes/:id and /schoo
     expectFieldError(await service.anonymous.get('/enrollments'), 401, 'base', 'unauthenticated');
   });
 
+  it("given a product's page, when listing, then its count and the product's check ride in the page statement", async () => {
+    // credential, page (with the product's check and the count), class ids, progress, certificates
+    let res!: Reply;
+    const statements = await service.countStatements(async () => {
+      res = await s.admin.get(`/school_products/${cat.productId}/enrollments?page=2&per_page=2`);
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(ids(res)).toEqual([made.q3.id]);
+    expect(res.headers['x-total-count']).toBe('3');
+    expect(statements).toBe(5);
+    // An empty product is an empty list, a product of another school (or none) is 404: one statement after the credential.
+    const empty = await product(s);
+    let none!: Reply;
+    expect(await service.countStatements(async () => (none = await s.admin.get(`/school_products/${empty}/enrollments?page=1`)))).toBe(2);
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual([]);
+    expect(none.headers['x-total-count']).toBe('0');
+    let missing!: Reply;
+    expect(await service.countStatements(async () => (missing = await s.admin.get('/school_products/999999/enrollments?page=1')))).toBe(2);
+    expectFieldError(missing, 404, 'base', 'not_found');
+    // Past the end the page is empty and the count is a statement of its own.
+    const past = await s.admin.get(`/school_products/${cat.productId}/enrollments?page=9&per_page=2`);
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual([]);
+    expect(past.headers['x-total-count']).toBe('3');
+  });
+
   it('given more enrollments than a GraphQL page holds, when listing without page, then the whole list streams', async () => {
     const r = await student(s);
     const items = Array.from({ length: 120 }, () => body(r, secondProduct));

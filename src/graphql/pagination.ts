@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { and, asc, count, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
 import { columnKey } from '../db/columns.js';
 import { AppError } from './errors.js';
@@ -140,29 +141,106 @@ export function toConnection<T extends { id: number }>(
 
 type TableWithId = PgTable & { id: PgColumn };
 
-/** One page of a table's rows matching `where`, in id order. */
+/** Whether the field being resolved asks for `name` among its own selections (through fragments too). */
+export function asksFor(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const inSet = (set: SelectionSetNode | undefined): boolean =>
+    !!set?.selections.some((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === name;
+      if (s.kind === Kind.INLINE_FRAGMENT) return inSet(s.selectionSet);
+      if (seen.has(s.name.value)) return false;
+      seen.add(s.name.value);
+      return inSet(info.fragments[s.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((node) => inSet(node.selectionSet));
+}
+
+export interface PageOptions {
+  /** The query asks for totalCount (asksFor(info, 'totalCount')): a page without a cursor counts in its own statement. */
+  count?: boolean;
+  /**
+   * The parent the list belongs to (the product of /school_products/:id/enrollments): `exists` is true
+   * when the caller may see it. Checked in the page statement; `missing` is thrown when it is false.
+   */
+  parent?: { exists: SQL; missing: () => Error };
+}
+
+const TOTAL = '__total';
+
+/**
+ * One page of a table's rows matching `where`, in id order. Asked to, the page statement also counts
+ * the matching rows (`count(*) over ()`, before limit and offset) and checks the parent: one row of the
+ * parent's check, left-joined laterally to the page, so an empty page still tells a missing parent
+ * (its error) from an empty list. Only a page past the end counts again, in a statement of its own.
+ */
 export async function paginate<TTable extends TableWithId>(
   ctx: Context,
   table: TTable,
   where: SQL | undefined,
   args: ConnectionArgs,
+  options: PageOptions = {},
 ): Promise<ConnectionData<TTable['$inferSelect'] & { id: number }>> {
-  const window = windowOf(args);
+  type Row = TTable['$inferSelect'] & { id: number };
+  let window: Window;
+  try {
+    window = windowOf(args);
+  } catch (error) {
+    // A missing parent answers before a bad page, as when the parent was looked up first.
+    if (options.parent) {
+      const [{ found }] = await ctx.db.select({ found: sql<boolean>`${options.parent.exists}` }).from(sql`(select 1) as one`);
+      if (!found) throw options.parent.missing();
+    }
+    throw error;
+  }
   const conditions = and(where, window.afterId !== null ? gt(table.id, window.afterId) : undefined);
-  const rows = (await ctx.db
-    .select()
-    .from(table as PgTable)
-    .where(conditions)
-    .orderBy(asc(table.id))
-    .limit(window.limit + 1)
-    .offset(window.offset)) as (TTable['$inferSelect'] & { id: number })[];
+  // With a cursor the page's rows are not all the matching rows: the count is a statement of its own.
+  const counting = !!options.count && window.afterId === null;
+  const columns: Record<string, any> = { ...getTableColumns(table as PgTable) };
+  if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
+  let rows: Row[];
+  let total: number | undefined;
+  if (options.parent) {
+    const parent = sql`(select ${options.parent.exists} as found) as parent`;
+    const page = ctx.db
+      .select(columns)
+      .from(table as PgTable)
+      .where(and(sql`parent.found`, conditions))
+      .orderBy(asc(table.id))
+      .limit(window.limit + 1)
+      .offset(window.offset)
+      .as('page');
+    const fields = Object.fromEntries(Object.keys(columns).map((k) => [k, (page as any)[k]]));
+    const joined = await ctx.db
+      .select({ found: sql<boolean>`parent.found`, row: fields })
+      .from(parent)
+      .leftJoinLateral(page, sql`true`)
+      .orderBy(asc((page as any).id));
+    if (!joined.length || !joined[0].found) throw options.parent.missing();
+    rows = joined.flatMap((j) => (j.row && j.row.id !== null ? [j.row as Row] : []));
+  } else {
+    rows = (await ctx.db
+      .select(columns)
+      .from(table as PgTable)
+      .where(conditions)
+      .orderBy(asc(table.id))
+      .limit(window.limit + 1)
+      .offset(window.offset)) as Row[];
+  }
+  if (counting) {
+    if (rows.length) total = Number((rows[0] as any)[TOTAL]);
+    else if (window.offset === 0) total = 0;
+    for (const row of rows) delete (row as any)[TOTAL];
+  }
   let counted: Promise<number> | undefined;
   const totalCount = () =>
-    (counted ??= ctx.db
-      .select({ n: count() })
-      .from(table as PgTable)
-      .where(where)
-      .then(([r]) => Number(r.n)));
+    (counted ??=
+      total !== undefined
+        ? Promise.resolve(total)
+        : ctx.db
+            .select({ n: count() })
+            .from(table as PgTable)
+            .where(where)
+            .then(([r]) => Number(r.n)));
   return toConnection(rows, window, totalCount);
 }
 

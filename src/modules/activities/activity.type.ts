@@ -3,6 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { Connection } from '../../graphql/pagination.js';
 import { activityShowComments, examQuestionAssertionSide, examQuestionType } from './activity.table.js';
+import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 /**
  * The kinds of activity (the spec's free `type` string, decided here): an `exam` (graded, counts
@@ -26,10 +27,9 @@ export const ExamQuestionTypeEnum = graphqlEnum(
 );
 export const ExamQuestionAssertionSideEnum = graphqlEnum('ExamQuestionAssertionSide', examQuestionAssertionSide.enumValues);
 
+@Timestamped()
 @ObjectType({ description: 'An activity (exam, quiz, survey or assignment) presented by a lesson, with its questions.' })
-export class Activity {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class Activity extends SchoolRecord {
   @Field(() => String) title!: string;
   @Field(() => String, { description: `One of ${ACTIVITY_TYPES.join(', ')}.` }) type!: string;
   @Field(() => ActivityShowCommentsEnum) showComments!: string;
@@ -38,33 +38,25 @@ export class Activity {
   @Field(() => Int, { nullable: true, description: 'Minutes to wait before another attempt (0 or more).' }) retryTime!: number | null;
   @Field(() => Int, { nullable: true, description: 'Attempts (exam answers) a student may make (1 or more); none: unlimited.' })
   maxAttempts!: number | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
+@Timestamped()
 @ObjectType({ description: 'A question of an activity.' })
-export class ExamQuestion {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class ExamQuestion extends SchoolRecord {
   @Field(() => ID) activityId!: number;
   @Field(() => Int, { description: 'Order within the activity.' }) position!: number;
   @Field(() => String, { nullable: true }) title!: string | null;
   @Field(() => ExamQuestionTypeEnum) type!: string;
   @Field(() => String, { nullable: true, description: 'Shown to the student as showComments says.' }) comment!: string | null;
   @Field(() => Int, { nullable: true, description: 'Points the question is worth.' }) point!: number | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
+@Timestamped()
 @ObjectType({ description: 'An option of a question: a choice (title, correct) or, for an associative question, a pair of assertions.' })
-export class ExamQuestionOption {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class ExamQuestionOption extends SchoolRecord {
   @Field(() => ID) examQuestionId!: number;
   @Field(() => Int) position!: number;
   @Field(() => String, { nullable: true }) title!: string | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
 @ObjectType({ description: 'One side of an associative option.' })

@@ -1,35 +1,30 @@
 import 'reflect-metadata';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/pagination.js';
+import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
+@Timestamped()
 @ObjectType({ description: "A student's attempt at an activity: the exam question answers hang from it." })
-export class ExamAnswer {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class ExamAnswer extends SchoolRecord {
   @Field(() => ID) activityId!: number;
   // studentId (the row's user_id) is a field resolver of ExamAnswerResolver.
   @Field(() => ID, { nullable: true, description: 'The enrollment the attempt was made in, when given.' }) enrollmentId!: number | null;
   @Field(() => Int, { nullable: true, description: 'The grade given (0 or more).' }) grade!: number | null;
   @Field(() => Date, { nullable: true, description: 'When the student handed the attempt in.' }) submittedAt!: Date | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
+@Timestamped()
 @ObjectType({
   description:
     'The answer to one question within an attempt: a chosen option and/or a text. For a multiple-choice question `correct` is the chosen option\'s correctness; otherwise null (not graded automatically).',
 })
-export class ExamQuestionAnswer {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class ExamQuestionAnswer extends SchoolRecord {
   @Field(() => ID) examQuestionId!: number;
   @Field(() => ID) examAnswerId!: number;
   @Field(() => ID, { nullable: true }) examQuestionOptionId!: number | null;
   @Field(() => String, { nullable: true }) text!: string | null;
   @Field(() => Boolean, { nullable: true, description: 'Computed from the chosen option of a multiple-choice question.' })
   correct!: boolean | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
 @ObjectType()

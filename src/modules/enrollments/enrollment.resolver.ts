@@ -1,7 +1,8 @@
 import 'reflect-metadata';
-import { and, eq, type SQL } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { writeSchool } from '../../auth/tenancy.js';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
@@ -9,12 +10,13 @@ import { AppError, notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { findOr404, loadMany } from '../../graphql/loaders.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
-import { paginate } from '../../graphql/pagination.js';
+import { asksFor, paginate, type PageOptions } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
 import { isActiveEnrollment } from '../content/content-scope.js';
 import { emitEvents } from '../events/events.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
+import { schoolProducts } from '../school-products/school-product.table.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
 import { StudentTypes } from '../users/user.type.js';
 import { EnrollmentInput, EnrollmentsArgs } from './enrollment.input.js';
@@ -112,22 +114,27 @@ export class EnrollmentResolver {
   @Query(() => EnrollmentConnection, {
     description: 'Enrollments of the school, narrowed by student, course class, school product and status. A student credential sees only its own.',
   })
-  async enrollments(@Args(() => EnrollmentsArgs) args: EnrollmentsArgs, @Ctx() ctx: Context) {
+  async enrollments(@Args(() => EnrollmentsArgs) args: EnrollmentsArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     const conditions: (SQL | undefined)[] = [visibleEnrollments(ctx)];
     if (args.studentId !== undefined && args.studentId !== null) {
       const student = await findOr404(ctx, studentById, parseId(args.studentId, 'Student'), 'Student');
       conditions.push(eq(enrollments.studentId, student.id));
     }
+    let parent: PageOptions['parent'];
     if (args.schoolProductId !== undefined && args.schoolProductId !== null) {
-      const product = await findOr404(ctx, schoolProductById, parseId(args.schoolProductId, 'SchoolProduct'), 'SchoolProduct');
-      conditions.push(eq(enrollments.schoolProductId, product.id));
+      const productId = parseId(args.schoolProductId, 'SchoolProduct');
+      conditions.push(eq(enrollments.schoolProductId, productId));
+      // The product's check goes into the page statement, unless a class's check must answer after it.
+      const visible = sql`exists (select 1 from ${schoolProducts} where ${and(eq(schoolProducts.id, productId), inSchool(ctx, schoolProducts.schoolId))})`;
+      if (args.courseClassId === undefined || args.courseClassId === null) parent = { exists: visible, missing: () => notFound('SchoolProduct') };
+      else await findOr404(ctx, schoolProductById, productId, 'SchoolProduct');
     }
     if (args.courseClassId !== undefined && args.courseClassId !== null) {
       const courseClass = await findOr404(ctx, courseClassById, parseId(args.courseClassId, 'CourseClass'), 'CourseClass');
       conditions.push(inCourseClass(courseClass.id));
     }
     if (args.status) conditions.push(readsAs(args.status, ctx.now()));
-    return paginate(ctx, enrollments, and(...conditions), args);
+    return paginate(ctx, enrollments, and(...conditions), args, { count: asksFor(info, 'totalCount'), parent });
   }
 
   @Query(() => EnrollmentStatusCheck, {

@@ -4,6 +4,7 @@ import { graphqlEnum } from '../../graphql/enums.js';
 import { domainErrorType, type UserError } from '../../graphql/errors.js';
 import { Connection } from '../../graphql/pagination.js';
 import { enrollmentMaxAttendanceType, enrollmentStatus } from './enrollment.table.js';
+import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 export const EnrollmentStatusEnum = graphqlEnum('EnrollmentStatus', enrollmentStatus.enumValues, 'Set directly by create and update.');
 export const EnrollmentMaxAttendanceTypeEnum = graphqlEnum(
@@ -14,20 +15,16 @@ export const EnrollmentMaxAttendanceTypeEnum = graphqlEnum(
 export type EnrollmentStatusValue = (typeof enrollmentStatus.enumValues)[number];
 export type MaxAttendanceTypeValue = (typeof enrollmentMaxAttendanceType.enumValues)[number];
 
+@Timestamped()
 @ObjectType({ description: "A student's registration in a school; the student's enrollments hang from it." })
-export class Registration {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class Registration extends SchoolRecord {
   @Field(() => ID) studentId!: number;
   @Field(() => String) status!: string;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
+@Timestamped()
 @ObjectType({ description: 'A student enrolled in a school product.' })
-export class Enrollment {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class Enrollment extends SchoolRecord {
   @Field(() => ID) registrationId!: number;
   @Field(() => ID, { description: "The registration's student." }) studentId!: number;
   @Field(() => ID) schoolProductId!: number;
@@ -40,8 +37,6 @@ export class Enrollment {
   @Field(() => Boolean) unlimited!: boolean;
   @Field(() => String, { nullable: true, description: 'Unique within the school; look-ups by code use it.' }) code!: string | null;
   @Field(() => Int, { description: 'Seconds spent; written only with an app credential.' }) timeSpent!: number;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
 @ObjectType({ description: "Whether a student's enrollment is active: its status is active and its access has not ended." })

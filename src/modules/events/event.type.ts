@@ -4,6 +4,7 @@ import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-gra
 import { ConnectionArgs, PageInfo } from '../../graphql/pagination.js';
 import { EVENT_NAMES, enumKeyOf, eventCatalog, type EventName } from './catalog.js';
 import type { DomainEventRow } from './domain-event.table.js';
+import { SchoolOwned } from '../../graphql/record.js';
 
 /** The GraphQL enum of the catalog's events: `ENROLLMENT_CREATED` stands for `enrollment.created`. */
 export const EventNameEnum = Object.fromEntries(EVENT_NAMES.map((n) => [enumKeyOf(n), n])) as Record<string, EventName>;
@@ -19,9 +20,7 @@ registerEnumType(EventNameEnum, {
 export const encodeEventCursor = (e: { txid: number; id: number }) => Buffer.from(`ev:${e.txid}:${e.id}`).toString('base64url');
 
 @ObjectType({ description: 'An event of the outbox: something that changed in the school, in the transaction that changed it.' })
-export class Event {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class Event extends SchoolOwned {
   @Field(() => EventNameEnum) name!: EventName;
   @Field(() => String, { description: 'The dotted name (enrollment.created), as webhooks send it and integration metadata names it.' })
   type(this: DomainEventRow): string {

@@ -3,6 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { Connection } from '../../graphql/pagination.js';
 import { mediaProcessingStatus, mediaType } from './media.table.js';
+import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 export const MediaTypeEnum = graphqlEnum(
   'MediaType',
@@ -15,10 +16,9 @@ export const MediaProcessingStatusEnum = graphqlEnum(
   'ready: processed (or needing none); queued: waiting for (re)processing; processing; failed.',
 );
 
+@Timestamped()
 @ObjectType({ description: 'A piece of media of a school: video with slides, SCORM package or other.' })
-export class Media {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class Media extends SchoolRecord {
   @Field(() => String) title!: string;
   @Field(() => MediaTypeEnum) type!: string;
   @Field(() => String, { nullable: true, description: 'Key of the media at its host.' }) hostKey!: string | null;
@@ -28,8 +28,6 @@ export class Media {
   @Field(() => MediaProcessingStatusEnum) processingStatus!: string;
   @Field(() => Date, { nullable: true, description: 'When (re)processing was last asked for.' }) processingRequestedAt!: Date | null;
   @Field(() => Date, { nullable: true }) processedAt!: Date | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
 @ObjectType({ description: 'A slide of a VideoSlide: the image shown from syncAt seconds into the video.' })

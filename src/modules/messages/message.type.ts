@@ -2,26 +2,22 @@ import 'reflect-metadata';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/pagination.js';
 import { UserTypeEnum } from '../users/user.type.js';
+import { SchoolOwned, SchoolRecord, Timestamped } from '../../graphql/record.js';
 
+@Timestamped()
 @ObjectType({
   description:
     'A channel messages are posted to: school-wide (no enrollmentId nor schoolProductId), of one enrollment, or of a school product. ' +
     'A student credential sees the school-wide channels, the channels of its enrollments and of their products.',
 })
-export class Channel {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class Channel extends SchoolRecord {
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field(() => ID, { nullable: true }) enrollmentId!: number | null;
   @Field(() => ID, { nullable: true }) schoolProductId!: number | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
 @ObjectType({ description: 'A message posted to one or more channels of a school.' })
-export class Message {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class Message extends SchoolOwned {
   @Field(() => ID, { description: 'The user (student, collaborator or admin) who sent it.' }) senderId!: number;
   @Field(() => String) subject!: string;
   @Field(() => String) text!: string;

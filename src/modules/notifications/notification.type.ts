@@ -1,18 +1,16 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Connection, type ConnectionData } from '../../graphql/pagination.js';
+import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
+@Timestamped()
 @ObjectType({ description: 'A notification for one user of the school: a student, or a collaborator (or admin).' })
-export class Notification {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class Notification extends SchoolRecord {
   @Field(() => ID, { description: 'The student or collaborator notified.' }) userId!: number;
   @Field(() => String, { nullable: true }) text!: string | null;
   @Field(() => String, { nullable: true }) url!: string | null;
   @Field(() => Boolean, { description: 'Inverted by toggleNotificationRead.' }) read!: boolean;
   @Field(() => Date, { nullable: true, description: 'When it was last marked read; null while unread.' }) readAt!: Date | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
 export type NotificationConnectionData<T> = ConnectionData<T> & { unreadCount: () => Promise<number> };

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { Connection } from '../../graphql/pagination.js';
+import { SchoolOwned, SchoolRecord, Timestamped } from '../../graphql/record.js';
 
+@Timestamped()
 @ObjectType({ description: "A student's progress in one lesson through one enrollment." })
-export class LessonProgress {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class LessonProgress extends SchoolRecord {
   @Field(() => ID) enrollmentId!: number;
   @Field(() => ID) studentId!: number;
   @Field(() => ID) lessonId!: number;
@@ -13,8 +13,6 @@ export class LessonProgress {
   @Field(() => Date, { nullable: true, description: 'When the lesson was first completed (never cleared).' }) completedAt!: Date | null;
   @Field(() => Int, { nullable: true, description: "Seconds into the lesson's media where the student stopped." }) lastPosition!: number | null;
   @Field(() => Int, { description: 'Seconds spent in the lesson (the highest total reported).' }) timeSpent!: number;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
 @ObjectType({ description: 'One answer of an attempt, and whether it was right.' })
@@ -26,9 +24,7 @@ export class AttemptAnswer {
 }
 
 @ObjectType({ description: "A student's submitted attempt at an activity (exam), scored where its questions have correct options." })
-export class ActivityAttempt {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class ActivityAttempt extends SchoolOwned {
   @Field(() => ID) enrollmentId!: number;
   @Field(() => ID) studentId!: number;
   @Field(() => ID) activityId!: number;

@@ -4,15 +4,15 @@ import { graphqlEnum } from '../../graphql/enums.js';
 import { Payload } from '../../graphql/mutation.js';
 import { Connection } from '../../graphql/pagination.js';
 import { availableTimeType, availableTimeUnit, productMaxAttendanceType } from './school-product.table.js';
+import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 export const AvailableTimeTypeEnum = graphqlEnum('AvailableTimeType', availableTimeType.enumValues, 'time: for a length of time after enrollment; date: until expireDate.');
 export const AvailableTimeUnitEnum = graphqlEnum('AvailableTimeUnit', availableTimeUnit.enumValues);
 export const ProductMaxAttendanceTypeEnum = graphqlEnum('ProductMaxAttendanceType', productMaxAttendanceType.enumValues);
 
+@Timestamped()
 @ObjectType({ description: 'Something a school sells or enrolls students in: courses and learning paths with their terms.' })
-export class SchoolProduct {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class SchoolProduct extends SchoolRecord {
   @Field(() => String) title!: string;
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => String, { nullable: true }) subtitle!: string | null;
@@ -37,19 +37,14 @@ export class SchoolProduct {
   @Field(() => ProductMaxAttendanceTypeEnum, { nullable: true }) maxAttendanceType!: string | null;
   @Field(() => Int, { nullable: true }) maxAttendanceLength!: number | null;
   @Field(() => String, { nullable: true }) allowedEmails!: string | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
+@Timestamped()
 @ObjectType({ description: 'A topic of a school product: what a student will learn.' })
-export class SchoolProductTopic {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class SchoolProductTopic extends SchoolRecord {
   @Field(() => ID) schoolProductId!: number;
   @Field(() => String) title!: string;
   @Field(() => String) description!: string;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
 }
 
 @ObjectType()

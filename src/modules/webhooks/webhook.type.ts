@@ -3,6 +3,7 @@ import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { Connection } from '../../graphql/pagination.js';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from './webhook.table.js';
+import { SchoolOwned } from '../../graphql/record.js';
 
 export const WebhookDeliveryStatusEnum = graphqlEnum(
   'WebhookDeliveryStatus',
@@ -28,9 +29,7 @@ export class WebhookAttempt {
     'One event sent to one integration as a signed webhook (Standard Webhooks). Retried on a schedule (immediately, 5 s, 5 min, ' +
     '30 min, 2 h, 5 h, 10 h, 10 h, with ±20 % jitter), then failed; redeliverWebhook starts it again.',
 })
-export class WebhookDelivery {
-  @Field(() => ID) id!: number;
-  @Field(() => ID) schoolId!: number;
+export class WebhookDelivery extends SchoolOwned {
   @Field(() => ID) integrationId!: number;
   @Field(() => ID, { description: 'The event (also the webhook-id header and the body id, the same on every attempt).' }) eventId!: number;
   @Field(() => String) eventName!: string;
