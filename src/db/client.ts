@@ -107,6 +107,7 @@ export const SESSION_TIME_ZONE = 'UTC';
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   const statements = new StatementCounter();
   if (options.url) {
+    let ended = false;
     const client = postgres(options.url, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
@@ -130,9 +131,15 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       },
       async listen(channel, handler) {
         const { unlisten } = await client.listen(channel, handler);
-        return unlisten;
+        // Once the client has ended (or its listening connection dropped), there is nothing to unlisten.
+        return async () => {
+          if (!ended) await unlisten().catch(() => {});
+        };
       },
-      close: () => client.end({ timeout: 5 }),
+      close: () => {
+        ended = true;
+        return client.end({ timeout: 5 });
+      },
     };
   }
   const dataDir = options.dataDir ?? resolve(projectRoot, '.data');
