@@ -59,7 +59,7 @@ export interface ResourceSpec<T extends Owned, TInput extends object, TArgs exte
   /** Checks the input (as the row will be) and maps it to the columns to write; `scope.current` on update. */
   columns: (tx: Queryable, input: TInput, scope: ColumnsScope<T>) => Values<T> | Promise<Values<T>>;
   parent?: ParentSpec<T>;
-  /** The list's arguments and condition (default: the connection arguments, the school's rows). */
+  /** The list's arguments and its own filters (default: the connection arguments, no filter); the base always keeps to the school's rows. */
   listArgs?: ClassType<TArgs>;
   listWhere?: (ctx: Context, args: TArgs) => SQL | undefined | Promise<SQL | undefined>;
   /** What a create returns, from the new row (a secret shown once); the row itself unless given. */
@@ -116,7 +116,7 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
         const owner = await parentOf(ctx, parentId);
         return paginate(ctx, table, and(eq(table[parent!.column as 'id'], owner.id), inSchool(ctx, table.schoolId)), args);
       }
-      const where = spec.listWhere ? await spec.listWhere(ctx, args) : inSchool(ctx, table.schoolId);
+      const where = and(inSchool(ctx, table.schoolId), spec.listWhere ? await spec.listWhere(ctx, args) : undefined);
       return paginate(ctx, table, where, args);
     }
 

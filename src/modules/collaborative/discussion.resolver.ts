@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { idOrNull } from '../../graphql/ids.js';
@@ -37,9 +36,9 @@ export class CollaborativeDiscussionResolver extends resourceResolver({
   byId: discussionById,
   columns: (tx, input: CollaborativeDiscussionInput, { schoolId, current }) => discussionColumns(tx, input, schoolId, current),
   listArgs: CollaborativeDiscussionsArgs,
-  listWhere: (ctx, args: CollaborativeDiscussionsArgs) => {
+  listWhere: (_ctx, args: CollaborativeDiscussionsArgs) => {
     const lessonId = args.lessonId === undefined || args.lessonId === null ? undefined : (idOrNull(args.lessonId) ?? 0);
-    return and(inSchool(ctx, collaborativeDiscussions.schoolId), lessonId === undefined ? undefined : eq(collaborativeDiscussions.lessonId, lessonId));
+    return lessonId === undefined ? undefined : eq(collaborativeDiscussions.lessonId, lessonId);
   },
   descriptions: { list: "The school's discussions, optionally of one lesson.", delete: 'Deletes the discussion with its comments.' },
 }) {

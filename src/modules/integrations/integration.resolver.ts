@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { FieldResolver, Resolver, Root } from 'type-graphql';
-import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { byIdLoader } from '../../graphql/loaders.js';
@@ -47,10 +46,9 @@ export class IntegrationResolver extends resourceResolver({
   // The webhook signing secret, shown this once (Integration.signingSecret).
   created: async (tx, row) => ({ ...row, signingSecret: await createSigningSecret(tx, row) }),
   listArgs: IntegrationsArgs,
-  listWhere: (ctx, args: IntegrationsArgs) => {
+  listWhere: (_ctx, args: IntegrationsArgs) => {
     const ownerType = args.ownerType ? (ownerTypeOf(args.ownerType) ?? args.ownerType) : null;
     return and(
-      inSchool(ctx, integrations.schoolId),
       ownerType ? eq(integrations.ownerType, ownerType) : undefined,
       args.ownerId != null ? eq(integrations.ownerId, idOrNull(args.ownerId) ?? 0) : undefined,
       args.active != null ? eq(integrations.active, args.active) : undefined,

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { inSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -48,7 +47,7 @@ export class LibraryResourceResolver extends resourceResolver({
   listArgs: LibraryResourcesArgs,
   listWhere: async (ctx, args: LibraryResourcesArgs) => {
     const library = args.libraryId != null ? await findOr404(ctx, libraryById, parseId(args.libraryId, 'Library'), 'Library') : null;
-    return and(inSchool(ctx, libraryResources.schoolId), library ? eq(libraryResources.libraryId, library.id) : undefined);
+    return library ? eq(libraryResources.libraryId, library.id) : undefined;
   },
   descriptions: {
     list: "The school's library resources, or those of one library.",

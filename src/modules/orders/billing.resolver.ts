@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
-import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { given } from '../../graphql/ids.js';
@@ -56,9 +55,9 @@ export class PaymentOptionResolver extends resourceResolver({
   byId: paymentOptionById,
   columns: (tx, input: PaymentOptionInput, { schoolId, current }) => paymentOptionValues(tx, schoolId, input, !current),
   listArgs: PaymentOptionsArgs,
-  listWhere: (ctx, args: PaymentOptionsArgs) => {
+  listWhere: (_ctx, args: PaymentOptionsArgs) => {
     const productId = filterId(args.schoolProductId, 'schoolProductId');
-    return and(inSchool(ctx, paymentOptions.schoolId), productId === undefined ? undefined : eq(paymentOptions.schoolProductId, productId));
+    return productId === undefined ? undefined : eq(paymentOptions.schoolProductId, productId);
   },
   omit: ['delete'],
 }) {
@@ -140,10 +139,10 @@ export class CouponTokenResolver extends resourceResolver({
   byId: couponTokenById,
   columns: (tx, input: CouponTokenInput, { schoolId, current }) => couponTokenValues(tx, schoolId, input, current),
   listArgs: CouponTokensArgs,
-  listWhere: (ctx, args: CouponTokensArgs) => {
+  listWhere: (_ctx, args: CouponTokensArgs) => {
     const couponId = filterId(args.couponId, 'couponId');
     const used = args.used === true ? isNotNull(couponTokens.usedAt) : args.used === false ? isNull(couponTokens.usedAt) : undefined;
-    return and(inSchool(ctx, couponTokens.schoolId), couponId === undefined ? undefined : eq(couponTokens.couponId, couponId), used);
+    return and(couponId === undefined ? undefined : eq(couponTokens.couponId, couponId), used);
   },
   omit: ['delete'],
 }) {
