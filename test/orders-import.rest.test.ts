@@ -13,8 +13,10 @@ import {
 } from '../src/modules/orders/order.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import { type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { type Hash, type ImportRefs as Fixture, orderFixtures } from './support/orders.fixtures.js';
+import { type Client, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
+import { unique } from './support/rows.js';
 
 /**
  * POST /orders/import: an order with items, invoices and payments in one transaction, every rule of
@@ -22,8 +24,6 @@ import { expectFieldError } from './support/rest-assertions.js';
  * src/modules/orders/order-import.resolver.ts.
  */
 
-let seq = 0;
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
 /** Lists of hashes as index-keyed hashes (`x[0][y]=`), as form and multipart clients send them. */
 const indexed = (v: unknown): unknown =>
   Array.isArray(v)
@@ -32,14 +32,8 @@ const indexed = (v: unknown): unknown =>
       ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, indexed(x)]))
       : v;
 
-interface Fixture {
-  schoolId: number;
-  student: { id: number };
-  options: { id: number }[];
-  tokens: { id: number }[];
-  coupon: { id: number };
-  gateway: { id: number };
-}
+/** The import body's order, typed where the tests reach into it (a test sending another shape casts to Hash). */
+type ImportOrder = Hash & { uuid: string; items_attributes: Hash[]; invoices_attributes: (Hash & { payments_attributes: Hash[] })[] };
 
 describe('POST /orders/import', () => {
   let service: Service;
@@ -48,32 +42,12 @@ describe('POST /orders/import', () => {
   let fa: Fixture;
   let fb: Fixture;
 
-  async function fixture(schoolId: number, tokenCount = 4): Promise<Fixture> {
-    const [student] = await service.db
-      .insert(users)
-      .values({ schoolId, type: 'Student', fullName: 'Importing Student', email: `${unique('student')}@example.com` })
-      .returning();
-    const [product] = await service.db.insert(schoolProducts).values({ schoolId, title: 'Course' }).returning();
-    const options = await service.db
-      .insert(paymentOptions)
-      .values([
-        { schoolId, schoolProductId: product.id, name: 'Full', price: 10000, installmentsMax: 12 },
-        { schoolId, schoolProductId: product.id, name: 'Half', price: 5000 },
-      ])
-      .returning();
-    const [coupon] = await service.db.insert(coupons).values({ schoolId, code: unique('COUPON'), discountPercent: 10 }).returning();
-    const tokens = await service.db
-      .insert(couponTokens)
-      .values(Array.from({ length: tokenCount }, () => ({ schoolId, couponId: coupon.id, token: unique('T') })))
-      .returning();
-    const [gateway] = await service.db.insert(gatewayCredentials).values({ schoolId, gateway: 'pagarme' }).returning();
-    return { schoolId, student, options, tokens, coupon, gateway };
-  }
+  const { importRefs: fixture, countRows } = orderFixtures(() => service);
 
   /** A valid import of an already-paid order: 2 items, 2 invoices, 3 payments, original times. */
-  function importBody(f: Fixture, change: (order: any) => void = () => {}) {
+  function importBody(f: Fixture, change: (order: ImportOrder) => void = () => {}) {
     const s = f.schoolId;
-    const order: any = {
+    const order: ImportOrder = {
       school_id: s,
       student_id: f.student.id,
       gateway_credential_id: f.gateway.id,
@@ -143,10 +117,7 @@ describe('POST /orders/import', () => {
   }
 
   async function counts() {
-    const n = async (table: any, where?: any) => {
-      const [r] = await service.db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
-      return Number(r.n);
-    };
+    const n = countRows;
     return {
       orders: await n(orders),
       items: await n(orderItems),
@@ -168,9 +139,7 @@ describe('POST /orders/import', () => {
   }
 
   beforeAll(async () => {
-    service = await startService();
-    a = await service.school('Alpha Import');
-    b = await service.school('Beta Import');
+    ({ service, school: a, other: b } = await startTwoSchools('Alpha Import', 'Beta Import'));
     fa = await fixture(a.id, 80);
     fb = await fixture(b.id);
   });
@@ -243,7 +212,7 @@ describe('POST /orders/import', () => {
       const body = importBody(fa, (o) => {
         delete o.created_at;
         delete o.confirmed_at;
-        o.uuid = null;
+        (o as Hash).uuid = null;
       });
       const res = await a.admin.post('/orders/import', body);
       expect(res.status, res.text).toBe(201);
@@ -305,8 +274,9 @@ describe('POST /orders/import', () => {
       expect((await stored(res.body.id)).payments).toHaveLength(3);
 
       const keyed = importBody(fa, (o) => {
-        o.items_attributes = { '0': o.items_attributes[0], '1': o.items_attributes[1] };
-        o.invoices_attributes = { '0': { ...o.invoices_attributes[0], payments_attributes: { '0': o.invoices_attributes[0].payments_attributes[0] } } };
+        // Lists sent as index-keyed hashes.
+        (o as Hash).items_attributes = { '0': o.items_attributes[0], '1': o.items_attributes[1] };
+        (o as Hash).invoices_attributes = { '0': { ...o.invoices_attributes[0], payments_attributes: { '0': o.invoices_attributes[0].payments_attributes[0] } } };
       });
       const res2 = await a.admin.post('/orders/import', keyed);
       expect(res2.status, res2.text).toBe(201);
@@ -318,7 +288,7 @@ describe('POST /orders/import', () => {
       const res = await a.admin.post('/orders/import', importBody(fa, (o) => {
         o.kind = 3;
         o.items_attributes = [];
-        delete o.invoices_attributes;
+        delete (o as Hash).invoices_attributes;
       }));
       expect(res.status, res.text).toBe(201);
       expect(res.body).toMatchObject({ kind: 3, item_ids: [], invoice_ids: [] });
@@ -348,7 +318,7 @@ describe('POST /orders/import', () => {
   });
 
   describe('the rules of the import body', () => {
-    const cases: [string, (o: any, f: { a: Fixture; b: Fixture }) => void, string, string][] = [
+    const cases: [string, (o: ImportOrder, f: { a: Fixture; b: Fixture }) => void, string, string][] = [
       ['no student_id', (o) => delete o.student_id, 'student_id', 'blank'],
       ['no school_id', (o) => delete o.school_id, 'school_id', 'blank'],
       ['the school_id of another school', (o, f) => (o.school_id = f.b.schoolId), 'school_id', 'invalid'],
@@ -447,8 +417,8 @@ describe('POST /orders/import', () => {
       const res = await a.admin.post('/orders/import', importBody(fa, (o) => (o.invoices_attributes[0].payments_attributes[1].status = 'paid')));
       expectFieldError(res, 422, 'invoices_attributes[0].payments_attributes[1].status', 'inclusion');
       for (const [change, field] of [
-        [(o: any) => (o.status = 'done'), 'status'],
-        [(o: any) => (o.invoices_attributes[1].status = 'settled'), 'invoices_attributes[1].status'],
+        [(o: ImportOrder) => (o.status = 'done'), 'status'],
+        [(o: ImportOrder) => (o.invoices_attributes[1].status = 'settled'), 'invoices_attributes[1].status'],
       ] as const) {
         expectFieldError(await a.admin.post('/orders/import', importBody(fa, change)), 422, field, 'inclusion');
       }
@@ -464,12 +434,12 @@ describe('POST /orders/import', () => {
       ['an item quantity "one"', null, {}, 'items_attributes[0].quantity'],
       ['a malformed created_at', null, {}, 'created_at'],
     ])('given %s, then 400 and nothing is written', async (name, body, options, field) => {
-      let sent = body;
+      let sent: unknown = body;
       if (name === 'a payment kind "card"') sent = importBody(fa, (o) => (o.invoices_attributes[0].payments_attributes[0].kind = 'card'));
       if (name === 'an item quantity "one"') sent = importBody(fa, (o) => (o.items_attributes[0].quantity = 'one'));
       if (name === 'a malformed created_at') sent = importBody(fa, (o) => (o.created_at = 'last year'));
       const before = await counts();
-      const res = await a.admin.post('/orders/import', sent, options as any);
+      const res = await a.admin.post('/orders/import', sent, options as Parameters<Client['request']>[3]);
       expect(res.status, res.text).toBe(400);
       expect(Object.keys(res.body.errors)).toContain(field);
       expect(await counts()).toEqual(before);
@@ -591,8 +561,8 @@ describe('POST /orders/import', () => {
       expect([200, 201], json.text).toContain(json.status);
       expect(json.body).toMatchObject({ id: null, dry_run: true, created: false });
       const form = await a.admin.post('/orders/import', { ...importBody(fa, (o) => {
-        o.items_attributes = { '0': o.items_attributes[0] };
-        o.invoices_attributes = {};
+        (o as Hash).items_attributes = { '0': o.items_attributes[0] };
+        (o as Hash).invoices_attributes = {};
       }), dry_run: 'true' }, { encoding: 'form' });
       expect([200, 201], form.text).toContain(form.status);
       expect(form.body).toMatchObject({ id: null, dry_run: true });

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
 import { couponTokens, gatewayCredentials, invoices, orderItems, orders, payments } from '../src/modules/orders/order.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
-import { graphql } from './support/graphql.js';
+import { type Hash, orderFixtures } from './support/orders.fixtures.js';
+import { type Client, type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { graphql, type ReplyOf, type TadaDocumentNode } from './support/graphql.js';
+import { unique } from './support/rows.js';
 
 /**
  * GraphQL face of the Orders family: order, orders (with the filters REST lacks), createOrder,
@@ -14,34 +15,35 @@ import { graphql } from './support/graphql.js';
  * objects an order references (PaymentOption, Coupon, CouponToken, GatewayCredential).
  */
 
-let seq = 0;
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
-const ERRORS = 'errors { field code message }';
+/** importOrder's input, typed where the tests reach into it: they send wrong values on purpose. */
+type ImportInput = Hash & { uuid: string; itemsAttributes: Hash[]; invoicesAttributes: (Hash & { paymentsAttributes: Hash[] })[] };
 
-const ORDER_FIELDS = `id schoolId studentId status kind period total amountToPay uuid confirmedAt canceledAt createdAt itemIds invoiceIds`;
-const ORDER = `query ($id: ID!) { order(id: $id) {
-  ${ORDER_FIELDS}
+const ORDER_FIELDS = graphql(`fragment OrderFields on Order {
+  id schoolId studentId status kind period total amountToPay uuid confirmedAt canceledAt createdAt itemIds invoiceIds
+}`);
+const ORDER = graphql(`query ($id: ID!) { order(id: $id) {
+  ...OrderFields
   student { id fullName } school { id } coupon { id code } gatewayCredential { id gateway }
   items { id orderId quantity paymentOption { id name price } couponToken { id token coupon { id } } }
   invoices { id occurrence status payments { id invoiceId kind status installments } }
-} }`;
+} }`, [ORDER_FIELDS]);
 const ORDERS = graphql(`query ($status: OrderStatus, $studentId: ID, $createdFrom: DateTime, $createdTo: DateTime, $first: Int, $after: String, $page: Int, $perPage: Int) {
   orders(status: $status, studentId: $studentId, createdFrom: $createdFrom, createdTo: $createdTo, first: $first, after: $after, page: $page, perPage: $perPage) {
     totalCount nodes { id status studentId createdAt } pageInfo { hasNextPage endCursor }
   }
 }`);
-const CREATE = `mutation ($input: OrderInput!) { createOrder(input: $input) { order { ${ORDER_FIELDS} } ${ERRORS} } }`;
-const UPDATE = `mutation ($id: ID!, $input: OrderInput!) { updateOrder(id: $id, input: $input) { order { ${ORDER_FIELDS} } ${ERRORS} } }`;
-const CANCEL = `mutation ($id: ID!) { cancelOrder(id: $id) { order { ${ORDER_FIELDS} } ${ERRORS} } }`;
-const IMPORT = `mutation ($input: ImportOrderInput!, $dryRun: Boolean) { importOrder(input: $input, dryRun: $dryRun) {
+const CREATE = graphql(`mutation ($input: OrderInput!) { createOrder(input: $input) { order { ...OrderFields } errors { field code message } } }`, [ORDER_FIELDS]);
+const UPDATE = graphql(`mutation ($id: ID!, $input: OrderInput!) { updateOrder(id: $id, input: $input) { order { ...OrderFields } errors { field code message } } }`, [ORDER_FIELDS]);
+const CANCEL = graphql(`mutation ($id: ID!) { cancelOrder(id: $id) { order { ...OrderFields } errors { field code message } } }`, [ORDER_FIELDS]);
+const IMPORT = graphql(`mutation ($input: ImportOrderInput!, $dryRun: Boolean) { importOrder(input: $input, dryRun: $dryRun) {
   order {
     id created dryRun uuid status total createdAt confirmedAt itemIds invoiceIds
     student { id } school { id }
     items { id orderId quantity total paymentOption { id name } couponToken { id } }
     invoices { id orderId occurrence status payments { id invoiceId kind status installments } }
   }
-  ${ERRORS}
-} }`;
+  errors { field code message }
+} }`);
 
 describe('Orders over GraphQL', () => {
   let service: Service;
@@ -53,42 +55,33 @@ describe('Orders over GraphQL', () => {
   let productA: { id: number };
   let productB: { id: number };
 
-  async function person(schoolId: number, type: 'Student' | 'Collaborator' = 'Student') {
-    const [row] = await service.db
-      .insert(users)
-      .values({ schoolId, type, fullName: `${type} ${unique('n')}`, email: `${unique('p')}@example.com` })
-      .returning();
-    return row;
-  }
-  async function count(table: any): Promise<number> {
-    const [r] = await service.db.select({ n: sql<number>`count(*)::int` }).from(table);
-    return Number(r.n);
-  }
-  async function ok(client: Client, query: string, variables: Record<string, unknown>, field: string) {
+  const { person, countRows: count } = orderFixtures(() => service);
+  /** Sends a mutation expecting no error of any kind, and returns its payload. */
+  async function ok<D extends TadaDocumentNode<any, any>, K extends keyof ReplyOf<D>['data']>(client: Client, query: D, variables: Record<string, unknown>, field: K) {
     const res = await client.graphql(query, variables);
     expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
-    expect(res.data[field].errors).toEqual([]);
+    expect((res.data[field] as { errors: unknown }).errors).toEqual([]);
     return res.data[field];
   }
   /** The objects an import needs, made through the mutations a client would use. */
   async function billing(school: TestSchool, productId: number) {
-    const option = (await ok(school.admin, `mutation ($input: PaymentOptionInput!) { createPaymentOption(input: $input) { paymentOption { id name price installmentsMax schoolProductId } ${ERRORS} } }`, {
+    const option = (await ok(school.admin, graphql(`mutation ($input: PaymentOptionInput!) { createPaymentOption(input: $input) { paymentOption { id name price installmentsMax schoolProductId } errors { field code message } } }`), {
       input: { name: 'Full price', price: 10000, installmentsMax: 12, schoolProductId: String(productId) },
     }, 'createPaymentOption')).paymentOption;
-    const coupon = (await ok(school.admin, `mutation ($input: CouponInput!) { createCoupon(input: $input) { coupon { id code } ${ERRORS} } }`, {
+    const coupon = (await ok(school.admin, graphql(`mutation ($input: CouponInput!) { createCoupon(input: $input) { coupon { id code } errors { field code message } } }`), {
       input: { code: unique('SAVE'), discountPercent: 15 },
     }, 'createCoupon')).coupon;
-    const token = (await ok(school.admin, `mutation ($input: CouponTokenInput!) { createCouponToken(input: $input) { couponToken { id token couponId usedAt } ${ERRORS} } }`, {
+    const token = (await ok(school.admin, graphql(`mutation ($input: CouponTokenInput!) { createCouponToken(input: $input) { couponToken { id token couponId usedAt } errors { field code message } } }`), {
       input: { couponId: coupon.id },
     }, 'createCouponToken')).couponToken;
-    const gateway = (await ok(school.admin, `mutation ($input: GatewayCredentialInput!) { createGatewayCredential(input: $input) { gatewayCredential { id gateway secretKeyHint } ${ERRORS} } }`, {
+    const gateway = (await ok(school.admin, graphql(`mutation ($input: GatewayCredentialInput!) { createGatewayCredential(input: $input) { gatewayCredential { id gateway secretKeyHint } errors { field code message } } }`), {
       input: { gateway: 'pagarme', secretKey: `sk_test_${randomBytes(12).toString('hex')}` },
     }, 'createGatewayCredential')).gatewayCredential;
     return { option, coupon, token, gateway };
   }
-  function importInput(schoolId: number, studentId: number, refs: Awaited<ReturnType<typeof billing>>, change: (o: any) => void = () => {}) {
+  function importInput(schoolId: number, studentId: number, refs: Awaited<ReturnType<typeof billing>>, change: (o: ImportInput) => void = () => {}) {
     const s = String(schoolId);
-    const input: any = {
+    const input: ImportInput = {
       schoolId: s,
       studentId: String(studentId),
       gatewayCredentialId: refs.gateway.id,
@@ -117,9 +110,7 @@ describe('Orders over GraphQL', () => {
   }
 
   beforeAll(async () => {
-    service = await startService();
-    a = await service.school('Alpha GraphQL Orders');
-    b = await service.school('Beta GraphQL Orders');
+    ({ service, school: a, other: b } = await startTwoSchools('Alpha GraphQL Orders', 'Beta GraphQL Orders'));
     studentA = await person(a.id);
     studentA2 = await person(a.id);
     studentB = await person(b.id);
@@ -132,14 +123,14 @@ describe('Orders over GraphQL', () => {
     it('given a payment option, when created and updated, then it is stored; invalid fields are UserErrors', async () => {
       const { option } = await billing(a, productA.id);
       expect(option).toMatchObject({ name: 'Full price', price: 10000, installmentsMax: 12, schoolProductId: String(productA.id) });
-      const M = `mutation ($id: ID!, $input: PaymentOptionInput!) { updatePaymentOption(id: $id, input: $input) { paymentOption { id price name } ${ERRORS} } }`;
+      const M = graphql(`mutation ($id: ID!, $input: PaymentOptionInput!) { updatePaymentOption(id: $id, input: $input) { paymentOption { id price name } errors { field code message } } }`);
       const updated = await ok(a.admin, M, { id: option.id, input: { price: 12000 } }, 'updatePaymentOption');
       expect(updated.paymentOption).toMatchObject({ id: option.id, price: 12000, name: 'Full price' });
-      const bad = await a.admin.graphql(`mutation ($input: PaymentOptionInput!) { createPaymentOption(input: $input) { paymentOption { id } ${ERRORS} } }`, {
+      const bad = await a.admin.graphql(graphql(`mutation ($input: PaymentOptionInput!) { createPaymentOption(input: $input) { paymentOption { id } errors { field code message } } }`), {
         input: { price: -1, installmentsMax: 0, schoolProductId: String(productB.id) },
       });
       expect(bad.data.createPaymentOption.paymentOption).toBeNull();
-      expect(bad.data.createPaymentOption.errors.map((e: any) => [e.field.join('.'), e.code]).sort()).toEqual([
+      expect(bad.data.createPaymentOption.errors.map((e) => [e.field.join('.'), e.code]).sort()).toEqual([
         ['installmentsMax', 'greater_than_or_equal_to'],
         ['name', 'blank'],
         ['price', 'greater_than_or_equal_to'],
@@ -150,14 +141,14 @@ describe('Orders over GraphQL', () => {
       expect(foreign.errors?.[0].extensions.code).toBe('NOT_FOUND');
       // Students may read payment options (prices), filtered by product.
       const student = await service.token('student', a.id, studentA.id);
-      const list = await student.graphql(`query ($p: ID) { paymentOptions(schoolProductId: $p) { totalCount nodes { id schoolProduct { id title } } } }`, { p: String(productA.id) });
+      const list = await student.graphql(graphql(`query ($p: ID) { paymentOptions(schoolProductId: $p) { totalCount nodes { id schoolProduct { id title } } } }`), { p: String(productA.id) });
       expect(list.errors).toBeUndefined();
-      expect(list.data.paymentOptions.nodes.map((n: any) => n.id)).toContain(option.id);
+      expect(list.data.paymentOptions.nodes.map((n) => n.id)).toContain(option.id);
       expect(list.data.paymentOptions.nodes[0].schoolProduct).toEqual({ id: String(productA.id), title: 'A course' });
     });
 
     it('given coupons, then a code is required and unique in the school, and a coupon gives a percentage or an amount', async () => {
-      const C = `mutation ($input: CouponInput!) { createCoupon(input: $input) { coupon { id code discountPercent discountAmount active } ${ERRORS} } }`;
+      const C = graphql(`mutation ($input: CouponInput!) { createCoupon(input: $input) { coupon { id code discountPercent discountAmount active } errors { field code message } } }`);
       const code = unique('CODE');
       const made = await ok(a.admin, C, { input: { code, discountAmount: 500 } }, 'createCoupon');
       expect(made.coupon).toMatchObject({ code, discountAmount: 500, discountPercent: null, active: true });
@@ -165,10 +156,10 @@ describe('Orders over GraphQL', () => {
       expect(taken.data.createCoupon.errors).toEqual([expect.objectContaining({ field: ['code'], code: 'taken' })]);
       expect((await b.admin.graphql(C, { input: { code, discountPercent: 5 } })).data.createCoupon.errors).toEqual([]);
       const both = await a.admin.graphql(C, { input: { code: unique('X'), discountPercent: 5, discountAmount: 5 } });
-      expect(both.data.createCoupon.errors.map((e: any) => e.code)).toEqual(['present']);
+      expect(both.data.createCoupon.errors.map((e) => e.code)).toEqual(['present']);
       const none = await a.admin.graphql(C, { input: { code: unique('X') } });
-      expect(none.data.createCoupon.errors.map((e: any) => e.field[0])).toEqual(['discountPercent']);
-      const U = `mutation ($id: ID!, $input: CouponInput!) { updateCoupon(id: $id, input: $input) { coupon { id discountPercent discountAmount active } ${ERRORS} } }`;
+      expect(none.data.createCoupon.errors.map((e) => e.field[0])).toEqual(['discountPercent']);
+      const U = graphql(`mutation ($id: ID!, $input: CouponInput!) { updateCoupon(id: $id, input: $input) { coupon { id discountPercent discountAmount active } errors { field code message } } }`);
       const switched = await ok(a.admin, U, { id: made.coupon.id, input: { discountAmount: null, discountPercent: 20, active: false } }, 'updateCoupon');
       expect(switched.coupon).toMatchObject({ discountPercent: 20, discountAmount: null, active: false });
       const student = await service.token('student', a.id, studentA.id);
@@ -177,7 +168,7 @@ describe('Orders over GraphQL', () => {
 
     it('given coupon tokens, then a token is generated when omitted, the coupon must be of the school, and the list filters', async () => {
       const { coupon } = await billing(a, productA.id);
-      const C = `mutation ($input: CouponTokenInput!) { createCouponToken(input: $input) { couponToken { id token couponId usedAt coupon { id } } ${ERRORS} } }`;
+      const C = graphql(`mutation ($input: CouponTokenInput!) { createCouponToken(input: $input) { couponToken { id token couponId usedAt coupon { id } } errors { field code message } } }`);
       const generated = await ok(a.admin, C, { input: { couponId: coupon.id } }, 'createCouponToken');
       expect(generated.couponToken.token).toMatch(/^[A-Z0-9_-]{12}$/);
       expect(generated.couponToken.coupon).toEqual({ id: coupon.id });
@@ -190,13 +181,13 @@ describe('Orders over GraphQL', () => {
       expect(used.data.couponTokens.nodes.map((n) => n.id)).toEqual([named.couponToken.id]);
       const unused = await a.admin.graphql(L, { c: coupon.id, used: false });
       expect(unused.data.couponTokens.totalCount).toBe(2);
-      const U = `mutation ($id: ID!, $input: CouponTokenInput!) { updateCouponToken(id: $id, input: $input) { couponToken { id usedAt } ${ERRORS} } }`;
+      const U = graphql(`mutation ($id: ID!, $input: CouponTokenInput!) { updateCouponToken(id: $id, input: $input) { couponToken { id usedAt } errors { field code message } } }`);
       expect((await ok(a.admin, U, { id: named.couponToken.id, input: { usedAt: null } }, 'updateCouponToken')).couponToken.usedAt).toBeNull();
     });
 
     it('given a gateway credential with a secret key, then the key is never returned, stored encrypted under SECRETS_KEY, shown as a hint', async () => {
       const secret = `sk_live_${randomBytes(16).toString('hex')}`;
-      const C = `mutation ($input: GatewayCredentialInput!) { createGatewayCredential(input: $input) { gatewayCredential { id gateway name environment publicKey secretKeyHint } ${ERRORS} } }`;
+      const C = graphql(`mutation ($input: GatewayCredentialInput!) { createGatewayCredential(input: $input) { gatewayCredential { id gateway name environment publicKey secretKeyHint } errors { field code message } } }`);
       const res = await a.admin.graphql(C, { input: { gateway: 'stripe', name: 'Main', environment: 'production', publicKey: 'pk_live_1', secretKey: secret } });
       expect(res.errors).toBeUndefined();
       const credential = res.data.createGatewayCredential.gatewayCredential;
@@ -208,13 +199,13 @@ describe('Orders over GraphQL', () => {
       expect(decryptSecret(row.secretKeyCiphertext!)).toBe(secret);
       // The schema has no field that could return it.
       const introspection = await a.admin.graphql('{ __type(name: "GatewayCredential") { fields { name } } }');
-      expect(introspection.data.__type.fields.map((f: any) => f.name)).not.toContain('secretKey');
+      expect(introspection.data.__type.fields.map((f: { name: string }) => f.name)).not.toContain('secretKey');
 
-      const U = `mutation ($id: ID!, $input: GatewayCredentialInput!) { updateGatewayCredential(id: $id, input: $input) { gatewayCredential { id secretKeyHint environment } ${ERRORS} } }`;
+      const U = graphql(`mutation ($id: ID!, $input: GatewayCredentialInput!) { updateGatewayCredential(id: $id, input: $input) { gatewayCredential { id secretKeyHint environment } errors { field code message } } }`);
       const kept = await ok(a.admin, U, { id: credential.id, input: { name: 'Renamed' } }, 'updateGatewayCredential');
       expect(kept.gatewayCredential.secretKeyHint).toBe(`****${secret.slice(-4)}`);
       const blank = await a.admin.graphql(U, { id: credential.id, input: { secretKey: '  ', gateway: '' } });
-      expect(blank.data.updateGatewayCredential.errors.map((e: any) => e.field[0]).sort()).toEqual(['gateway', 'secretKey']);
+      expect(blank.data.updateGatewayCredential.errors.map((e) => e.field[0]).sort()).toEqual(['gateway', 'secretKey']);
       const removed = await ok(a.admin, U, { id: credential.id, input: { secretKey: null } }, 'updateGatewayCredential');
       expect(removed.gatewayCredential.secretKeyHint).toBeNull();
       const [after] = await service.db.select().from(gatewayCredentials).where(eq(gatewayCredentials.id, Number(credential.id)));
@@ -231,7 +222,7 @@ describe('Orders over GraphQL', () => {
       const bad = await a.admin.graphql(CREATE, { input: { studentId: String(studentB.id), kind: 7, period: -1, status: 'canceled' } });
       expect(bad.errors).toBeUndefined();
       expect(bad.data.createOrder.order).toBeNull();
-      expect(bad.data.createOrder.errors.map((e: any) => [e.field.join('.'), e.code]).sort()).toEqual([
+      expect(bad.data.createOrder.errors.map((e) => [e.field.join('.'), e.code]).sort()).toEqual([
         ['kind', 'less_than_or_equal_to'],
         ['period', 'greater_than_or_equal_to'],
         ['status', 'exclusion'],
@@ -277,7 +268,7 @@ describe('Orders over GraphQL', () => {
 
   describe('order and orders', () => {
     let refs: Awaited<ReturnType<typeof billing>>;
-    let imported: any;
+    let imported: ReplyOf<typeof IMPORT>['data']['importOrder']['order'];
     beforeAll(async () => {
       refs = await billing(a, productA.id);
       imported = (await ok(a.admin, IMPORT, { input: importInput(a.id, studentA.id, refs) }, 'importOrder')).order;
@@ -302,7 +293,7 @@ describe('Orders over GraphQL', () => {
         },
       ]);
       expect(o.invoices).toHaveLength(1);
-      expect(o.invoices[0].payments.map((p: any) => [p.invoiceId, p.kind, p.status, p.installments])).toEqual([
+      expect(o.invoices[0].payments.map((p) => [p.invoiceId, p.kind, p.status, p.installments])).toEqual([
         [o.invoiceIds[0], 0, 'failed', 1],
         [o.invoiceIds[0], 0, 'confirmed', 1],
       ]);
@@ -371,7 +362,7 @@ describe('Orders over GraphQL', () => {
       const before = [await count(orders), await count(orderItems), await count(invoices), await count(payments)];
       const again = await ok(a.admin, IMPORT, { input: { ...input, total: 1 } }, 'importOrder');
       expect(again.order).toMatchObject({ id: first.order.id, created: false, total: 10000, itemIds: first.order.itemIds, invoiceIds: first.order.invoiceIds });
-      expect(again.order.invoices[0].payments.map((p: any) => p.id)).toEqual(first.order.invoices[0].payments.map((p: any) => p.id));
+      expect(again.order.invoices[0].payments.map((p) => p.id)).toEqual(first.order.invoices[0].payments.map((p) => p.id));
       expect([await count(orders), await count(orderItems), await count(invoices), await count(payments)]).toEqual(before);
       const [token] = await service.db.select().from(couponTokens).where(eq(couponTokens.id, Number(refs.token.id)));
       expect(token.usedAt?.toISOString()).toBe('2024-06-01T09:00:00.000Z');
@@ -408,7 +399,7 @@ describe('Orders over GraphQL', () => {
         const res = await a.admin.graphql(IMPORT, { input, dryRun });
         expect(res.errors).toBeUndefined();
         expect(res.data.importOrder.order).toBeNull();
-        expect(res.data.importOrder.errors.map((e: any) => `${e.field.join('.')}:${e.code}`).sort()).toEqual([
+        expect(res.data.importOrder.errors.map((e) => `${e.field.join('.')}:${e.code}`).sort()).toEqual([
           'invoicesAttributes.0.paymentsAttributes.0.schoolId:invalid',
           'invoicesAttributes.0.paymentsAttributes.1.status:blank',
           'itemsAttributes.0.paymentOptionId:not_found',
@@ -422,7 +413,7 @@ describe('Orders over GraphQL', () => {
       expect(status.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
       const kind = await a.admin.graphql(IMPORT, { input: importInput(a.id, studentA.id, refs, (o) => (o.invoicesAttributes[0].paymentsAttributes[0].kind = 'card')) });
       expect(kind.errors?.[0].extensions.code).toBe('BAD_USER_INPUT');
-      const literal = await a.admin.graphql(`mutation { importOrder(input: { schoolId: "${a.id}", studentId: "${studentA.id}", invoicesAttributes: [{ schoolId: "${a.id}", amount: 1, occurrence: 1, status: paid, paymentsAttributes: [{ schoolId: "${a.id}", kind: "3", status: confirmed }] }] }, dryRun: true) { order { invoices { payments { kind } } } ${ERRORS} } }`);
+      const literal = await a.admin.graphql(`mutation { importOrder(input: { schoolId: "${a.id}", studentId: "${studentA.id}", invoicesAttributes: [{ schoolId: "${a.id}", amount: 1, occurrence: 1, status: paid, paymentsAttributes: [{ schoolId: "${a.id}", kind: "3", status: confirmed }] }] }, dryRun: true) { order { invoices { payments { kind } } } errors { field code message } } }`);
       expect(literal.errors).toBeUndefined();
       expect(literal.data.importOrder.order.invoices[0].payments[0].kind).toBe(3);
     });
@@ -448,7 +439,7 @@ describe('Orders over GraphQL', () => {
         }
       };
       await importSome(2);
-      let few: any;
+      let few!: ReplyOf<typeof NESTED>;
       const fewCount = await service.countStatements(async () => {
         few = await school.admin.graphql(NESTED, { first: 100 });
       });
@@ -456,16 +447,16 @@ describe('Orders over GraphQL', () => {
       expect(few.data.orders.nodes).toHaveLength(2);
 
       await importSome(18);
-      let many: any;
+      let many!: ReplyOf<typeof NESTED>;
       const manyCount = await service.countStatements(async () => {
         many = await school.admin.graphql(NESTED, { first: 100 });
       });
       expect(many.errors).toBeUndefined();
       const nodes = many.data.orders.nodes;
       expect(nodes).toHaveLength(20);
-      expect(nodes.flatMap((o: any) => o.items)).toHaveLength(40);
-      expect(nodes.flatMap((o: any) => o.invoices.flatMap((i: any) => i.payments))).toHaveLength(80);
-      expect(nodes.every((o: any) => o.student && o.items.every((i: any) => i.paymentOption?.id === refs.option.id))).toBe(true);
+      expect(nodes.flatMap((o) => o.items)).toHaveLength(40);
+      expect(nodes.flatMap((o) => o.invoices.flatMap((i) => i.payments))).toHaveLength(80);
+      expect(nodes.every((o) => o.student && o.items.every((i) => i.paymentOption?.id === refs.option.id))).toBe(true);
       expect(manyCount).toBe(fewCount);
       // credential, orders page, items, payment options, invoices, payments, students.
       expect(manyCount).toBeLessThanOrEqual(7);

@@ -1,10 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { coupons, gatewayCredentials, orders } from '../src/modules/orders/order.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { orderFixtures } from './support/orders.fixtures.js';
+import { type Client, type Service, startTwoSchools, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
+import { unique } from './support/rows.js';
 
 /**
  * REST face of the Orders family (the import has its own file): GET /orders/:id, POST /orders,
@@ -13,8 +12,6 @@ import { expectFieldError } from './support/rest-assertions.js';
  */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
-let seq = 0;
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
 
 describe('Orders over REST', () => {
   let service: Service;
@@ -25,29 +22,7 @@ describe('Orders over REST', () => {
   let studentB: { id: number };
   let collaboratorA: { id: number };
 
-  async function person(schoolId: number, type: 'Student' | 'Collaborator' | 'Admin') {
-    const [row] = await service.db
-      .insert(users)
-      .values({ schoolId, type, fullName: `${type} person`, email: `${unique(type.toLowerCase())}@example.com` })
-      .returning();
-    return row;
-  }
-  async function orderRow(id: number) {
-    const [row] = await service.db.select().from(orders).where(eq(orders.id, id));
-    return row;
-  }
-  async function countRows(table: any, where?: any): Promise<number> {
-    const [r] = await service.db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
-    return Number(r.n);
-  }
-  async function eventsOf(orderId: number) {
-    const rows = await service.db
-      .select()
-      .from(domainEvents)
-      .where(and(eq(domainEvents.subjectType, 'Order'), eq(domainEvents.subjectId, orderId)))
-      .orderBy(domainEvents.id);
-    return rows.map((r) => r.name);
-  }
+  const { person, orderRow, countRows, eventsOf } = orderFixtures(() => service);
   /** An order of school a, made through the API. */
   async function createOrder(fields: Record<string, unknown> = {}, client: Client = a.admin) {
     const res = await client.post('/orders', { order: { student_id: studentA.id, ...fields } });
@@ -56,9 +31,7 @@ describe('Orders over REST', () => {
   }
 
   beforeAll(async () => {
-    service = await startService();
-    a = await service.school('Alpha Orders');
-    b = await service.school('Beta Orders');
+    ({ service, school: a, other: b } = await startTwoSchools('Alpha Orders', 'Beta Orders'));
     studentA = await person(a.id, 'Student');
     studentA2 = await person(a.id, 'Student');
     studentB = await person(b.id, 'Student');
@@ -280,7 +253,7 @@ describe('Orders over REST', () => {
       ['a malformed next_invoice_at', { order: { student_id: 1, next_invoice_at: 'tomorrow' } }, {}, 'next_invoice_at'],
     ])('given %s, when creating, then 400 and no row', async (_name, body, options, field) => {
       const before = await countRows(orders);
-      const res = await a.admin.post('/orders', body, options as any);
+      const res = await a.admin.post('/orders', body, options as Parameters<Client['request']>[3]);
       expect(res.status, res.text).toBe(400);
       expect(Object.keys(res.body[`errors`])).toContain(field);
       expect(await countRows(orders)).toBe(before);

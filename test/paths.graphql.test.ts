@@ -1,13 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseModuleLinks, courseModules, courses, lessons } from '../src/modules/courses/course.table.js';
-import { enrollments, registrations } from '../src/modules/enrollments/enrollment.table.js';
+import { courseModuleLinks, courseModules, lessons } from '../src/modules/courses/course.table.js';
 import { pathCourses, paths } from '../src/modules/paths/path.table.js';
-import { schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
-import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { users } from '../src/modules/users/user.table.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
-import { graphql } from './support/graphql.js';
+import { next } from './support/courses.fixtures.js';
+import { type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { graphql, type ReplyOf } from './support/graphql.js';
+import { pathFixtures } from './support/paths.fixtures.js';
 
 // GraphQL face of Path: path / paths with their scopes, the mutations with UserError payloads,
 // the fields Path.courses / Path.courseIds / SchoolProduct.paths / Enrollment.paths, and batching.
@@ -17,81 +15,31 @@ let school: TestSchool;
 let other: TestSchool;
 
 beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Paths GraphQL');
-  other = await service.school('Paths GraphQL Other');
+  ({ service, school, other } = await startTwoSchools('Paths GraphQL', 'Paths GraphQL Other'));
 });
 afterAll(() => service?.stop());
 
 // ---------------------------------------------------------------------------------------------
-// Fixtures (courses, products' paths and enrollments are inserted through drizzle).
+// Fixtures (test/support/paths.fixtures.ts) and operations.
 
-let serial = 0;
-async function course(s: TestSchool, name = `Course ${++serial}`): Promise<number> {
-  const [row] = await service.db.insert(courses).values({ schoolId: s.id, name }).returning();
-  return row.id;
-}
-async function product(s: TestSchool, pathIds: number[] = []): Promise<number> {
-  const [row] = await service.db.insert(schoolProducts).values({ schoolId: s.id, title: `Product ${++serial}` }).returning();
-  if (pathIds.length)
-    await service.db.insert(schoolProductPaths).values(pathIds.map((pathId, position) => ({ schoolProductId: row.id, pathId, position })));
-  return row.id;
-}
-async function enrollment(s: TestSchool, productId: number, fields: Partial<typeof enrollments.$inferInsert> = {}) {
-  const n = ++serial;
-  const [student] = await service.db
-    .insert(users)
-    .values({ schoolId: s.id, type: 'Student', fullName: `Student ${n}`, email: `gql-path-student${n}@example.com` })
-    .returning();
-  const [registration] = await service.db.insert(registrations).values({ schoolId: s.id, studentId: student.id }).returning();
-  const [row] = await service.db
-    .insert(enrollments)
-    .values({
-      schoolId: s.id,
-      registrationId: registration.id,
-      studentId: student.id,
-      schoolProductId: productId,
-      maxAttendanceType: 'indeterminate',
-      status: 'active',
-      unlimited: true,
-      activatedAt: service.clock.now(),
-      ...fields,
-    })
-    .returning();
-  return { id: row.id, studentId: student.id };
-}
-/** Paths straight into the tables (for the batching test). */
-async function seedPaths(s: TestSchool, count: number, coursesEach: number) {
-  const made = await service.db
-    .insert(paths)
-    .values(Array.from({ length: count }, (_, i) => ({ schoolId: s.id, name: `Seeded ${i}`, description: 'd' })))
-    .returning();
-  const cs = await service.db
-    .insert(courses)
-    .values(Array.from({ length: count * coursesEach }, (_, i) => ({ schoolId: s.id, name: `Seeded course ${i}` })))
-    .returning();
-  await service.db
-    .insert(pathCourses)
-    .values(made.flatMap((p, i) => Array.from({ length: coursesEach }, (_, j) => ({ pathId: p.id, courseId: cs[i * coursesEach + j].id, position: j }))));
-  return made.map((p) => p.id);
-}
+const { course, product, enrollment, seedPaths } = pathFixtures(() => service);
 
-const PATH_FIELDS = 'id schoolId name description imageUrl code courseIds courses { id name }';
-const CREATE = `mutation ($input: CreatePathInput!) { createPath(input: $input) { path { ${PATH_FIELDS} } errors { field code message } } }`;
-const UPDATE = `mutation ($id: ID!, $input: UpdatePathInput!) { updatePath(id: $id, input: $input) { path { ${PATH_FIELDS} } errors { field code message } } }`;
+const PATH_FIELDS = graphql(`fragment PathFields on Path { id schoolId name description imageUrl code courseIds courses { id name } }`);
+const CREATE = graphql(`mutation ($input: CreatePathInput!) { createPath(input: $input) { path { ...PathFields } errors { field code message } } }`, [PATH_FIELDS]);
+const UPDATE = graphql(`mutation ($id: ID!, $input: UpdatePathInput!) { updatePath(id: $id, input: $input) { path { ...PathFields } errors { field code message } } }`, [PATH_FIELDS]);
 const DELETE = graphql(`mutation ($id: ID!) { deletePath(id: $id) { path { id name } errors { field code message } } }`);
 const ADD = graphql(`mutation ($id: ID!, $courseId: ID, $input: PathCourseInput) { addCourseToPath(id: $id, courseId: $courseId, input: $input) { path { id courseIds } errors { field code message } } }`);
 const REMOVE = graphql(`mutation ($id: ID!, $courseId: ID, $input: PathCourseInput) { removeCourseFromPath(id: $id, courseId: $courseId, input: $input) { path { id courseIds } errors { field code message } } }`);
-const SHOW = `query ($id: ID!, $schoolProductId: ID, $enrollmentId: ID) { path(id: $id, schoolProductId: $schoolProductId, enrollmentId: $enrollmentId) { ${PATH_FIELDS} } }`;
+const SHOW = graphql(`query ($id: ID!, $schoolProductId: ID, $enrollmentId: ID) { path(id: $id, schoolProductId: $schoolProductId, enrollmentId: $enrollmentId) { ...PathFields } }`, [PATH_FIELDS]);
 const LIST = graphql(`query ($schoolProductId: ID, $enrollmentId: ID, $first: Int) { paths(schoolProductId: $schoolProductId, enrollmentId: $enrollmentId, first: $first) { totalCount nodes { id courseIds } } }`);
 
 async function createPath(input: Record<string, unknown> = {}, s: TestSchool = school) {
-  const res = await s.admin.graphql(CREATE, { input: { name: `Path ${++serial}`, description: 'd', ...input } });
+  const res = await s.admin.graphql(CREATE, { input: { name: `Path ${next()}`, description: 'd', ...input } });
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   expect(res.data.createPath.errors).toEqual([]);
   return res.data.createPath.path;
 }
-function expectCode(res: { errors?: any[] }, code: string) {
+function expectCode(res: { errors?: { extensions?: { code?: unknown } }[] }, code: string) {
   expect(res.errors?.[0]?.extensions?.code, JSON.stringify(res.errors)).toBe(code);
 }
 const idsOf = (list: { id: string }[]) => list.map((x) => Number(x.id));
@@ -209,7 +157,7 @@ describe('the relation fields', () => {
   it("SchoolProduct.paths follows the product's order; Enrollment.paths is empty unless the enrollment is active", async () => {
     const [p1, p2, p3] = [await createPath(), await createPath(), await createPath()];
     const productId = await product(school, [Number(p3.id), Number(p1.id), Number(p2.id)]);
-    const res = await school.admin.graphql(`query ($id: ID!) { schoolProduct(id: $id) { paths { id courseIds } } }`, { id: String(productId) });
+    const res = await school.admin.graphql(graphql(`query ($id: ID!) { schoolProduct(id: $id) { paths { id courseIds } } }`), { id: String(productId) });
     expect(res.errors).toBeUndefined();
     expect(idsOf(res.data.schoolProduct.paths)).toEqual([Number(p3.id), Number(p1.id), Number(p2.id)]);
 
@@ -242,14 +190,17 @@ describe('the relation fields', () => {
     const path = await createPath({ courseIds: [String(courseId)] });
     const productId = await product(school, [Number(path.id)]);
     const active = await enrollment(school, productId);
-    const nested = `{ courses { modules { lessons { id } } } }`;
-    const viaEnrollment = await school.admin.graphql(`query ($id: ID!) { enrollment(id: $id) { paths ${nested} } }`, { id: String(active.id) });
+    const nested = graphql(`fragment PathLessons on Path { courses { modules { lessons { id } } } }`);
+    const viaEnrollment = await school.admin.graphql(graphql(`query ($id: ID!) { enrollment(id: $id) { paths { ...PathLessons } } }`, [nested]), { id: String(active.id) });
     expect(viaEnrollment.errors).toBeUndefined();
     expect(idsOf(viaEnrollment.data.enrollment.paths[0].courses[0].modules[0].lessons)).toEqual([released.id]);
-    const viaScopedShow = await school.admin.graphql(`query ($id: ID!, $e: ID) { path(id: $id, enrollmentId: $e) ${nested} }`, { id: path.id, e: String(active.id) });
+    const viaScopedShow = await school.admin.graphql(graphql(`query ($id: ID!, $e: ID) { path(id: $id, enrollmentId: $e) { ...PathLessons } }`, [nested]), {
+      id: path.id,
+      e: String(active.id),
+    });
     expect(idsOf(viaScopedShow.data.path.courses[0].modules[0].lessons)).toEqual([released.id]);
     // Staff reading the path itself see every lesson.
-    const direct = await school.admin.graphql(`query ($id: ID!) { path(id: $id) ${nested} }`, { id: path.id });
+    const direct = await school.admin.graphql(graphql(`query ($id: ID!) { path(id: $id) { ...PathLessons } }`, [nested]), { id: path.id });
     expect(idsOf(direct.data.path.courses[0].modules[0].lessons)).toEqual([released.id, later.id]);
   });
 });
@@ -266,7 +217,7 @@ describe('Course.paths in a scope', () => {
     expect(idsOf(viaProduct.data.courses.nodes.find((c) => Number(c.id) === courseId)!.paths)).toEqual([Number(offered.id)]);
     const viaEnrollment = await school.admin.graphql(query, { e: String(active.id) });
     expect(idsOf(viaEnrollment.data.courses.nodes.find((c) => Number(c.id) === courseId)!.paths)).toEqual([Number(offered.id)]);
-    const alone = await school.admin.graphql(`query ($id: ID!) { course(id: $id) { paths { id } } }`, { id: String(courseId) });
+    const alone = await school.admin.graphql(graphql(`query ($id: ID!) { course(id: $id) { paths { id } } }`), { id: String(courseId) });
     expect(idsOf(alone.data.course.paths).sort((a, b) => a - b)).toEqual([Number(offered.id), Number(elsewhere.id)].sort((a, b) => a - b));
   });
 });
@@ -276,7 +227,7 @@ describe('batching', () => {
     const s = await service.school('Batching paths');
     const query = graphql(`query ($first: Int) { paths(first: $first) { nodes { id courseIds courses { id } } } }`);
     await seedPaths(s, 1, 3);
-    let small: any;
+    let small!: ReplyOf<typeof query>;
     const one = await service.countStatements(async () => {
       small = await s.admin.graphql(query, { first: 100 });
     });
@@ -285,13 +236,13 @@ describe('batching', () => {
     expect(small.data.paths.nodes[0].courses).toHaveLength(3);
 
     await seedPaths(s, 29, 3);
-    let large: any;
+    let large!: ReplyOf<typeof query>;
     const many = await service.countStatements(async () => {
       large = await s.admin.graphql(query, { first: 100 });
     });
     expect(large.errors).toBeUndefined();
     expect(large.data.paths.nodes).toHaveLength(30);
-    expect(large.data.paths.nodes.every((p: any) => p.courses.length === 3 && p.courseIds.length === 3)).toBe(true);
+    expect(large.data.paths.nodes.every((p) => p.courses.length === 3 && p.courseIds.length === 3)).toBe(true);
     expect(many).toBe(one);
   });
 
@@ -302,12 +253,12 @@ describe('batching', () => {
     await product(s, [first]);
     const one = await service.countStatements(() => s.admin.graphql(query));
     for (let i = 0; i < 10; i++) await product(s, await seedPaths(s, 2, 2));
-    let large: any;
+    let large!: ReplyOf<typeof query>;
     const many = await service.countStatements(async () => {
       large = await s.admin.graphql(query);
     });
     expect(large.data.schoolProducts.nodes).toHaveLength(11);
-    expect(large.data.schoolProducts.nodes.flatMap((p: any) => p.paths.flatMap((x: any) => x.courses))).toHaveLength(42);
+    expect(large.data.schoolProducts.nodes.flatMap((p) => p.paths.flatMap((x) => x.courses))).toHaveLength(42);
     expect(many).toBe(one);
   });
 });

@@ -1,14 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courses } from '../src/modules/courses/course.table.js';
-import { enrollments, registrations } from '../src/modules/enrollments/enrollment.table.js';
 import { pathCourses, paths } from '../src/modules/paths/path.table.js';
 import { schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
-import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { users } from '../src/modules/users/user.table.js';
+import { next } from './support/courses.fixtures.js';
 import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
-import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
+import { pathFixtures, type RestPath } from './support/paths.fixtures.js';
 
 // REST face of Path: the lists and shows (top level, under a school product, under an enrollment),
 // create, update (name and description only), add_course / remove_course, destroy.
@@ -18,56 +17,20 @@ let school: TestSchool;
 let other: TestSchool;
 
 beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Paths School');
-  other = await service.school('Paths Other');
+  ({ service, school, other } = await startTwoSchools('Paths School', 'Paths Other'));
 });
 afterAll(() => service?.stop());
 
 // ---------------------------------------------------------------------------------------------
-// Fixtures whose API another engineer is building: rows inserted through drizzle.
+// Fixtures (test/support/paths.fixtures.ts) and paths made through the API.
 
-let serial = 0;
-async function course(s: TestSchool): Promise<number> {
-  const [row] = await service.db.insert(courses).values({ schoolId: s.id, name: `Course ${++serial}` }).returning();
-  return row.id;
-}
-/** A product holding these paths, in this order. */
-async function product(s: TestSchool, pathIds: number[] = []): Promise<number> {
-  const [row] = await service.db.insert(schoolProducts).values({ schoolId: s.id, title: `Product ${++serial}` }).returning();
-  if (pathIds.length)
-    await service.db.insert(schoolProductPaths).values(pathIds.map((pathId, position) => ({ schoolProductId: row.id, pathId, position })));
-  return row.id;
-}
-async function student(s: TestSchool) {
-  const n = ++serial;
-  const [row] = await service.db
-    .insert(users)
-    .values({ schoolId: s.id, type: 'Student', fullName: `Student ${n}`, email: `path-student${n}@example.com` })
-    .returning();
-  return { id: row.id, client: await service.token('student', s.id, row.id) };
-}
-async function enrollment(s: TestSchool, productId: number, fields: Partial<typeof enrollments.$inferInsert> = {}, studentId?: number) {
-  const who = studentId ?? (await student(s)).id;
-  const [registration] = await service.db.insert(registrations).values({ schoolId: s.id, studentId: who }).returning();
-  const [row] = await service.db
-    .insert(enrollments)
-    .values({
-      schoolId: s.id,
-      registrationId: registration.id,
-      studentId: who,
-      schoolProductId: productId,
-      maxAttendanceType: 'indeterminate',
-      status: 'active',
-      unlimited: true,
-      ...fields,
-    })
-    .returning();
-  return row.id;
-}
+const { course, product, student, enrollment: enroll } = pathFixtures(() => service);
+/** An enrollment's id (what the REST routes name). */
+const enrollment = async (...args: Parameters<typeof enroll>) => (await enroll(...args)).id;
+
 /** A path made through the API. */
-async function createPath(fields: Record<string, unknown> = {}, s: TestSchool = school): Promise<any> {
-  const res = await s.admin.post('/paths', { path: { name: `Path ${++serial}`, description: 'A path', ...fields } });
+async function createPath(fields: Record<string, unknown> = {}, s: TestSchool = school): Promise<RestPath> {
+  const res = await s.admin.post('/paths', { path: { name: `Path ${next()}`, description: 'A path', ...fields } });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
@@ -185,7 +148,7 @@ describe('GET /paths and GET /paths/:id', () => {
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual(expect.arrayContaining(mine));
     expect(ids(res)).not.toContain(theirs);
-    expect(res.body.every((p: any) => p.school_id === school.id)).toBe(true);
+    expect(res.body.every((p: RestPath) => p.school_id === school.id)).toBe(true);
     expect(res.headers['x-total-count']).toBe(String(res.body.length));
 
     const page = await school.admin.get('/paths?page=2&per_page=2');
@@ -301,7 +264,7 @@ describe('the scoped lists and shows', () => {
     const p1 = await createPath();
     const productId = await product(school, [p1.id]);
     const me = await student(school);
-    const mine = await enrollment(school, productId, {}, me.id);
+    const mine = await enrollment(school, productId, { studentId: me.id });
     const someoneElses = await enrollment(school, productId);
     expect(ids(await me.client.get(`/enrollments/${mine}/paths`))).toEqual([p1.id]);
     expect((await me.client.get(`/enrollments/${mine}/paths/${p1.id}`)).status).toBe(200);

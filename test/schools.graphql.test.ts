@@ -5,8 +5,10 @@ import { forums } from '../src/modules/forums/forum.table.js';
 import { libraries } from '../src/modules/library/library.table.js';
 import { organizations, schoolDomains, schools, schoolStatusChanges } from '../src/modules/schools/school.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
-import { graphql, type TadaDocumentNode } from './support/graphql.js';
+import { type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { graphql, type ReplyOf, type TadaDocumentNode } from './support/graphql.js';
+import { unique } from './support/rows.js';
+import { schoolFixtures } from './support/schools.fixtures.js';
 
 /**
  * GraphQL face of the Schools family: school, schools, createSchool, updateSchool, deleteSchool,
@@ -15,15 +17,15 @@ import { graphql, type TadaDocumentNode } from './support/graphql.js';
  */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
-let seq = 0;
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
 
-const SCHOOL_FIELDS = `id name subdomain status organizationId domains email phone cnpj crmToken adsAdvId adsPixId
+const SCHOOL_FIELDS = graphql(`fragment SchoolFields on School {
+  id name subdomain status organizationId domains email phone cnpj crmToken adsAdvId adsPixId
   videoKey videoPlayerKey videoAccessToken videoProjectId termsOfUse
   socialLink1 socialLink2 socialLink3 socialLink4 socialLink5 socialLink6 socialLink7
-  site address companyName seoTitle seoDescription logo metadata metaAvailableLocales createdAt updatedAt`;
+  site address companyName seoTitle seoDescription logo metadata metaAvailableLocales createdAt updatedAt
+}`);
 
-const SCHOOL = `query School($id: ID!) { school(id: $id) { ${SCHOOL_FIELDS} organization { id name } } }`;
+const SCHOOL = graphql(`query School($id: ID!) { school(id: $id) { ...SchoolFields organization { id name } } }`, [SCHOOL_FIELDS]);
 const SCHOOLS = graphql(`query Schools($email: EmailAddress, $type: UserType, $first: Int, $after: String, $page: Int, $perPage: Int) {
   schools(email: $email, type: $type, first: $first, after: $after, page: $page, perPage: $perPage) {
     totalCount
@@ -32,12 +34,18 @@ const SCHOOLS = graphql(`query Schools($email: EmailAddress, $type: UserType, $f
     pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
   }
 }`);
-const CREATE = `mutation Create($input: CreateSchoolInput!) {
-  createSchool(input: $input) { school { ${SCHOOL_FIELDS} } errors { field code message } }
-}`;
-const UPDATE = `mutation Update($id: ID!, $input: UpdateSchoolInput!) {
-  updateSchool(id: $id, input: $input) { school { ${SCHOOL_FIELDS} } errors { field code message } }
-}`;
+const CREATE = graphql(
+  `mutation Create($input: CreateSchoolInput!) {
+    createSchool(input: $input) { school { ...SchoolFields } errors { field code message } }
+  }`,
+  [SCHOOL_FIELDS],
+);
+const UPDATE = graphql(
+  `mutation Update($id: ID!, $input: UpdateSchoolInput!) {
+    updateSchool(id: $id, input: $input) { school { ...SchoolFields } errors { field code message } }
+  }`,
+  [SCHOOL_FIELDS],
+);
 const DELETE = graphql(`mutation Delete($id: ID!) { deleteSchool(id: $id) { school { id name } errors { field code message } } }`);
 const WIZARD = graphql(`mutation Wizard($input: SchoolWizardInput!) {
   schoolWizard(input: $input) {
@@ -50,8 +58,15 @@ const WIZARD = graphql(`mutation Wizard($input: SchoolWizardInput!) {
   }
 }`);
 
+/** An error as the tests read it: a GraphQL error, or a UserError of a payload (no extensions). */
+interface ErrorLike {
+  message: string;
+  path?: readonly unknown[];
+  extensions?: Record<string, unknown>;
+}
+
 /** No SQL, stack frames or file paths in any error, and no stacktrace extension. */
-function expectCleanErrors(errors: any[] | undefined) {
+function expectCleanErrors(errors: ErrorLike[] | undefined) {
   for (const e of errors ?? []) {
     expect(e.message).not.toMatch(/\bselect\b.*\bfrom\b|\binsert into\b|\bupdate\b.*\bset\b|\bat \S+ \(|node_modules|\.ts:\d+|\.js:\d+|violates|constraint/i);
     expect(e.extensions?.stacktrace).toBeUndefined();
@@ -60,7 +75,7 @@ function expectCleanErrors(errors: any[] | undefined) {
 }
 
 /** A single execution error of this code, with no data for the field. */
-function expectExecutionError(res: { data: any; errors?: any[] }, code: string, field: string) {
+function expectExecutionError(res: { data?: Record<string, unknown> | null; errors?: (ErrorLike & { extensions: Record<string, unknown> })[] }, code: string, field: string) {
   expect(res.errors, JSON.stringify(res)).toHaveLength(1);
   expect(res.errors![0].extensions.code).toBe(code);
   expect(res.errors![0].path).toEqual([field]);
@@ -73,22 +88,7 @@ describe('Schools over GraphQL', () => {
   let a: TestSchool;
   let b: TestSchool;
 
-  async function schoolRow(id: number | string) {
-    const [row] = await service.db.select().from(schools).where(eq(schools.id, Number(id)));
-    return row;
-  }
-  async function countRows(table: any, where?: any): Promise<number> {
-    const [r] = await service.db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
-    return Number(r.n);
-  }
-  async function person(schoolId: number, type: 'Student' | 'Collaborator' | 'Admin', email: string) {
-    const [row] = await service.db.insert(users).values({ schoolId, type, fullName: `${type} ${email}`, email }).returning();
-    return row;
-  }
-  async function studentOf(school: TestSchool): Promise<Client> {
-    const s = await person(school.id, 'Student', `${unique('student')}@example.com`);
-    return service.token('student', school.id, s.id);
-  }
+  const { schoolRow, countRows, person, studentOf } = schoolFixtures(() => service);
   async function createSchool(input: Record<string, unknown> = {}) {
     const res = await service.platform.graphql(CREATE, { input: { name: 'Created', subdomain: unique('gql'), ...input } });
     expect(res.errors).toBeUndefined();
@@ -97,9 +97,7 @@ describe('Schools over GraphQL', () => {
   }
 
   beforeAll(async () => {
-    service = await startService();
-    a = await service.school('Alpha Academy');
-    b = await service.school('Beta Institute');
+    ({ service, school: a, other: b } = await startTwoSchools('Alpha Academy', 'Beta Institute'));
   });
   afterAll(() => service?.stop());
 
@@ -182,7 +180,7 @@ describe('Schools over GraphQL', () => {
       const seen: string[] = [];
       let after: string | null = null;
       for (let pages = 0; pages < 10; pages++) {
-        const res: any = await service.platform.graphql(SCHOOLS, { first: 1, after });
+        const res: ReplyOf<typeof SCHOOLS> = await service.platform.graphql(SCHOOLS, { first: 1, after });
         expect(res.errors).toBeUndefined();
         const c = res.data.schools;
         expect(c.totalCount).toBe(all);
@@ -400,7 +398,7 @@ describe('Schools over GraphQL', () => {
       await service.platform.graphql(UPDATE, { id: created.id, input: { event: 'cancel' } });
       for (const event of ['try_out', 'block', 'active', 'overdue', 'suspend', 'cancel']) {
         const res = await service.platform.graphql(UPDATE, { id: created.id, input: { event } });
-        expect(res.data.updateSchool.errors.map((e: any) => e.code), event).toEqual(['invalid_transition']);
+        expect(res.data.updateSchool.errors.map((e) => e.code), event).toEqual(['invalid_transition']);
       }
       expect((await schoolRow(created.id)).status).toBe('canceled');
     });
@@ -466,7 +464,11 @@ describe('Schools over GraphQL', () => {
     it('given a platform credential that names another school (X-School-Id), when running the wizard, then the new school and its nested objects resolve', async () => {
       const res = await service.platform
         .forSchool(a.id)
-        .graphql(`mutation { schoolWizard(input: {name: "Narrowed Wizard", email: "narrowed@example.com", password: "secret-password"}) { errors { field } school { id } forum { id school { id } } library { schoolId } } }`);
+        .graphql(
+          graphql(
+            `mutation { schoolWizard(input: {name: "Narrowed Wizard", email: "narrowed@example.com", password: "secret-password"}) { errors { field } school { id } forum { id school { id } } library { schoolId } } }`,
+          ),
+        );
       expect(res.errors).toBeUndefined();
       const w = res.data.schoolWizard;
       expect(w.school.id).not.toBe(String(a.id));

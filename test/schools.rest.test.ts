@@ -5,8 +5,10 @@ import { forums } from '../src/modules/forums/forum.table.js';
 import { libraries } from '../src/modules/library/library.table.js';
 import { organizations, schoolDomains, schools, schoolStatusChanges } from '../src/modules/schools/school.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import { type Client, type Encoding, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Encoding, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
+import { unique } from './support/rows.js';
+import { schoolFixtures } from './support/schools.fixtures.js';
 
 /**
  * REST face of the Schools family: GET /schools, GET /schools/:id, POST /schools,
@@ -15,8 +17,6 @@ import { expectFieldError } from './support/rest-assertions.js';
  */
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
-let seq = 0;
-const unique = (prefix: string) => `${prefix}-${++seq}-${Math.random().toString(36).slice(2, 7)}`;
 
 /** No SQL, stack frames or file paths in a reply. */
 function expectNoInternals(res: Reply) {
@@ -28,22 +28,7 @@ describe('Schools over REST', () => {
   let a: TestSchool;
   let b: TestSchool;
 
-  async function schoolRow(id: number) {
-    const [row] = await service.db.select().from(schools).where(eq(schools.id, id));
-    return row;
-  }
-  async function countRows(table: any, where?: any): Promise<number> {
-    const [r] = await service.db.select({ n: sql<number>`count(*)::int` }).from(table).where(where);
-    return Number(r.n);
-  }
-  async function person(schoolId: number, type: 'Student' | 'Collaborator' | 'Admin', email: string) {
-    const [row] = await service.db.insert(users).values({ schoolId, type, fullName: `${type} ${email}`, email }).returning();
-    return row;
-  }
-  async function studentOf(school: TestSchool): Promise<Client> {
-    const s = await person(school.id, 'Student', `${unique('student')}@example.com`);
-    return service.token('student', school.id, s.id);
-  }
+  const { schoolRow, countRows, person, studentOf } = schoolFixtures(() => service);
   /** A school made with POST /schools (status pending). */
   async function createSchool(fields: Record<string, unknown> = {}) {
     const res = await service.platform.post('/schools', { school: { name: 'Created', subdomain: unique('sub'), ...fields } });
@@ -52,9 +37,7 @@ describe('Schools over REST', () => {
   }
 
   beforeAll(async () => {
-    service = await startService();
-    a = await service.school('Alpha Academy');
-    b = await service.school('Beta Institute');
+    ({ service, school: a, other: b } = await startTwoSchools('Alpha Academy', 'Beta Institute'));
   });
   afterAll(() => service?.stop());
 
@@ -106,7 +89,7 @@ describe('Schools over REST', () => {
       const res = await service.platform.get('/schools');
       expect(res.status).toBe(200);
       expect(Array.isArray(res.body)).toBe(true);
-      const ids = res.body.map((s: any) => s.id);
+      const ids = res.body.map((s: { id: number }) => s.id);
       expect(ids).toEqual(expect.arrayContaining([a.id, b.id]));
       expect(ids).toEqual([...ids].sort((x: number, y: number) => x - y));
       expect(res.headers['x-total-count']).toBe(String(await countRows(schools)));
@@ -118,7 +101,7 @@ describe('Schools over REST', () => {
       for (const client of [a.admin, await studentOf(a), await service.token('collaborator', a.id), await service.token('app', a.id)]) {
         const res = await client.get('/schools');
         expect(res.status, res.text).toBe(200);
-        expect(res.body.map((s: any) => s.id)).toEqual([a.id]);
+        expect(res.body.map((s: { id: number }) => s.id)).toEqual([a.id]);
         expect(res.headers['x-total-count']).toBe('1');
       }
     });
@@ -146,13 +129,13 @@ describe('Schools over REST', () => {
       it('given email and type Student, when listing, then the schools where a student has that e-mail are returned', async () => {
         const res = await service.platform.get(`/schools?email=${encodeURIComponent(shared)}&type=Student`);
         expect(res.status, res.text).toBe(200);
-        expect(res.body.map((s: any) => s.id)).toEqual([a.id]);
+        expect(res.body.map((s: { id: number }) => s.id)).toEqual([a.id]);
       });
 
       it('given email and type Collaborator, when listing, then the schools where a collaborator has that e-mail are returned', async () => {
         const res = await service.platform.get(`/schools?email=${encodeURIComponent(shared.toLowerCase())}&type=Collaborator`);
         expect(res.status, res.text).toBe(200);
-        expect(res.body.map((s: any) => s.id)).toEqual([b.id]);
+        expect(res.body.map((s: { id: number }) => s.id)).toEqual([b.id]);
       });
 
       it('given an e-mail nobody has, when listing, then the list is empty', async () => {
@@ -520,7 +503,7 @@ describe('Schools over REST', () => {
       expect(own.body.id).toBe(res.body.school.id);
       expectFieldError(await admin.get(`/schools/${a.id}`), 404, 'base', 'not_found');
       const list = await admin.get('/schools');
-      expect(list.body.map((s: any) => s.id)).toEqual([res.body.school.id]);
+      expect(list.body.map((s: { id: number }) => s.id)).toEqual([res.body.school.id]);
     });
 
     it('given a name whose subdomain is taken, when running the wizard again, then a numeric suffix is added', async () => {

@@ -15,12 +15,34 @@ type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
 /** The columns to write: values, or SQL computed by the statement (a position after the last). */
 type Values<T extends Owned> = { [K in keyof T['$inferInsert']]?: T['$inferInsert'][K] | SQL };
 type Operation = 'show' | 'list' | 'create' | 'update' | 'delete';
+/** A write queued by `columns` (`scope.afterWrite`), given the row once it is written. */
+type AfterWrite<T extends Owned> = (row: T['$inferSelect']) => Promise<unknown>;
+
+/** The writes one create or update queues, run in order once its row is written. */
+function writeQueue<T extends Owned>() {
+  const queued: AfterWrite<T>[] = [];
+  return {
+    afterWrite: (write: AfterWrite<T>) => void queued.push(write),
+    run: async (row: T['$inferSelect']) => {
+      for (const write of queued) await write(row);
+    },
+  };
+}
 
 /** What a resource's `columns` knows besides the input: the school written to and, on update, the row as it is. */
 export interface ColumnsScope<T extends Owned> {
   ctx: Context;
   schoolId: number;
   current?: T['$inferSelect'];
+  /** On a create inside a parent named by its argument, the parent's id (none when an optional argument is left out). */
+  parentId?: number;
+  /** The same parent's row, as `parent.byId` read it (a question's activity and type, to check an answer against). */
+  parent?: { id: number };
+  /**
+   * Queues a write checked here with the columns (a child list given in the input), run in the transaction once the row is
+   * inserted or updated. An update that changes no column writes nothing: columns that queue one on update give one to change.
+   */
+  afterWrite: (write: AfterWrite<T>) => void;
 }
 
 /** A resource created inside a parent named by an argument (`createLibraryResource(libraryId:, input:)`). */
@@ -34,6 +56,8 @@ export interface ParentSpec<T extends Owned> {
   column: keyof T['$inferInsert'] & string;
   /** The list query takes the parent as a required argument too (the parent's rows of the school). */
   inList?: boolean;
+  /** The create's argument may be left out: `columns` then finds the parent in the input and writes its column. */
+  optional?: boolean;
 }
 
 /** The write `spec.written` follows. */
@@ -44,20 +68,24 @@ export interface Written<TInput> {
 }
 
 export interface ResourceSpec<T extends Owned, TInput extends object, TArgs extends ConnectionArgs> {
-  /** The GraphQL object type, its connection and its input. */
+  /** The GraphQL object type, its connection (a resource with a list) and its input. */
   type: ClassType;
-  connection: ClassType;
+  connection?: ClassType;
   input: ClassType<TInput>;
+  /** The update's input type when it is not the create's (a create that takes more). */
+  updateInput?: ClassType<NoInfer<TInput>>;
   /** The type's GraphQL name (parseId, 404s); the class name unless given. */
   name?: string;
-  /** The show query and the payload's field (`forum`); `plural` names the list query (`forums`). */
+  /** The show query and the payload's field (`forum`); `plural` names the list query (`forums`), if any. */
   key: string;
-  plural: string;
+  plural?: string;
   table: T;
   /** The tenancy-scoped loader by id. */
   byId: LoaderDefinition<number, T['$inferSelect'] | null>;
   /** Checks the input (as the row will be) and maps it to the columns to write; `scope.current` on update. */
   columns: (tx: Queryable, input: TInput, scope: ColumnsScope<T>) => Values<T> | Promise<Values<T>>;
+  /** Throws when the caller may not change the row (an author's own posts): checked on the locked row before an update or a delete. */
+  mayChange?: (ctx: Context, current: T['$inferSelect'], tx: Queryable) => void | Promise<void>;
   parent?: ParentSpec<T>;
   /** The list's arguments and its own filters (default: the connection arguments, no filter); the base always keeps to the school's rows. */
   listArgs?: ClassType<TArgs>;
@@ -98,8 +126,14 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
     return findOr404(ctx, parent!.byId, parseId(id, parent!.type), parent!.type);
   }
 
-  async function changes(tx: Queryable, ctx: Context, input: TInput, current: T['$inferSelect']) {
-    return spec.columns(tx, input, { ctx, schoolId: (current as { schoolId: number }).schoolId, current });
+  async function changes(
+    tx: Queryable,
+    ctx: Context,
+    input: TInput,
+    current: T['$inferSelect'],
+    afterWrite: ColumnsScope<T>['afterWrite'],
+  ) {
+    return spec.columns(tx, input, { ctx, schoolId: (current as { schoolId: number }).schoolId, current, afterWrite });
   }
 
   @Resolver()
@@ -112,24 +146,28 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
 
     async listAll(...params: unknown[]) {
       const [parentId, args, ctx] = (parent?.inList ? params : [null, ...params]) as [string | null, TArgs, Context];
-      if (parentId !== null) {
-        const owner = await parentOf(ctx, parentId);
-        return paginate(ctx, table, and(eq(table[parent!.column as 'id'], owner.id), inSchool(ctx, table.schoolId)), args);
-      }
-      const where = and(inSchool(ctx, table.schoolId), spec.listWhere ? await spec.listWhere(ctx, args) : undefined);
+      const owner = parentId !== null ? await parentOf(ctx, parentId) : null;
+      const where = and(
+        owner ? eq(table[parent!.column as 'id'], owner.id) : undefined,
+        inSchool(ctx, table.schoolId),
+        spec.listWhere ? await spec.listWhere(ctx, args) : undefined,
+      );
       return paginate(ctx, table, where, args);
     }
 
     async createOne(...params: unknown[]) {
-      const [parentId, input, ctx] = (parent ? params : [null, ...params]) as [string | null, TInput, Context];
+      const [parentId, input, ctx] = (parent ? params : [null, ...params]) as [string | null | undefined, TInput, Context];
       const schoolId = writeSchool(ctx);
-      const owner = parentId !== null ? await parentOf(ctx, parentId) : null;
+      const owner = parentId !== null && parentId !== undefined ? await parentOf(ctx, parentId) : null;
       return mutate(ctx, key, async (tx) => {
-        const values = await spec.columns(tx, input, { ctx, schoolId });
+        const { afterWrite, run } = writeQueue<T>();
+        const parentScope = owner ? { parentId: owner.id, parent: owner } : {};
+        const values = await spec.columns(tx, input, { ctx, schoolId, afterWrite, ...parentScope });
         const [row] = await tx
           .insert(table)
           .values({ ...values, schoolId, ...(owner ? { [parent!.column]: owner.id } : {}) } as T['$inferInsert'])
           .returning();
+        await run(row as T['$inferSelect']);
         await spec.written?.(tx, row as T['$inferSelect'], { op: 'create', ctx, input });
         return spec.created ? spec.created(tx, row as T['$inferSelect'], ctx) : row;
       });
@@ -139,9 +177,12 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
       const rowId = parseId(id, name);
       return mutate(ctx, key, async (tx) => {
         const current = await lockOwned(tx, ctx, table, rowId, name);
-        const values = await changes(tx, ctx, input, current);
+        await spec.mayChange?.(ctx, current, tx);
+        const { afterWrite, run } = writeQueue<T>();
+        const values = await changes(tx, ctx, input, current, afterWrite);
         if (Object.keys(values).length === 0) return current;
         const [row] = await tx.update(table as PgTable).set(values).where(eq(table.id, rowId)).returning();
+        await run(row as T['$inferSelect']);
         await spec.written?.(tx, row as T['$inferSelect'], { op: 'update', ctx, input });
         return row;
       });
@@ -150,6 +191,7 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
     deleteOne(id: string, ctx: Context) {
       const rowId = parseId(id, name);
       return mutate(ctx, key, async (tx) => {
+        if (spec.mayChange) await spec.mayChange(ctx, await lockOwned(tx, ctx, table, rowId, name), tx);
         const row = await deleteOwned(tx, ctx, table, rowId, name);
         await spec.written?.(tx, row, { op: 'delete', ctx });
         return row;
@@ -161,14 +203,14 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
   const proto = ResourceResolver.prototype;
   const method = (property: keyof ResourceResolver) => Object.getOwnPropertyDescriptor(proto, property)!;
   const idArg = (property: string, index: number) => Arg('id', () => ID)(proto, property, index);
-  const parentArg = (property: string) => Arg(parent!.arg, () => ID)(proto, property, 0);
+  const parentArg = (property: string, options = {}) => Arg(parent!.arg, () => ID, options)(proto, property, 0);
   if (has('show')) {
     Query(() => spec.type, { name: key, ...description('show') })(proto, 'showOne', method('showOne'));
     idArg('showOne', 0);
     Ctx()(proto, 'showOne', 1);
   }
   if (has('list')) {
-    Query(() => spec.connection, { name: spec.plural, ...description('list') })(proto, 'listAll', method('listAll'));
+    Query(() => spec.connection!, { name: spec.plural, ...description('list') })(proto, 'listAll', method('listAll'));
     const at = parent?.inList ? 1 : 0;
     if (parent?.inList) parentArg('listAll');
     Args(() => spec.listArgs ?? ConnectionArgs)(proto, 'listAll', at);
@@ -177,14 +219,14 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
   if (has('create')) {
     Mutation(() => ResourcePayload, { name: `create${name}`, ...description('create') })(proto, 'createOne', method('createOne'));
     const at = parent ? 1 : 0;
-    if (parent) parentArg('createOne');
+    if (parent) parentArg('createOne', parent.optional ? { nullable: true } : {});
     Arg('input', () => spec.input)(proto, 'createOne', at);
     Ctx()(proto, 'createOne', at + 1);
   }
   if (has('update')) {
     Mutation(() => ResourcePayload, { name: `update${name}`, ...description('update') })(proto, 'updateOne', method('updateOne'));
     idArg('updateOne', 0);
-    Arg('input', () => spec.input)(proto, 'updateOne', 1);
+    Arg('input', () => spec.updateInput ?? spec.input)(proto, 'updateOne', 1);
     Ctx()(proto, 'updateOne', 2);
   }
   if (has('delete')) {

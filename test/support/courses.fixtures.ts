@@ -56,16 +56,21 @@ export function fixtures(service: Service) {
       if (productId) await db().insert(schoolProductPaths).values({ schoolProductId: productId, pathId: path.id, position });
       return path;
     },
-    /** A student's enrollment in the product: active, activated now (the test clock), unlimited. */
+    /**
+     * A student's enrollment in the product: active, activated now (the test clock), unlimited. The
+     * student is a new one, or the one `fields.studentId` names.
+     */
     async enrollment(
       s: TestSchool,
       productId: number,
       fields: Partial<typeof enrollments.$inferInsert> = {},
     ): Promise<{ id: number; studentId: number; student: Client }> {
-      const [student] = await db()
-        .insert(users)
-        .values({ schoolId: s.id, type: 'Student', fullName: 'Enrolled', email: `enrolled${next()}@example.com` })
-        .returning();
+      const [student] = fields.studentId
+        ? [{ id: fields.studentId }]
+        : await db()
+            .insert(users)
+            .values({ schoolId: s.id, type: 'Student', fullName: 'Enrolled', email: `enrolled${next()}@example.com` })
+            .returning();
       const [registration] = await db().insert(registrations).values({ schoolId: s.id, studentId: student.id }).returning();
       const [row] = await db()
         .insert(enrollments)

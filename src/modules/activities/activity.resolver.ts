@@ -1,14 +1,12 @@
 import 'reflect-metadata';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { inSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
-import { paginate } from '../../graphql/pagination.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { contentScope, type ContentScope, lessonCondition, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { courseModuleLinks, courses, lessons } from '../courses/course.table.js';
 import { ActivitiesArgs, ActivityInput } from './activity.input.js';
@@ -18,8 +16,6 @@ import { checkActivity } from './activity.rules.js';
 import { activities } from './activity.table.js';
 import { Activity, ActivityConnection } from './activity.type.js';
 import { removeQuestions, writeQuestions } from './activity.write.js';
-
-export const ActivityPayload = Payload(Activity, 'activity');
 
 /** Ids of the lessons a scope shows (a subquery); for an enrollment, released ones only. */
 function scopedLessonIds(ctx: Context, scope: ContentScope) {
@@ -52,8 +48,51 @@ async function courseOr404(ctx: Context, id: string): Promise<number> {
 const guardStudent = (ctx: Context, scope: ContentScope) =>
   requireEnrollmentForStudent(ctx, scope, 'activities', '/enrollments/:id/activities');
 
+const ActivityBase = resourceResolver({
+  type: Activity,
+  connection: ActivityConnection,
+  input: ActivityInput,
+  key: 'activity',
+  plural: 'activities',
+  table: activities,
+  byId: activityById,
+  columns: async (tx, input: ActivityInput, { schoolId, current, afterWrite }) => {
+    const { values, questions } = await checkActivity(tx, schoolId, input, current);
+    if (!questions) return values;
+    afterWrite(async (row) => {
+      if (current) await removeQuestions(tx, row.id);
+      await writeQuestions(tx, row.schoolId, row.id, questions);
+    });
+    // New questions change the activity too: its updatedAt moves.
+    return current ? { ...values, updatedAt: new Date() } : values;
+  },
+  listArgs: ActivitiesArgs,
+  listWhere: async (ctx, args: ActivitiesArgs) => {
+    const scope = await contentScope(ctx, args);
+    guardStudent(ctx, scope);
+    const conditions: (SQL | undefined)[] = [];
+    if (args.courseId !== undefined && args.courseId !== null)
+      conditions.push(inArray(activities.examLessonId, courseLessonIds(ctx, await courseOr404(ctx, args.courseId))));
+    if (args.lessonId !== undefined && args.lessonId !== null) {
+      const lesson = await findOr404(ctx, lessonById, parseId(args.lessonId, 'Lesson'), 'Lesson');
+      conditions.push(eq(activities.examLessonId, lesson.id));
+    }
+    if (scope.kind !== 'school') conditions.push(inArray(activities.examLessonId, scopedLessonIds(ctx, scope)));
+    return and(...conditions);
+  },
+  descriptions: {
+    list:
+      'Activities of the school (id order), narrowed to a course, a lesson, a school product or what an enrollment may see (arguments combine). Students need enrollmentId.',
+    create: 'Creates an activity and its questions, options and assertions in one transaction.',
+    update: 'Updates an activity; examQuestionsAttributes, when given, replaces its questions (refused while they have answers).',
+    delete: 'Deletes an activity with its questions and the attempts at it.',
+  },
+  // One activity is read through a content scope (a product's, an enrollment's released lessons) below.
+  omit: ['show'],
+});
+
 @Resolver(() => Activity)
-export class ActivityResolver {
+export class ActivityResolver extends ActivityBase {
   @Query(() => Activity, {
     description:
       "An activity; with schoolProductId or enrollmentId, only when its lesson is in that scope (an enrollment's: released). Students need enrollmentId.",
@@ -75,65 +114,5 @@ export class ActivityResolver {
       if (!inScope) throw notFound('Activity');
     }
     return row;
-  }
-
-  @Query(() => ActivityConnection, {
-    description:
-      'Activities of the school (id order), narrowed to a course, a lesson, a school product or what an enrollment may see (arguments combine). Students need enrollmentId.',
-  })
-  async activities(@Args(() => ActivitiesArgs) args: ActivitiesArgs, @Ctx() ctx: Context) {
-    const scope = await contentScope(ctx, args);
-    guardStudent(ctx, scope);
-    const conditions: (SQL | undefined)[] = [inSchool(ctx, activities.schoolId)];
-    if (args.courseId !== undefined && args.courseId !== null)
-      conditions.push(inArray(activities.examLessonId, courseLessonIds(ctx, await courseOr404(ctx, args.courseId))));
-    if (args.lessonId !== undefined && args.lessonId !== null) {
-      const lesson = await findOr404(ctx, lessonById, parseId(args.lessonId, 'Lesson'), 'Lesson');
-      conditions.push(eq(activities.examLessonId, lesson.id));
-    }
-    if (scope.kind !== 'school') conditions.push(inArray(activities.examLessonId, scopedLessonIds(ctx, scope)));
-    return paginate(ctx, activities, and(...conditions), args);
-  }
-
-  @Mutation(() => ActivityPayload, { description: 'Creates an activity and its questions, options and assertions in one transaction.' })
-  createActivity(@Arg('input', () => ActivityInput) input: ActivityInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'activity', async (tx) => {
-      const { values, questions } = await checkActivity(tx, schoolId, input);
-      const [row] = await tx
-        .insert(activities)
-        .values({ ...values, schoolId } as typeof activities.$inferInsert)
-        .returning();
-      if (questions) await writeQuestions(tx, schoolId, row.id, questions);
-      return row;
-    });
-  }
-
-  @Mutation(() => ActivityPayload, {
-    description: 'Updates an activity; examQuestionsAttributes, when given, replaces its questions (refused while they have answers).',
-  })
-  updateActivity(@Arg('id', () => ID) id: string, @Arg('input', () => ActivityInput) input: ActivityInput, @Ctx() ctx: Context) {
-    const activityId = parseId(id, 'Activity');
-    return mutate(ctx, 'activity', async (tx) => {
-      const current = await lockOwned(tx, ctx, activities, activityId, 'Activity');
-      const { values, questions } = await checkActivity(tx, current.schoolId, input, current);
-      if (questions) {
-        await removeQuestions(tx, activityId);
-        await writeQuestions(tx, current.schoolId, activityId, questions);
-      }
-      if (Object.keys(values).length === 0 && !questions) return current;
-      const [row] = await tx
-        .update(activities)
-        .set({ ...values, updatedAt: new Date() })
-        .where(eq(activities.id, activityId))
-        .returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => ActivityPayload, { description: 'Deletes an activity with its questions and the attempts at it.' })
-  deleteActivity(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const activityId = parseId(id, 'Activity');
-    return mutate(ctx, 'activity', (tx) => deleteOwned(tx, ctx, activities, activityId, 'Activity'));
   }
 }

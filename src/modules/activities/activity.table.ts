@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { boolean, check, integer, pgEnum, text } from 'drizzle-orm/pg-core';
+import { belongsTo, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 import { lessons } from '../courses/course.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
@@ -11,11 +12,9 @@ export const examQuestionType = pgEnum('exam_question_type', ['multiple_choice',
 export const examQuestionAssertionSide = pgEnum('exam_question_assertion_side', ['first', 'second']);
 
 /** An exam, attached to the lesson that presents it. */
-export const activities = pgTable(
+export const activities = schoolTable(
   'activities',
   {
-    id: id(),
-    schoolId: schoolRef(),
     title: text().notNull(),
     type: text().notNull(),
     showComments: activityShowComments().notNull(),
@@ -23,111 +22,95 @@ export const activities = pgTable(
     timeLimit: integer(),
     retryTime: integer(),
     maxAttempts: integer(),
-    ...timestamps,
   },
   (t) => [
-    index('activities_school_id_idx').on(t.schoolId, t.id),
-    index('activities_exam_lesson_id_idx').on(t.examLessonId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.examLessonId),
     check('activities_time_limit_positive', sql`${t.timeLimit} > 0`),
     check('activities_retry_time_non_negative', sql`${t.retryTime} >= 0`),
     check('activities_max_attempts_positive', sql`${t.maxAttempts} > 0`),
   ],
 );
 
-export const examQuestions = pgTable(
+export const examQuestions = schoolTable(
   'exam_questions',
   {
-    id: id(),
-    schoolId: schoolRef(),
     activityId: belongsTo(() => activities.id),
     position: integer().notNull().default(0),
     title: text(),
     type: examQuestionType().notNull().default('multiple_choice'),
     comment: text(),
     point: integer(),
-    ...timestamps,
   },
   (t) => [
-    index('exam_questions_activity_id_position_idx').on(t.activityId, t.position),
-    index('exam_questions_school_id_idx').on(t.schoolId),
+    indexOn(t.activityId, t.position),
+    indexOn(t.schoolId),
     check('exam_questions_point_non_negative', sql`${t.point} >= 0`),
   ],
 );
 
 /** An option of a question: a choice (title, correct) or, for associative questions, a pair of assertions. */
-export const examQuestionOptions = pgTable(
+export const examQuestionOptions = schoolTable(
   'exam_question_options',
   {
-    id: id(),
-    schoolId: schoolRef(),
     examQuestionId: belongsTo(() => examQuestions.id),
     position: integer().notNull().default(0),
     title: text(),
     correct: boolean().notNull().default(false),
-    ...timestamps,
   },
   (t) => [
-    index('exam_question_options_exam_question_id_position_idx').on(t.examQuestionId, t.position),
-    index('exam_question_options_school_id_idx').on(t.schoolId),
+    indexOn(t.examQuestionId, t.position),
+    indexOn(t.schoolId),
   ],
 );
 
 /** The first and second assertions of an associative option. */
-export const examQuestionAssertions = pgTable(
+export const examQuestionAssertions = schoolTable(
   'exam_question_assertions',
   {
-    id: id(),
-    schoolId: schoolRef(),
     optionId: belongsTo(() => examQuestionOptions.id),
     side: examQuestionAssertionSide().notNull(),
     text: text(),
-    ...timestamps,
   },
   (t) => [
-    uniqueIndex('exam_question_assertions_option_id_side_key').on(t.optionId, t.side),
-    index('exam_question_assertions_school_id_idx').on(t.schoolId),
+    uniqueIndexOn(t.optionId, t.side),
+    indexOn(t.schoolId),
   ],
 );
 
 /** A student's attempt at an activity. */
-export const examAnswers = pgTable(
+export const examAnswers = schoolTable(
   'exam_answers',
   {
-    id: id(),
-    schoolId: schoolRef(),
     activityId: belongsTo(() => activities.id),
     userId: belongsTo(() => users.id),
     enrollmentId: integer().references(() => enrollments.id, { onDelete: 'cascade' }),
     grade: integer(),
     submittedAt: tstz(),
-    ...timestamps,
   },
   (t) => [
-    index('exam_answers_school_id_idx').on(t.schoolId, t.id),
-    index('exam_answers_activity_id_user_id_idx').on(t.activityId, t.userId),
-    index('exam_answers_user_id_idx').on(t.userId),
-    index('exam_answers_enrollment_id_idx').on(t.enrollmentId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.activityId, t.userId),
+    indexOn(t.userId),
+    indexOn(t.enrollmentId),
   ],
 );
 
 /** The answer of one question within an attempt: a chosen option or a text (essay). */
-export const examQuestionAnswers = pgTable(
+export const examQuestionAnswers = schoolTable(
   'exam_question_answers',
   {
-    id: id(),
-    schoolId: schoolRef(),
     examQuestionId: belongsTo(() => examQuestions.id),
     examAnswerId: belongsTo(() => examAnswers.id),
     examQuestionOptionId: integer().references(() => examQuestionOptions.id, { onDelete: 'set null' }),
     text: text(),
     correct: boolean(),
-    ...timestamps,
   },
   (t) => [
-    index('exam_question_answers_exam_question_id_idx').on(t.examQuestionId, t.id),
-    index('exam_question_answers_exam_answer_id_idx').on(t.examAnswerId),
-    index('exam_question_answers_exam_question_option_id_idx').on(t.examQuestionOptionId),
-    index('exam_question_answers_school_id_idx').on(t.schoolId),
+    orderedIndex(t.examQuestionId, t.id),
+    indexOn(t.examAnswerId),
+    indexOn(t.examQuestionOptionId),
+    indexOn(t.schoolId),
   ],
 );
 

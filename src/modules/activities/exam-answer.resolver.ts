@@ -1,16 +1,12 @@
 import 'reflect-metadata';
-import { and, count, eq, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ownStudentId, writeSchool } from '../../auth/tenancy.js';
+import { and, count, eq } from 'drizzle-orm';
+import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
+import { ownStudentId } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
-import { idOrNull, parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
-import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { idOrNull } from '../../graphql/ids.js';
 import { existingId } from '../../graphql/references.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../content/content-scope.js';
 import { lessons } from '../courses/course.table.js';
@@ -19,16 +15,15 @@ import { users } from '../users/user.table.js';
 import { activityById, answersOfExamAnswer, examAnswerById, visibleExamAnswers } from './activity.loaders.js';
 import { activities, type ActivityRow, examAnswers, type ExamAnswerRow } from './activity.table.js';
 import { Activity } from './activity.type.js';
-import { CreateExamAnswerInput, ExamAnswer, ExamAnswerConnection, ExamQuestionAnswer, UpdateExamAnswerInput } from './exam-answer.type.js';
-
-export const ExamAnswerPayload = Payload(ExamAnswer, 'examAnswer');
-
-@ArgsType()
-export class ExamAnswersArgs extends ConnectionArgs {
-  @Field(() => ID, { nullable: true }) activityId?: string | null;
-  @Field(() => ID, { nullable: true }) studentId?: string | null;
-  @Field(() => ID, { nullable: true }) enrollmentId?: string | null;
-}
+import { idFilter, onlyVisible } from './exam-answer.rules.js';
+import {
+  CreateExamAnswerInput,
+  ExamAnswer,
+  ExamAnswerConnection,
+  ExamAnswersArgs,
+  ExamQuestionAnswer,
+  UpdateExamAnswerInput,
+} from './exam-answer.type.js';
 
 /** The enrollment must be one of the school's, of the attempt's student. Returns its row (null when not given or not found). */
 async function checkEnrollment(tx: Queryable, checks: Checks, schoolId: number, enrollmentId: string | null | undefined, studentId: number | null) {
@@ -70,115 +65,89 @@ function checkGrade(ctx: Context, checks: Checks, grade: number | null | undefin
   checks.range('grade', grade, 0);
 }
 
-@Resolver(() => ExamAnswer)
-export class ExamAnswerResolver {
-  @Query(() => ExamAnswer, { description: 'An attempt; a student credential sees only its own.' })
-  examAnswer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, examAnswerById, parseId(id, 'ExamAnswer'), 'ExamAnswer');
-  }
-
-  @Query(() => ExamAnswerConnection, { description: 'Attempts of the school, narrowed by activity, student and enrollment; a student sees its own.' })
-  examAnswers(@Args(() => ExamAnswersArgs) args: ExamAnswersArgs, @Ctx() ctx: Context) {
-    const by = (column: PgColumn, id: string | null | undefined, what: string): SQL | undefined =>
-      id === undefined || id === null ? undefined : eq(column, parseId(id, what));
-    const conditions = [
-      visibleExamAnswers(ctx),
-      by(examAnswers.activityId, args.activityId, 'Activity'),
-      by(examAnswers.userId, args.studentId, 'Student'),
-      by(examAnswers.enrollmentId, args.enrollmentId, 'Enrollment'),
-    ];
-    return paginate(ctx, examAnswers, and(...conditions), args);
-  }
-
-  @Mutation(() => ExamAnswerPayload, {
-    description: "Starts an attempt at an activity (no more than the activity's maxAttempts per student). A student credential makes its own.",
-  })
-  createExamAnswer(@Arg('input', () => CreateExamAnswerInput) input: CreateExamAnswerInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    const own = ownStudentId(ctx);
-    return mutate(ctx, 'examAnswer', async (tx) => {
-      const checks = new Checks().required('activityId', input.activityId);
-      if (own === null) checks.required('studentId', input.studentId);
-      else checks.required('enrollmentId', input.enrollmentId);
-      if (own !== null && input.studentId !== undefined && input.studentId !== null && idOrNull(input.studentId) !== own)
-        checks.add('studentId', 'forbidden', 'a student credential makes attempts for itself only');
-      checkGrade(ctx, checks, input.grade);
-      // The activity is locked so that concurrent attempts cannot pass maxAttempts together.
-      const activityId = idOrNull(input.activityId);
-      const [activity] = activityId
-        ? await tx
-            .select()
-            .from(activities)
-            .where(and(eq(activities.id, activityId), eq(activities.schoolId, schoolId)))
-            .for('update')
-        : [];
-      if (input.activityId && !activity) checks.add('activityId', 'not_found', 'must exist in this school');
-      const studentId = await existingId(tx, checks, 'studentId', users, own ?? input.studentId, schoolId, eq(users.type, 'Student'));
-      const enrollment = await checkEnrollment(tx, checks, schoolId, input.enrollmentId, studentId);
-      if (own !== null) await checkStudentAccess(tx, ctx, checks, enrollment, activity);
-      checks.throwIfAny();
-      if (activity.maxAttempts !== null) {
-        const [made] = await tx
-          .select({ n: count() })
-          .from(examAnswers)
-          .where(and(eq(examAnswers.activityId, activity.id), eq(examAnswers.userId, studentId!)));
-        if (Number(made.n) >= activity.maxAttempts)
-          checks.add(null, 'too_many_attempts', `the student has made all ${activity.maxAttempts} attempts this activity allows`).throwIfAny();
-      }
-      const [row] = await tx
-        .insert(examAnswers)
-        .values({
-          schoolId,
-          activityId: activity.id,
-          userId: studentId!,
-          enrollmentId: enrollment?.id ?? null,
-          grade: input.grade ?? null,
-          submittedAt: input.submittedAt ?? null,
-        })
-        .returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => ExamAnswerPayload, { description: 'Grades (staff) or hands in (submittedAt) an attempt.' })
-  updateExamAnswer(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateExamAnswerInput) input: UpdateExamAnswerInput, @Ctx() ctx: Context) {
-    writeSchool(ctx);
-    const answerId = parseId(id, 'ExamAnswer');
-    return mutate(ctx, 'examAnswer', async (tx) => {
-      const [current] = await tx
+/** The columns of a new attempt: its activity (locked, so concurrent attempts cannot pass maxAttempts together) and student. */
+async function attemptColumns(tx: Queryable, ctx: Context, schoolId: number, input: CreateExamAnswerInput) {
+  const own = ownStudentId(ctx);
+  const checks = new Checks().required('activityId', input.activityId);
+  if (own === null) checks.required('studentId', input.studentId);
+  else checks.required('enrollmentId', input.enrollmentId);
+  if (own !== null && input.studentId !== undefined && input.studentId !== null && idOrNull(input.studentId) !== own)
+    checks.add('studentId', 'forbidden', 'a student credential makes attempts for itself only');
+  checkGrade(ctx, checks, input.grade);
+  const activityId = idOrNull(input.activityId);
+  const [activity] = activityId
+    ? await tx
         .select()
-        .from(examAnswers)
-        .where(and(eq(examAnswers.id, answerId), visibleExamAnswers(ctx)))
-        .for('update');
-      if (!current) throw notFound('ExamAnswer');
-      const checks = new Checks();
-      checkGrade(ctx, checks, input.grade);
-      const enrollment = await checkEnrollment(tx, checks, current.schoolId, input.enrollmentId, current.userId);
-      checks.throwIfAny();
-      const values: Partial<typeof examAnswers.$inferInsert> = {};
-      if (input.enrollmentId !== undefined) values.enrollmentId = enrollment?.id ?? null;
-      if (input.grade !== undefined) values.grade = input.grade;
-      if (input.submittedAt !== undefined) values.submittedAt = input.submittedAt;
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(examAnswers).set(values).where(eq(examAnswers.id, answerId)).returning();
-      return row;
-    });
+        .from(activities)
+        .where(and(eq(activities.id, activityId), eq(activities.schoolId, schoolId)))
+        .for('update')
+    : [];
+  if (input.activityId && !activity) checks.add('activityId', 'not_found', 'must exist in this school');
+  const studentId = await existingId(tx, checks, 'studentId', users, own ?? input.studentId, schoolId, eq(users.type, 'Student'));
+  const enrollment = await checkEnrollment(tx, checks, schoolId, input.enrollmentId, studentId);
+  if (own !== null) await checkStudentAccess(tx, ctx, checks, enrollment, activity);
+  checks.throwIfAny();
+  if (activity.maxAttempts !== null) {
+    const [made] = await tx
+      .select({ n: count() })
+      .from(examAnswers)
+      .where(and(eq(examAnswers.activityId, activity.id), eq(examAnswers.userId, studentId!)));
+    if (Number(made.n) >= activity.maxAttempts)
+      checks.add(null, 'too_many_attempts', `the student has made all ${activity.maxAttempts} attempts this activity allows`).throwIfAny();
   }
+  return {
+    activityId: activity.id,
+    userId: studentId!,
+    enrollmentId: enrollment?.id ?? null,
+    grade: input.grade ?? null,
+    submittedAt: input.submittedAt ?? null,
+  };
+}
 
-  @Mutation(() => ExamAnswerPayload, { description: 'Deletes an attempt with its question answers.' })
-  deleteExamAnswer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    const answerId = parseId(id, 'ExamAnswer');
-    return mutate(ctx, 'examAnswer', async (tx) => {
-      const [row] = await tx
-        .delete(examAnswers)
-        .where(and(eq(examAnswers.id, answerId), eq(examAnswers.schoolId, schoolId)))
-        .returning();
-      if (!row) throw notFound('ExamAnswer');
-      return row;
-    });
-  }
+/** The columns an update writes: the enrollment, the grade (staff) and the hand-in time. */
+async function gradingColumns(tx: Queryable, ctx: Context, input: UpdateExamAnswerInput, current: ExamAnswerRow) {
+  const checks = new Checks();
+  checkGrade(ctx, checks, input.grade);
+  const enrollment = await checkEnrollment(tx, checks, current.schoolId, input.enrollmentId, current.userId);
+  checks.throwIfAny();
+  const values: Partial<typeof examAnswers.$inferInsert> = {};
+  if (input.enrollmentId !== undefined) values.enrollmentId = enrollment?.id ?? null;
+  if (input.grade !== undefined) values.grade = input.grade;
+  if (input.submittedAt !== undefined) values.submittedAt = input.submittedAt;
+  return values;
+}
 
+const ExamAnswerBase = resourceResolver({
+  type: ExamAnswer,
+  connection: ExamAnswerConnection,
+  input: CreateExamAnswerInput,
+  updateInput: UpdateExamAnswerInput,
+  key: 'examAnswer',
+  plural: 'examAnswers',
+  table: examAnswers,
+  byId: examAnswerById,
+  columns: (tx, input: CreateExamAnswerInput, { ctx, schoolId, current }) =>
+    current ? gradingColumns(tx, ctx, input, current) : attemptColumns(tx, ctx, schoolId, input),
+  mayChange: onlyVisible(examAnswers, visibleExamAnswers, 'ExamAnswer'),
+  listArgs: ExamAnswersArgs,
+  listWhere: (ctx, args: ExamAnswersArgs) =>
+    and(
+      visibleExamAnswers(ctx),
+      idFilter(examAnswers.activityId, args.activityId, 'Activity'),
+      idFilter(examAnswers.userId, args.studentId, 'Student'),
+      idFilter(examAnswers.enrollmentId, args.enrollmentId, 'Enrollment'),
+    ),
+  descriptions: {
+    show: 'An attempt; a student credential sees only its own.',
+    list: 'Attempts of the school, narrowed by activity, student and enrollment; a student sees its own.',
+    create: "Starts an attempt at an activity (no more than the activity's maxAttempts per student). A student credential makes its own.",
+    update: 'Grades (staff) or hands in (submittedAt) an attempt.',
+    delete: 'Deletes an attempt with its question answers.',
+  },
+});
+
+@Resolver(() => ExamAnswer)
+export class ExamAnswerResolver extends ExamAnswerBase {
   @FieldResolver(() => ID, { description: 'The student making the attempt.' })
   studentId(@Root() answer: ExamAnswerRow): number {
     return answer.userId;

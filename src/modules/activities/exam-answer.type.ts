@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Connection, ConnectionArgs } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -55,4 +55,16 @@ export class ExamQuestionAnswerInput {
   @Field(() => ID, { nullable: true, description: "An attempt (ExamAnswer) at the question's activity." }) examAnswerId?: string | null;
   @Field(() => ID, { nullable: true, description: 'An option of the question.' }) examQuestionOptionId?: string | null;
   @Field(() => String, { nullable: true, description: 'The written answer (essay questions).' }) text?: string | null;
+}
+
+@ArgsType()
+export class ExamAnswersArgs extends ConnectionArgs {
+  @Field(() => ID, { nullable: true }) activityId?: string | null;
+  @Field(() => ID, { nullable: true }) studentId?: string | null;
+  @Field(() => ID, { nullable: true }) enrollmentId?: string | null;
+}
+
+@ArgsType()
+export class ExamQuestionAnswersArgs extends ConnectionArgs {
+  @Field(() => ID, { nullable: true }) examAnswerId?: string | null;
 }

@@ -1,14 +1,10 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { writeSchool } from '../../auth/tenancy.js';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
-import { idOrNull, parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
-import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
+import { idOrNull } from '../../graphql/ids.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import {
   examAnswerById,
@@ -27,9 +23,14 @@ import {
   examQuestions,
 } from './activity.table.js';
 import { ExamQuestion, ExamQuestionOption } from './activity.type.js';
-import { ExamAnswer, ExamQuestionAnswer, ExamQuestionAnswerConnection, ExamQuestionAnswerInput } from './exam-answer.type.js';
-
-export const ExamQuestionAnswerPayload = Payload(ExamQuestionAnswer, 'examQuestionAnswer');
+import { idFilter, onlyVisible } from './exam-answer.rules.js';
+import {
+  ExamAnswer,
+  ExamQuestionAnswer,
+  ExamQuestionAnswerConnection,
+  ExamQuestionAnswerInput,
+  ExamQuestionAnswersArgs,
+} from './exam-answer.type.js';
 
 /**
  * Checks an answer as it will be: its attempt (an ExamAnswer of the school at the question's
@@ -70,73 +71,40 @@ async function checkAnswer(tx: Queryable, ctx: Context, question: ExamQuestionRo
   return values;
 }
 
+async function questionOf(tx: Queryable, id: number): Promise<ExamQuestionRow> {
+  const [question] = await tx.select().from(examQuestions).where(eq(examQuestions.id, id));
+  return question;
+}
+
+const ExamQuestionAnswerBase = resourceResolver({
+  type: ExamQuestionAnswer,
+  connection: ExamQuestionAnswerConnection,
+  input: ExamQuestionAnswerInput,
+  key: 'examQuestionAnswer',
+  plural: 'examQuestionAnswers',
+  table: examQuestionAnswers,
+  byId: examQuestionAnswerById,
+  parent: { arg: 'examQuestionId', type: 'ExamQuestion', byId: examQuestionById, column: 'examQuestionId', inList: true },
+  columns: async (tx, input: ExamQuestionAnswerInput, { ctx, current, parent }) => {
+    // The question: on create the parent argument's, on update the answer's (read through tx: PGlite has one connection).
+    const question = current ? await questionOf(tx, current.examQuestionId) : (parent as ExamQuestionRow);
+    return checkAnswer(tx, ctx, question, input, current);
+  },
+  mayChange: onlyVisible(examQuestionAnswers, visibleQuestionAnswers, 'ExamQuestionAnswer'),
+  listArgs: ExamQuestionAnswersArgs,
+  listWhere: (ctx, args: ExamQuestionAnswersArgs) =>
+    and(visibleQuestionAnswers(ctx), idFilter(examQuestionAnswers.examAnswerId, args.examAnswerId, 'ExamAnswer')),
+  descriptions: {
+    show: 'A student credential sees only the answers of its own attempts.',
+    list: 'The answers to a question, optionally of one attempt; a student sees its own.',
+    create: 'Answers a question within an attempt (a student credential: within its own).',
+    update: 'Changes an answer; correct is recomputed when the option changes.',
+    delete: 'Deletes an answer (a student credential: one of its own attempts).',
+  },
+});
+
 @Resolver(() => ExamQuestionAnswer)
-export class ExamQuestionAnswerResolver {
-  @Query(() => ExamQuestionAnswer, { description: 'A student credential sees only the answers of its own attempts.' })
-  examQuestionAnswer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, examQuestionAnswerById, parseId(id, 'ExamQuestionAnswer'), 'ExamQuestionAnswer');
-  }
-
-  @Query(() => ExamQuestionAnswerConnection, { description: 'The answers to a question, optionally of one attempt; a student sees its own.' })
-  async examQuestionAnswers(
-    @Arg('examQuestionId', () => ID) examQuestionId: string,
-    @Arg('examAnswerId', () => ID, { nullable: true }) examAnswerId: string | null | undefined,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Ctx() ctx: Context,
-  ) {
-    const question = await findOr404(ctx, examQuestionById, parseId(examQuestionId, 'ExamQuestion'), 'ExamQuestion');
-    const ofAttempt = examAnswerId === undefined || examAnswerId === null ? undefined : eq(examQuestionAnswers.examAnswerId, parseId(examAnswerId, 'ExamAnswer'));
-    return paginate(ctx, examQuestionAnswers, and(eq(examQuestionAnswers.examQuestionId, question.id), visibleQuestionAnswers(ctx), ofAttempt), args);
-  }
-
-  @Mutation(() => ExamQuestionAnswerPayload, { description: 'Answers a question within an attempt (a student credential: within its own).' })
-  async createExamQuestionAnswer(
-    @Arg('examQuestionId', () => ID) examQuestionId: string,
-    @Arg('input', () => ExamQuestionAnswerInput) input: ExamQuestionAnswerInput,
-    @Ctx() ctx: Context,
-  ) {
-    writeSchool(ctx);
-    const question = await findOr404(ctx, examQuestionById, parseId(examQuestionId, 'ExamQuestion'), 'ExamQuestion');
-    return mutate(ctx, 'examQuestionAnswer', async (tx) => {
-      const values = await checkAnswer(tx, ctx, question, input);
-      const [row] = await tx
-        .insert(examQuestionAnswers)
-        .values({ ...values, examAnswerId: values.examAnswerId!, schoolId: question.schoolId, examQuestionId: question.id })
-        .returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => ExamQuestionAnswerPayload, { description: 'Changes an answer; correct is recomputed when the option changes.' })
-  updateExamQuestionAnswer(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => ExamQuestionAnswerInput) input: ExamQuestionAnswerInput,
-    @Ctx() ctx: Context,
-  ) {
-    writeSchool(ctx);
-    const answerId = parseId(id, 'ExamQuestionAnswer');
-    return mutate(ctx, 'examQuestionAnswer', async (tx) => {
-      const current = await lockAnswer(tx, ctx, answerId);
-      // Inside the transaction every read goes through tx (PGlite has one connection).
-      const [question] = await tx.select().from(examQuestions).where(eq(examQuestions.id, current.examQuestionId));
-      const values = await checkAnswer(tx, ctx, question, input, current);
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(examQuestionAnswers).set(values).where(eq(examQuestionAnswers.id, answerId)).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => ExamQuestionAnswerPayload, { description: 'Deletes an answer (a student credential: one of its own attempts).' })
-  deleteExamQuestionAnswer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    writeSchool(ctx);
-    const answerId = parseId(id, 'ExamQuestionAnswer');
-    return mutate(ctx, 'examQuestionAnswer', async (tx) => {
-      const current = await lockAnswer(tx, ctx, answerId);
-      await tx.delete(examQuestionAnswers).where(eq(examQuestionAnswers.id, current.id));
-      return current;
-    });
-  }
-
+export class ExamQuestionAnswerResolver extends ExamQuestionAnswerBase {
   @FieldResolver(() => ExamQuestion)
   examQuestion(@Root() answer: ExamQuestionAnswerRow, @Ctx() ctx: Context) {
     return ctx.loaders.get(examQuestionById).load(answer.examQuestionId);
@@ -152,15 +120,3 @@ export class ExamQuestionAnswerResolver {
     return answer.examQuestionOptionId === null ? null : ctx.loaders.get(examQuestionOptionById).load(answer.examQuestionOptionId);
   }
 }
-
-/** The answer, locked; for a student credential only one of its own attempts (another's is a 404). */
-async function lockAnswer(tx: Queryable, ctx: Context, id: number): Promise<ExamQuestionAnswerRow> {
-  const [row] = await tx
-    .select()
-    .from(examQuestionAnswers)
-    .where(and(eq(examQuestionAnswers.id, id), eq(examQuestionAnswers.schoolId, writeSchool(ctx)), visibleQuestionAnswers(ctx)))
-    .for('update');
-  if (!row) throw notFound('ExamQuestionAnswer');
-  return row;
-}
-

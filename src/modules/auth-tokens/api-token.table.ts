@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { check, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, tstz } from '../../db/columns.js';
+import { indexOn } from '../../db/indexes.js';
 import { schools } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 
@@ -24,8 +25,8 @@ export const apiTokens = pgTable(
     revokedAt: tstz(),
   },
   (t) => [
-    index('api_tokens_school_id_idx').on(t.schoolId),
-    index('api_tokens_user_id_idx').on(t.userId),
+    indexOn(t.schoolId),
+    indexOn(t.userId),
     check('api_tokens_school_scope', sql`(${t.role} = 'platform') = (${t.schoolId} is null)`),
     check('api_tokens_student_user', sql`${t.role} <> 'student' or ${t.userId} is not null`),
   ],

@@ -1,25 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { boolean, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { belongsTo, tstz } from '../../db/columns.js';
+import { orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { courses } from '../courses/course.table.js';
 
-export const courseClasses = pgTable(
+export const courseClasses = schoolTable(
   'course_classes',
   {
-    id: id(),
-    schoolId: schoolRef(),
     courseId: belongsTo(() => courses.id),
     code: text(),
     startAt: tstz(),
     endAt: tstz(),
     main: boolean().notNull().default(false),
-    ...timestamps,
   },
   (t) => [
-    index('course_classes_school_id_idx').on(t.schoolId, t.id),
-    index('course_classes_course_id_idx').on(t.courseId, t.id),
-    uniqueIndex('course_classes_school_id_code_key').on(t.schoolId, t.code),
+    orderedIndex(t.schoolId, t.id),
+    orderedIndex(t.courseId, t.id),
+    uniqueIndexOn(t.schoolId, t.code),
     // At most one main class per course.
     uniqueIndex('course_classes_course_id_main_key').on(t.courseId).where(sql`${t.main}`),
   ],

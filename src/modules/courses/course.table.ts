@@ -1,40 +1,35 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { boolean, check, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { belongsTo, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { linkKeys, schoolTable } from '../../db/tables.js';
 import { media } from '../media/media.table.js';
 
-export const courses = pgTable(
+export const courses = schoolTable(
   'courses',
   {
-    id: id(),
-    schoolId: schoolRef(),
     name: text().notNull(),
     description: text(),
     imageUrl: text(),
     duration: integer(),
     code: text(),
     ready: boolean().notNull().default(false),
-    ...timestamps,
   },
   (t) => [
-    index('courses_school_id_idx').on(t.schoolId, t.id),
-    uniqueIndex('courses_school_id_code_key').on(t.schoolId, t.code),
+    orderedIndex(t.schoolId, t.id),
+    uniqueIndexOn(t.schoolId, t.code),
     check('courses_duration_non_negative', sql`${t.duration} >= 0`),
   ],
 );
 
 /** Modules are shared: one module may belong to several courses (course_module_links). */
-export const courseModules = pgTable(
+export const courseModules = schoolTable(
   'course_modules',
   {
-    id: id(),
-    schoolId: schoolRef(),
     name: text().notNull(),
     description: text(),
-    ...timestamps,
   },
-  (t) => [index('course_modules_school_id_idx').on(t.schoolId, t.id)],
+  (t) => [orderedIndex(t.schoolId, t.id)],
 );
 
 /** The modules of a course, in order. */
@@ -45,17 +40,12 @@ export const courseModuleLinks = pgTable(
     courseModuleId: belongsTo(() => courseModules.id),
     position: integer().notNull().default(0),
   },
-  (t) => [
-    primaryKey({ columns: [t.courseId, t.courseModuleId] }),
-    index('course_module_links_course_module_id_idx').on(t.courseModuleId),
-  ],
+  (t) => linkKeys(t.courseId, t.courseModuleId),
 );
 
-export const lessons = pgTable(
+export const lessons = schoolTable(
   'lessons',
   {
-    id: id(),
-    schoolId: schoolRef(),
     /** Nullable: the spec's lesson body has no module, so a lesson may be created before it is placed. */
     courseModuleId: integer().references(() => courseModules.id, { onDelete: 'cascade' }),
     position: integer().notNull().default(0),
@@ -69,12 +59,11 @@ export const lessons = pgTable(
     releaseAt: tstz(),
     /** Days after the enrollment until the lesson is released. */
     releaseAfter: integer(),
-    ...timestamps,
   },
   (t) => [
-    index('lessons_school_id_idx').on(t.schoolId, t.id),
-    index('lessons_course_module_id_position_idx').on(t.courseModuleId, t.position),
-    index('lessons_media_id_idx').on(t.mediaId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.courseModuleId, t.position),
+    indexOn(t.mediaId),
     check('lessons_min_grade_non_negative', sql`${t.minGrade} >= 0`),
     check('lessons_release_after_non_negative', sql`${t.releaseAfter} >= 0`),
   ],

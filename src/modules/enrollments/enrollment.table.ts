@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { boolean, check, integer, pgEnum, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { belongsTo, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { courseClasses } from '../course-classes/course-class.table.js';
@@ -14,26 +15,21 @@ export const enrollmentMaxAttendanceType = pgEnum('enrollment_max_attendance_typ
 export const enrollmentStatus = pgEnum('enrollment_status', ['pending', 'active', 'expired', 'deactivated', 'canceled']);
 
 /** A student's registration in a school; enrollments hang from it. */
-export const registrations = pgTable(
+export const registrations = schoolTable(
   'registrations',
   {
-    id: id(),
-    schoolId: schoolRef(),
     studentId: belongsTo(() => users.id),
     status: text().notNull().default('active'),
-    ...timestamps,
   },
   (t) => [
-    uniqueIndex('registrations_school_id_student_id_key').on(t.schoolId, t.studentId),
-    index('registrations_student_id_idx').on(t.studentId),
+    uniqueIndexOn(t.schoolId, t.studentId),
+    indexOn(t.studentId),
   ],
 );
 
-export const enrollments = pgTable(
+export const enrollments = schoolTable(
   'enrollments',
   {
-    id: id(),
-    schoolId: schoolRef(),
     registrationId: belongsTo(() => registrations.id),
     /** The registration's student, kept on the row for the student scope of the list. */
     studentId: belongsTo(() => users.id),
@@ -49,14 +45,13 @@ export const enrollments = pgTable(
     code: text(),
     /** Seconds spent; written only with an app credential. */
     timeSpent: integer().notNull().default(0),
-    ...timestamps,
   },
   (t) => [
-    index('enrollments_school_id_idx').on(t.schoolId, t.id),
-    index('enrollments_registration_id_idx').on(t.registrationId),
-    index('enrollments_student_id_idx').on(t.studentId, t.id),
-    index('enrollments_school_product_id_idx').on(t.schoolProductId, t.id),
-    uniqueIndex('enrollments_school_id_code_key').on(t.schoolId, t.code),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.registrationId),
+    orderedIndex(t.studentId, t.id),
+    orderedIndex(t.schoolProductId, t.id),
+    uniqueIndexOn(t.schoolId, t.code),
     check('enrollments_max_attendance_length_positive', sql`${t.maxAttendanceLength} > 0`),
     check('enrollments_time_spent_non_negative', sql`${t.timeSpent} >= 0`),
   ],
@@ -70,7 +65,7 @@ export const enrollmentCourseClasses = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.enrollmentId, t.courseClassId] }),
-    index('enrollment_course_classes_course_class_id_idx').on(t.courseClassId, t.enrollmentId),
+    orderedIndex(t.courseClassId, t.enrollmentId),
   ],
 );
 

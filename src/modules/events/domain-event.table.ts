@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, tstz } from '../../db/columns.js';
+import { indexOn } from '../../db/indexes.js';
 import { schoolRef } from '../schools/school.table.js';
 
 /**
@@ -27,9 +28,9 @@ export const domainEvents = pgTable(
       .default(sql`(pg_current_xact_id()::text)::bigint`),
   },
   (t) => [
-    index('domain_events_school_id_created_at_idx').on(t.schoolId, t.createdAt),
-    index('domain_events_subject_type_subject_id_idx').on(t.subjectType, t.subjectId),
-    index('domain_events_school_id_txid_id_idx').on(t.schoolId, t.txid, t.id),
+    indexOn(t.schoolId, t.createdAt),
+    indexOn(t.subjectType, t.subjectId),
+    indexOn(t.schoolId, t.txid, t.id),
   ],
 );
 

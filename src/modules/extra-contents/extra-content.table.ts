@@ -1,6 +1,7 @@
-import { boolean, index, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { boolean, integer, pgEnum, text } from 'drizzle-orm/pg-core';
+import { belongsTo } from '../../db/columns.js';
+import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { media } from '../media/media.table.js';
 
 export const extraContentResourceType = pgEnum('extra_content_resource_type', ['Lesson', 'Course', 'SchoolProduct']);
@@ -10,11 +11,9 @@ export const extraContentResourceType = pgEnum('extra_content_resource_type', ['
  * `resourceType`/`resourceId` is polymorphic, so it has no foreign key: the service checks that
  * the resource exists in the same school.
  */
-export const extraContents = pgTable(
+export const extraContents = schoolTable(
   'extra_contents',
   {
-    id: id(),
-    schoolId: schoolRef(),
     resourceType: extraContentResourceType().notNull().default('Lesson'),
     resourceId: integer().notNull(),
     mediaId: belongsTo(() => media.id),
@@ -22,12 +21,11 @@ export const extraContents = pgTable(
     downloadable: boolean().notNull().default(false),
     available: boolean().notNull().default(false),
     title: text(),
-    ...timestamps,
   },
   (t) => [
-    index('extra_contents_school_id_idx').on(t.schoolId, t.id),
-    index('extra_contents_resource_type_resource_id_order_idx').on(t.resourceType, t.resourceId, t.order),
-    index('extra_contents_media_id_idx').on(t.mediaId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.resourceType, t.resourceId, t.order),
+    indexOn(t.mediaId),
   ],
 );
 

@@ -71,3 +71,26 @@ export async function authorOf(
 
 /** Staff of a school (collaborators and admins), as a condition on `users`. */
 export const staffOfSchool = (schoolId: number) => and(eq(users.schoolId, schoolId), inArray(users.type, [...STAFF_USER_TYPES]));
+
+/**
+ * The columns of a post (a forum answer, a collaborative comment): its text, required on create and
+ * never cleared, and its author (`authorOf`; on update only when named, else it stays). With
+ * `authorRequired` the input must name the author too (a comment's userId).
+ */
+export async function postColumns(
+  tx: Queryable,
+  input: { text?: string | null; userId?: string | null },
+  { ctx, schoolId, current }: { ctx: Context; schoolId: number; current?: { userId: number | null } },
+  authorRequired = false,
+) {
+  const given = current ? 'notCleared' : 'required';
+  const checks = new Checks()[given]('text', input.text);
+  if (authorRequired) checks[given]('userId', input.userId);
+  const named = input.userId !== undefined && input.userId !== null;
+  const userId = current && !named ? current.userId : await authorOf(tx, ctx, checks, input.userId, schoolId);
+  checks.throwIfAny();
+  const values: { text?: string; userId?: number | null } = {};
+  if (input.text !== undefined) values.text = input.text!;
+  if (userId !== current?.userId) values.userId = userId;
+  return values;
+}

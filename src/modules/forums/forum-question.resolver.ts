@@ -1,15 +1,14 @@
 import 'reflect-metadata';
 import { and, eq, not } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
+import { mutate } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
-import { paginate } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
+import { type ColumnsScope, resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { authorOf, ForumAuthor, schoolUserById } from './forum-author.js';
 import { CreateForumQuestionInput, ForumQuestionsArgs, MoveForumQuestionInput, UpdateForumQuestionInput } from './forum.input.js';
@@ -17,8 +16,6 @@ import { answeredByAdminOfQuestion, answeredByStaff, answersOfQuestion, question
 import { assertMayEdit, checkMove, questionCreated } from './forum.rules.js';
 import { forumQuestions, forumSections, type ForumQuestionRow } from './forum.table.js';
 import { ForumAnswer, ForumQuestion, ForumQuestionConnection, ForumSection } from './forum.type.js';
-
-export const ForumQuestionPayload = Payload(ForumQuestion, 'forumQuestion');
 
 const given = (v: string | null | undefined) => v !== undefined && v !== null;
 
@@ -31,97 +28,77 @@ async function moveTo(tx: Queryable, question: ForumQuestionRow, target: string,
   return row;
 }
 
-@Resolver(() => ForumQuestion)
-export class ForumQuestionResolver {
-  @Query(() => ForumQuestion)
-  forumQuestion(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, questionById, parseId(id, 'ForumQuestion'), 'ForumQuestion');
-  }
+/**
+ * The columns of a create (title, description and a section required; createdAt for an import) or of
+ * an update. The section is the argument's (`parentId`), else the input's (a 422 when it is not the
+ * school's; on update, one of the same forum).
+ */
+async function questionColumns(
+  tx: Queryable,
+  input: CreateForumQuestionInput,
+  { ctx, schoolId, current, parentId }: ColumnsScope<typeof forumQuestions>,
+) {
+  const presence = current ? 'notCleared' : 'required';
+  const checks = new Checks()[presence]('title', input.title)[presence]('description', input.description);
+  if (current) checks.notCleared('forumSectionId', input.forumSectionId);
+  const field = given(input.forumSectionId) ? 'forumSectionId' : 'forumQuestionId';
+  const target = input.forumSectionId ?? input.forumQuestionId;
+  let sectionId = parentId ?? current?.forumSectionId ?? null;
+  if (parentId === undefined && given(target))
+    sectionId = current ? await checkMove(tx, checks, field, current, target!) : await existingId(tx, checks, field, forumSections, target, schoolId);
+  else if (sectionId === null) checks.add('forumSectionId', 'blank');
+  const userId = current && !given(input.userId) ? current.userId : await authorOf(tx, ctx, checks, input.userId, schoolId);
+  checks.throwIfAny();
+  const values: Partial<typeof forumQuestions.$inferInsert> = {};
+  if (input.title !== undefined) values.title = input.title!.trim();
+  if (input.description !== undefined) values.description = input.description!;
+  if (input.fixed !== undefined && input.fixed !== null) values.fixed = input.fixed;
+  if (sectionId !== current?.forumSectionId) values.forumSectionId = sectionId!;
+  if (userId !== current?.userId) values.userId = userId;
+  // An import keeps its time.
+  if (!current && input.createdAt) values.createdAt = values.updatedAt = input.createdAt;
+  return values;
+}
 
-  @Query(() => ForumQuestionConnection, { description: "The school's questions, narrowed by section, author and whether staff answered." })
-  async forumQuestions(@Args(() => ForumQuestionsArgs) args: ForumQuestionsArgs, @Ctx() ctx: Context) {
+const ForumQuestionBase = resourceResolver({
+  type: ForumQuestion,
+  connection: ForumQuestionConnection,
+  input: CreateForumQuestionInput,
+  updateInput: UpdateForumQuestionInput,
+  key: 'forumQuestion',
+  plural: 'forumQuestions',
+  table: forumQuestions,
+  byId: questionById,
+  // A section named by the argument that is not the school's is a 404; one named in the input is a 422.
+  parent: { arg: 'forumSectionId', type: 'ForumSection', byId: sectionById, column: 'forumSectionId', optional: true },
+  columns: questionColumns,
+  mayChange: (ctx, question) => assertMayEdit(ctx, question.userId),
+  // createdAt given: an import; its callbacks (notifications, event) are skipped.
+  written: (tx, question, { op, input }) => (op === 'create' && !input!.createdAt ? questionCreated(tx, question) : Promise.resolve()),
+  listArgs: ForumQuestionsArgs,
+  listWhere: async (ctx, args: ForumQuestionsArgs) => {
     const section = given(args.forumSectionId) ? await findOr404(ctx, sectionById, parseId(args.forumSectionId!, 'ForumSection'), 'ForumSection') : null;
     const user = given(args.userId) ? await findOr404(ctx, schoolUserById, parseId(args.userId!, 'User'), 'User') : null;
     const answered = args.answeredByAdmin === true ? answeredByStaff : args.answeredByAdmin === false ? not(answeredByStaff) : undefined;
-    const where = and(
-      inSchool(ctx, forumQuestions.schoolId),
+    return and(
       section ? eq(forumQuestions.forumSectionId, section.id) : undefined,
       user ? eq(forumQuestions.userId, user.id) : undefined,
       answered,
     );
-    return paginate(ctx, forumQuestions, where, args);
-  }
-
-  @Mutation(() => ForumQuestionPayload, {
-    description:
+  },
+  descriptions: {
+    list: "The school's questions, narrowed by section, author and whether staff answered.",
+    create:
       'Asks a question in a section (the argument, else input.forumSectionId / forumQuestionId). Without createdAt, the ' +
       "school's collaborators and admins are notified and forum_question.created is emitted; with it, neither happens.",
-  })
-  async createForumQuestion(
-    @Arg('forumSectionId', () => ID, { nullable: true }) forumSectionId: string | null | undefined,
-    @Arg('input', () => CreateForumQuestionInput) input: CreateForumQuestionInput,
-    @Ctx() ctx: Context,
-  ) {
-    const schoolId = writeSchool(ctx);
-    // A section named by the path (argument) that is not the school's is a 404; one named in the body is a 422.
-    const section = given(forumSectionId) ? await findOr404(ctx, sectionById, parseId(forumSectionId!, 'ForumSection'), 'ForumSection') : null;
-    return mutate(ctx, 'forumQuestion', async (tx) => {
-      const checks = new Checks().required('title', input.title).required('description', input.description);
-      let sectionId = section?.id ?? null;
-      if (!section) {
-        const field = given(input.forumSectionId) ? 'forumSectionId' : 'forumQuestionId';
-        const ref = input.forumSectionId ?? input.forumQuestionId;
-        if (!given(ref)) checks.add('forumSectionId', 'blank');
-        else sectionId = await existingId(tx, checks, field, forumSections, ref, schoolId);
-      }
-      const userId = await authorOf(tx, ctx, checks, input.userId, schoolId);
-      checks.throwIfAny();
-      const at = input.createdAt ?? undefined;
-      const [row] = await tx
-        .insert(forumQuestions)
-        .values({
-          schoolId,
-          forumSectionId: sectionId!,
-          userId,
-          title: input.title!.trim(),
-          description: input.description!,
-          fixed: input.fixed ?? false,
-          ...(at ? { createdAt: at, updatedAt: at } : {}),
-        })
-        .returning();
-      // created_at given: an import; its callbacks (notifications, event) are skipped.
-      if (!at) await questionCreated(tx, row);
-      return row;
-    });
-  }
+    update: 'Updates a question (staff, or its author); a changed section moves it within its forum.',
+    delete: 'Deletes a question (staff, or its author) with its answers.',
+  },
+});
+export const ForumQuestionPayload = ForumQuestionBase.Payload;
 
-  @Mutation(() => ForumQuestionPayload, { description: 'Updates a question (staff, or its author); a changed section moves it within its forum.' })
-  updateForumQuestion(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateForumQuestionInput) input: UpdateForumQuestionInput, @Ctx() ctx: Context) {
-    const questionId = parseId(id, 'ForumQuestion');
-    return mutate(ctx, 'forumQuestion', async (tx) => {
-      const current = await lockOwned(tx, ctx, forumQuestions, questionId, 'ForumQuestion');
-      assertMayEdit(ctx, current.userId);
-      const checks = new Checks()
-        .notCleared('title', input.title)
-        .notCleared('description', input.description)
-        .notCleared('forumSectionId', input.forumSectionId);
-      const field = given(input.forumSectionId) ? 'forumSectionId' : 'forumQuestionId';
-      const target = input.forumSectionId ?? input.forumQuestionId;
-      const sectionId = given(target) ? await checkMove(tx, checks, field, current, target!) : current.forumSectionId;
-      const userId = given(input.userId) ? await authorOf(tx, ctx, checks, input.userId, current.schoolId) : current.userId;
-      checks.throwIfAny();
-      const changes: Partial<ForumQuestionRow> = {};
-      if (input.title !== undefined) changes.title = input.title!.trim();
-      if (input.description !== undefined) changes.description = input.description!;
-      if (input.fixed !== undefined && input.fixed !== null) changes.fixed = input.fixed;
-      if (sectionId !== current.forumSectionId) changes.forumSectionId = sectionId!;
-      if (userId !== current.userId) changes.userId = userId;
-      if (Object.keys(changes).length === 0) return current;
-      const [row] = await tx.update(forumQuestions).set(changes).where(eq(forumQuestions.id, questionId)).returning();
-      return row;
-    });
-  }
-
+@Resolver(() => ForumQuestion)
+export class ForumQuestionResolver extends ForumQuestionBase {
   @Mutation(() => ForumQuestionPayload, {
     description: 'Moves a question to another section of the same forum (forumSectionId, else input.forumSectionId / forumQuestionId).',
   })
@@ -140,17 +117,6 @@ export class ForumQuestionResolver {
       const target = forumSectionId ?? input?.forumSectionId ?? input?.forumQuestionId;
       if (!given(target)) checks.add('forumSectionId', 'blank').throwIfAny();
       return moveTo(tx, current, target!, field, checks);
-    });
-  }
-
-  @Mutation(() => ForumQuestionPayload, { description: 'Deletes a question (staff, or its author) with its answers.' })
-  deleteForumQuestion(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const questionId = parseId(id, 'ForumQuestion');
-    return mutate(ctx, 'forumQuestion', async (tx) => {
-      const current = await lockOwned(tx, ctx, forumQuestions, questionId, 'ForumQuestion');
-      assertMayEdit(ctx, current.userId);
-      await tx.delete(forumQuestions).where(and(eq(forumQuestions.id, questionId), eq(forumQuestions.schoolId, current.schoolId)));
-      return current;
     });
   }
 

@@ -7,8 +7,8 @@ import type { Checks } from '../../graphql/validation.js';
 import { emitEvent } from '../events/events.js';
 import { notifications } from '../notifications/notification.table.js';
 import { users } from '../users/user.table.js';
-import { isStaff, staffOfSchool } from './forum-author.js';
-import { forums, forumSections, type ForumQuestionRow, type ForumSectionRow } from './forum.table.js';
+import { isStaff, STAFF_USER_TYPES, staffOfSchool } from './forum-author.js';
+import { forumAnswers, type ForumAnswerRow, forumQuestions, forums, forumSections, type ForumQuestionRow, type ForumSectionRow } from './forum.table.js';
 
 /** A forum of the school, locked for the transaction (it serializes the sequence numbering of its sections). */
 export async function lockForum(tx: Queryable, schoolId: number, forumId: number) {
@@ -124,4 +124,35 @@ export async function questionCreated(tx: Queryable, question: ForumQuestionRow)
     subjectId: question.id,
     payload: { id: question.id, forum_section_id: question.forumSectionId, user_id: question.userId, title: question.title },
   });
+}
+
+/** A user who answers for the school (a collaborator or an admin), as a condition on `users`. */
+const staffUser = inArray(users.type, [...STAFF_USER_TYPES]);
+
+/**
+ * Before a new answer's insert: staff answers of one question take turns (the question's lock), so
+ * exactly one of them is its first (`answerCreated`).
+ */
+export async function takeStaffTurn(tx: Queryable, questionId: number, userId: number | null) {
+  const byStaff = userId !== null && (await tx.select({ id: users.id }).from(users).where(and(eq(users.id, userId), staffUser))).length > 0;
+  if (byStaff) await tx.select({ id: forumQuestions.id }).from(forumQuestions).where(eq(forumQuestions.id, questionId)).for('update');
+}
+
+/**
+ * The callbacks of a new answer: `forum_answer.created`, and `forum_question.answered` when it is the
+ * question's first answer by staff (the only staff answer, `takeStaffTurn` having serialized them).
+ */
+export async function answerCreated(tx: Queryable, answer: ForumAnswerRow) {
+  const { schoolId, forumQuestionId: questionId, userId } = answer;
+  const created = { id: answer.id, forum_question_id: questionId, user_id: userId };
+  await emitEvent(tx, { schoolId, name: 'forum_answer.created', subjectType: 'ForumAnswer', subjectId: answer.id, payload: created });
+  const staffAnswers = await tx
+    .select({ id: forumAnswers.id })
+    .from(forumAnswers)
+    .innerJoin(users, eq(users.id, forumAnswers.userId))
+    .where(and(eq(forumAnswers.forumQuestionId, questionId), staffUser))
+    .limit(2);
+  if (staffAnswers.length !== 1 || staffAnswers[0].id !== answer.id) return;
+  const answered = { id: questionId, forum_answer_id: answer.id, user_id: userId };
+  await emitEvent(tx, { schoolId, name: 'forum_question.answered', subjectType: 'ForumQuestion', subjectId: questionId, payload: answered });
 }

@@ -1,80 +1,65 @@
-import { boolean, index, integer, pgTable, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { boolean, integer, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { belongsTo } from '../../db/columns.js';
+import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 
 /** A school's forum (the wizard creates one per school). */
-export const forums = pgTable(
+export const forums = schoolTable(
   'forums',
   {
-    id: id(),
-    schoolId: schoolRef(),
     title: text().notNull(),
-    ...timestamps,
   },
-  (t) => [index('forums_school_id_idx').on(t.schoolId, t.id)],
+  (t) => [orderedIndex(t.schoolId, t.id)],
 );
 
 /** Sections of a forum, nested; `sequence` orders siblings. */
-export const forumSections = pgTable(
+export const forumSections = schoolTable(
   'forum_sections',
   {
-    id: id(),
-    schoolId: schoolRef(),
     forumId: belongsTo(() => forums.id),
     parentForumSectionId: integer().references((): AnyPgColumn => forumSections.id, { onDelete: 'cascade' }),
     title: text().notNull(),
     description: text(),
     sequence: integer().notNull(),
     category: text(),
-    ...timestamps,
   },
   (t) => [
-    index('forum_sections_forum_id_parent_forum_section_id_sequence_idx').on(
-      t.forumId,
-      t.parentForumSectionId,
-      t.sequence,
-    ),
-    index('forum_sections_parent_forum_section_id_idx').on(t.parentForumSectionId),
-    index('forum_sections_school_id_idx').on(t.schoolId),
+    indexOn(t.forumId, t.parentForumSectionId, t.sequence),
+    indexOn(t.parentForumSectionId),
+    indexOn(t.schoolId),
   ],
 );
 
-export const forumQuestions = pgTable(
+export const forumQuestions = schoolTable(
   'forum_questions',
   {
-    id: id(),
-    schoolId: schoolRef(),
     forumSectionId: belongsTo(() => forumSections.id),
     /** The author; null when the question was posted with a credential bound to no user. */
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
     title: text().notNull(),
     description: text(),
     fixed: boolean().notNull().default(false),
-    ...timestamps,
   },
   (t) => [
-    index('forum_questions_school_id_idx').on(t.schoolId, t.id),
-    index('forum_questions_forum_section_id_idx').on(t.forumSectionId, t.id),
-    index('forum_questions_user_id_idx').on(t.userId, t.id),
+    orderedIndex(t.schoolId, t.id),
+    orderedIndex(t.forumSectionId, t.id),
+    orderedIndex(t.userId, t.id),
   ],
 );
 
-export const forumAnswers = pgTable(
+export const forumAnswers = schoolTable(
   'forum_answers',
   {
-    id: id(),
-    schoolId: schoolRef(),
     forumQuestionId: belongsTo(() => forumQuestions.id),
     /** The author; null when posted with a credential bound to no user. */
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
     text: text().notNull(),
-    ...timestamps,
   },
   (t) => [
-    index('forum_answers_forum_question_id_idx').on(t.forumQuestionId, t.id),
-    index('forum_answers_user_id_idx').on(t.userId),
-    index('forum_answers_school_id_idx').on(t.schoolId),
+    orderedIndex(t.forumQuestionId, t.id),
+    indexOn(t.userId),
+    indexOn(t.schoolId),
   ],
 );
 

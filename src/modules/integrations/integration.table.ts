@@ -1,6 +1,8 @@
-import { boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, timestamps, tstz } from '../../db/columns.js';
-import { schoolRef, schools } from '../schools/school.table.js';
+import { boolean, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { id, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
+import { schools } from '../schools/school.table.js';
 import { apiTokens } from '../auth-tokens/api-token.table.js';
 
 /**
@@ -9,11 +11,9 @@ import { apiTokens } from '../auth-tokens/api-token.table.js';
  * never returned); `metaconfigPublic` keeps what replies show of it (its keys with masked values).
  * The owner is polymorphic (`ownerType`/`ownerId`), so it has no foreign key.
  */
-export const integrations = pgTable(
+export const integrations = schoolTable(
   'integrations',
   {
-    id: id(),
-    schoolId: schoolRef(),
     ownerType: text().notNull(),
     ownerId: integer().notNull(),
     type: text(),
@@ -21,11 +21,10 @@ export const integrations = pgTable(
     metadata: jsonb().$type<Record<string, unknown>>(),
     metaconfigCiphertext: text(),
     metaconfigPublic: jsonb().$type<Record<string, unknown>>(),
-    ...timestamps,
   },
   (t) => [
-    index('integrations_school_id_idx').on(t.schoolId, t.id),
-    index('integrations_owner_type_owner_id_idx').on(t.ownerType, t.ownerId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.ownerType, t.ownerId),
   ],
 );
 
@@ -42,8 +41,8 @@ export const integrationSuggestions = pgTable(
     createdAt: tstz().notNull().defaultNow(),
   },
   (t) => [
-    index('integration_suggestions_school_id_idx').on(t.schoolId),
-    index('integration_suggestions_created_by_token_id_idx').on(t.createdByTokenId),
+    indexOn(t.schoolId),
+    indexOn(t.createdByTokenId),
   ],
 );
 

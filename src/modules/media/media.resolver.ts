@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
 import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { hasRole, inSchool, writeSchool } from '../../auth/tenancy.js';
+import { hasRole, inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
-import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
+import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
+import { lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { type ContentScope, contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { scopedPage, scopedRow } from '../content/content-read.js';
@@ -21,20 +22,37 @@ import { mediaCondition } from './media.scope.js';
 import { media, type MediaRow, videoSlideSyncs } from './media.table.js';
 import { Media, MediaConnection, MediaProcessingStatusEnum, VideoSlideSync } from './media.type.js';
 
-export const MediaPayload = Payload(Media, 'media');
 uniqueConstraintField('video_slide_syncs_media_id_sync_at_key', ['videoSlideSyncsAttributes', 'syncAt']);
 
 const guardStudent = (ctx: Context, scope: ContentScope) => requireEnrollmentForStudent(ctx, scope, 'media', '/enrollments/:id/media');
 
 /** Replaces the slides of a media (one statement each way). */
-async function storeSlides(tx: Queryable, mediaId: number, schoolId: number, slides: CheckedMedia['slides']) {
-  if (slides === undefined) return;
+async function storeSlides(tx: Queryable, mediaId: number, schoolId: number, slides: NonNullable<CheckedMedia['slides']>) {
   await tx.delete(videoSlideSyncs).where(eq(videoSlideSyncs.mediaId, mediaId));
   if (slides.length) await tx.insert(videoSlideSyncs).values(slides.map((s) => ({ ...s, mediaId, schoolId })));
 }
 
+const MediaBase = resourceResolver({
+  type: Media,
+  input: MediaInput,
+  key: 'media',
+  table: media,
+  byId: mediaById,
+  columns: async (tx, input: MediaInput, { ctx, schoolId, current, afterWrite }) => {
+    const { values, slides } = await checkMedia(tx, schoolId, input, current);
+    if (slides !== undefined) afterWrite((row) => storeSlides(tx, row.id, row.schoolId, slides));
+    if (!current) return values;
+    // Slides alone change the media too: its updatedAt moves.
+    return Object.keys(values).length === 0 && slides === undefined ? {} : { ...values, updatedAt: ctx.now() };
+  },
+  descriptions: { update: 'Updates a media; a given videoSlideSyncsAttributes replaces its slides. storageFileUrl cannot change.' },
+  // Read through a content scope (a product's, an enrollment's released lessons and extra contents) below.
+  omit: ['show', 'list'],
+});
+const MediaPayload = MediaBase.Payload;
+
 @Resolver(() => Media)
-export class MediaResolver {
+export class MediaResolver extends MediaBase {
   @Query(() => Media, {
     description:
       "A media; with schoolProductId or enrollmentId, only a media of that scope's lessons and extra contents (404 otherwise). Students need enrollmentId.",
@@ -60,40 +78,6 @@ export class MediaResolver {
     guardStudent(ctx, scope);
     const where = and(inSchool(ctx, media.schoolId), mediaCondition(ctx, scope), args.type ? eq(media.type, args.type) : undefined);
     return scopedPage(await paginate(ctx, media, where, args), scope);
-  }
-
-  @Mutation(() => MediaPayload)
-  createMedia(@Arg('input', () => MediaInput) input: MediaInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'media', async (tx) => {
-      const { values, slides } = await checkMedia(tx, schoolId, input);
-      const [row] = await tx
-        .insert(media)
-        .values({ ...values, title: values.title!, schoolId })
-        .returning();
-      await storeSlides(tx, row.id, schoolId, slides);
-      return row;
-    });
-  }
-
-  @Mutation(() => MediaPayload, { description: 'Updates a media; a given videoSlideSyncsAttributes replaces its slides. storageFileUrl cannot change.' })
-  updateMedia(@Arg('id', () => ID) id: string, @Arg('input', () => MediaInput) input: MediaInput, @Ctx() ctx: Context) {
-    const mediaId = parseId(id, 'Media');
-    return mutate(ctx, 'media', async (tx) => {
-      const current = await lockOwned(tx, ctx, media, mediaId, 'Media');
-      const { values, slides } = await checkMedia(tx, current.schoolId, input, current);
-      await storeSlides(tx, mediaId, current.schoolId, slides);
-      if (Object.keys(values).length === 0 && slides === undefined) return current;
-      // Slides alone change the media too: its updatedAt moves.
-      const [row] = await tx.update(media).set({ ...values, updatedAt: ctx.now() }).where(eq(media.id, mediaId)).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => MediaPayload)
-  deleteMedia(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const mediaId = parseId(id, 'Media');
-    return mutate(ctx, 'media', (tx) => deleteOwned(tx, ctx, media, mediaId, 'Media'));
   }
 
   @Mutation(() => MediaPayload, {

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
+import { check, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { belongsTo, id, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { schoolRef } from '../schools/school.table.js';
 import { images, libraryResources } from '../library/library.table.js';
 
@@ -8,11 +10,9 @@ import { images, libraryResources } from '../library/library.table.js';
 export const mediaType = pgEnum('media_type', ['Media', 'VideoSlide', 'ScormPackage']);
 export const mediaProcessingStatus = pgEnum('media_processing_status', ['ready', 'queued', 'processing', 'failed']);
 
-export const media = pgTable(
+export const media = schoolTable(
   'media',
   {
-    id: id(),
-    schoolId: schoolRef(),
     title: text().notNull(),
     type: mediaType().notNull().default('Media'),
     hostKey: text(),
@@ -24,12 +24,11 @@ export const media = pgTable(
     processingStatus: mediaProcessingStatus().notNull().default('ready'),
     processingRequestedAt: tstz(),
     processedAt: tstz(),
-    ...timestamps,
   },
   (t) => [
-    index('media_school_id_idx').on(t.schoolId, t.id),
-    index('media_library_resource_id_idx').on(t.libraryResourceId),
-    index('media_video_id_idx').on(t.videoId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.libraryResourceId),
+    indexOn(t.videoId),
   ],
 );
 
@@ -47,9 +46,9 @@ export const videoSlideSyncs = pgTable(
   },
   (t) => [
     // One slide per moment of a video.
-    uniqueIndex('video_slide_syncs_media_id_sync_at_key').on(t.mediaId, t.syncAt),
-    index('video_slide_syncs_image_id_idx').on(t.imageId),
-    index('video_slide_syncs_school_id_idx').on(t.schoolId),
+    uniqueIndexOn(t.mediaId, t.syncAt),
+    indexOn(t.imageId),
+    indexOn(t.schoolId),
     check('video_slide_syncs_sync_at_non_negative', sql`${t.syncAt} >= 0`),
   ],
 );

@@ -1,14 +1,13 @@
 import 'reflect-metadata';
 import { and, eq, or, type SQL } from 'drizzle-orm';
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { ownStudentId, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
-import { deleteOwned, lockOwned } from '../../graphql/owned.js';
-import { paginate } from '../../graphql/pagination.js';
+import { mutate } from '../../graphql/mutation.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
@@ -20,8 +19,6 @@ import { postedTo, visibleMessages } from './message.scope.js';
 import { channels, messages } from './message.table.js';
 import { Message, MessageConnection } from './message.type.js';
 import { inSchool } from '../../auth/tenancy.js';
-
-export const MessagePayload = Payload(Message, 'message');
 
 /** The enrollment, if the caller may see it (its school; a student credential: only its own). */
 async function visibleEnrollment(ctx: Context, id: number) {
@@ -63,18 +60,35 @@ async function scopes(ctx: Context, args: MessagesArgs): Promise<(SQL | undefine
   return out;
 }
 
+const MessageBase = resourceResolver({
+  type: Message,
+  connection: MessageConnection,
+  input: MessageUpdateInput,
+  key: 'message',
+  plural: 'messages',
+  table: messages,
+  byId: messageById,
+  // Only updates go through here: a create also posts the message to its channels (createMessage below).
+  columns: (_tx, input: MessageUpdateInput) => {
+    new Checks().notCleared('subject', input.subject).notCleared('text', input.text).throwIfAny();
+    const values: { subject?: string; text?: string } = {};
+    if (input.subject) values.subject = input.subject;
+    if (input.text) values.text = input.text;
+    return values;
+  },
+  listArgs: MessagesArgs,
+  listWhere: async (ctx, args: MessagesArgs) => and(visibleMessages(ctx), ...(await scopes(ctx, args))),
+  descriptions: {
+    show: 'A message; a student credential sees the messages of its channels and those it sent.',
+    list: 'Messages of the school, narrowed by channel, school, enrollment or school product (together: all of them).',
+    update: 'Changes the subject and the text; neither may be cleared.',
+  },
+  omit: ['create'],
+});
+export const MessagePayload = MessageBase.Payload;
+
 @Resolver(() => Message)
-export class MessageResolver {
-  @Query(() => Message, { description: 'A message; a student credential sees the messages of its channels and those it sent.' })
-  message(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, messageById, parseId(id, 'Message'), 'Message');
-  }
-
-  @Query(() => MessageConnection, { description: 'Messages of the school, narrowed by channel, school, enrollment or school product (together: all of them).' })
-  async messages(@Args(() => MessagesArgs) args: MessagesArgs, @Ctx() ctx: Context) {
-    return paginate(ctx, messages, and(visibleMessages(ctx), ...(await scopes(ctx, args))), args);
-  }
-
+export class MessageResolver extends MessageBase {
   @Mutation(() => MessagePayload, {
     description:
       'Posts a message to a channel (and to the further channelIds). Without createdAt: the owners and the students of ' +
@@ -84,26 +98,5 @@ export class MessageResolver {
     const schoolId = writeSchool(ctx);
     const channel = await findOr404(ctx, channelById, parseId(channelId, 'Channel'), 'Channel');
     return mutate(ctx, 'message', (tx) => postMessage(tx, schoolId, channel.id, input));
-  }
-
-  @Mutation(() => MessagePayload, { description: 'Changes the subject and the text; neither may be cleared.' })
-  updateMessage(@Arg('id', () => ID) id: string, @Arg('input', () => MessageUpdateInput) input: MessageUpdateInput, @Ctx() ctx: Context) {
-    const messageId = parseId(id, 'Message');
-    return mutate(ctx, 'message', async (tx) => {
-      const current = await lockOwned(tx, ctx, messages, messageId, 'Message');
-      new Checks().notCleared('subject', input.subject).notCleared('text', input.text).throwIfAny();
-      const values: { subject?: string; text?: string } = {};
-      if (input.subject) values.subject = input.subject;
-      if (input.text) values.text = input.text;
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(messages).set(values).where(eq(messages.id, messageId)).returning();
-      return row;
-    });
-  }
-
-  @Mutation(() => MessagePayload)
-  deleteMessage(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const messageId = parseId(id, 'Message');
-    return mutate(ctx, 'message', (tx) => deleteOwned(tx, ctx, messages, messageId, 'Message'));
   }
 }

@@ -4,7 +4,7 @@ import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
-import { subscribeTo } from '../../graphql/subscriptions.js';
+import { createdRows } from '../notifications/notification.feed.js';
 import { channelById } from './message.loaders.js';
 import { postedTo, visibleChannels, visibleMessages } from './message.scope.js';
 import { channels, type MessageRow, messages } from './message.table.js';
@@ -13,16 +13,8 @@ import { Message } from './message.type.js';
 /** The messages posted to a channel the caller may read, each read with the caller's scope when it commits. */
 async function messageFeed(ctx: Context, channelId: string) {
   const channel = await findOr404(ctx, channelById, parseId(channelId, 'Channel'), 'Channel');
-  return subscribeTo<MessageRow>(
-    ctx,
-    (s) => s.name === 'message.created' && s.subjectId !== null,
-    async (c, s) => {
-      const [row] = await c.db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.id, s.subjectId!), visibleMessages(c), postedTo(c, and(eq(channels.id, channel.id), visibleChannels(c)))));
-      return row;
-    },
+  return createdRows(ctx, 'message.created', messages, (c) =>
+    and(visibleMessages(c), postedTo(c, and(eq(channels.id, channel.id), visibleChannels(c)))),
   );
 }
 

@@ -1,41 +1,36 @@
-import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { belongsTo, id } from '../../db/columns.js';
+import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 
 /** A channel messages are posted to: a school-wide one, an enrollment's, or a school product's. */
-export const channels = pgTable(
+export const channels = schoolTable(
   'channels',
   {
-    id: id(),
-    schoolId: schoolRef(),
     name: text(),
     enrollmentId: integer().references(() => enrollments.id, { onDelete: 'cascade' }),
     schoolProductId: integer().references(() => schoolProducts.id, { onDelete: 'cascade' }),
-    ...timestamps,
   },
   (t) => [
-    index('channels_school_id_idx').on(t.schoolId, t.id),
-    index('channels_enrollment_id_idx').on(t.enrollmentId),
-    index('channels_school_product_id_idx').on(t.schoolProductId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.enrollmentId),
+    indexOn(t.schoolProductId),
   ],
 );
 
-export const messages = pgTable(
+export const messages = schoolTable(
   'messages',
   {
-    id: id(),
-    schoolId: schoolRef(),
     senderId: belongsTo(() => users.id),
     subject: text().notNull(),
     text: text().notNull(),
-    ...timestamps,
   },
   (t) => [
-    index('messages_school_id_idx').on(t.schoolId, t.id),
-    index('messages_sender_id_idx').on(t.senderId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.senderId),
   ],
 );
 
@@ -47,7 +42,7 @@ export const messageChannels = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.messageId, t.channelId] }),
-    index('message_channels_channel_id_idx').on(t.channelId, t.messageId),
+    orderedIndex(t.channelId, t.messageId),
   ],
 );
 
@@ -61,8 +56,8 @@ export const messageOwners = pgTable(
     ownerType: text().notNull(),
   },
   (t) => [
-    index('message_owners_message_id_idx').on(t.messageId),
-    index('message_owners_owner_type_owner_id_idx').on(t.ownerType, t.ownerId),
+    indexOn(t.messageId),
+    indexOn(t.ownerType, t.ownerId),
   ],
 );
 

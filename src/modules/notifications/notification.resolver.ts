@@ -5,17 +5,15 @@ import { inSchool, ownStudentId, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
-import { mutate, Payload } from '../../graphql/mutation.js';
+import { mutate } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
+import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { users } from '../users/user.table.js';
 import { NotificationInput, NotificationsArgs } from './notification.input.js';
 import { notificationById, visibleNotifications } from './notification.loaders.js';
 import { notify } from './notification.notify.js';
 import { notifications } from './notification.table.js';
 import { Notification, NotificationConnection } from './notification.type.js';
-
-export const NotificationPayload = Payload(Notification, 'notification');
 
 /** The collaborator routes take admins too: an admin is a collaborator with more rights. */
 const KINDS = { Student: ['Student'], Collaborator: ['Collaborator', 'Admin'] } as const;
@@ -40,13 +38,21 @@ async function recipient(ctx: Context, studentId: string | null | undefined, col
   return row;
 }
 
-@Resolver(() => Notification)
-export class NotificationResolver {
-  @Query(() => Notification, { description: 'A notification; a student credential sees only its own.' })
-  notification(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, notificationById, parseId(id, 'Notification'), 'Notification');
-  }
+const NotificationBase = resourceResolver({
+  type: Notification,
+  input: NotificationInput,
+  key: 'notification',
+  table: notifications,
+  byId: notificationById,
+  // Only the show query goes through here: the list counts the unread, a create names its recipient, and nothing else is written.
+  columns: () => ({}),
+  descriptions: { show: 'A notification; a student credential sees only its own.' },
+  omit: ['list', 'create', 'update', 'delete'],
+});
+export const NotificationPayload = NotificationBase.Payload;
 
+@Resolver(() => Notification)
+export class NotificationResolver extends NotificationBase {
   @Query(() => NotificationConnection, {
     description: "Notifications of a student or a collaborator, or of the whole school; a student credential sees only its own.",
   })

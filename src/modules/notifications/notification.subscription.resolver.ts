@@ -5,8 +5,8 @@ import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
-import { subscribeTo } from '../../graphql/subscriptions.js';
 import { users } from '../users/user.table.js';
+import { createdRows } from './notification.feed.js';
 import { visibleNotifications } from './notification.loaders.js';
 import { type NotificationRow, notifications } from './notification.table.js';
 import { Notification } from './notification.type.js';
@@ -24,16 +24,8 @@ async function recipientOf(ctx: Context, userId: string | null | undefined): Pro
 
 async function notificationFeed(ctx: Context, userId: string | null | undefined) {
   const who = await recipientOf(ctx, userId);
-  return subscribeTo<NotificationRow>(
-    ctx,
-    (s) => s.name === 'notification.created' && s.subjectId !== null,
-    async (c, s) => {
-      const [row] = await c.db
-        .select()
-        .from(notifications)
-        .where(and(eq(notifications.id, s.subjectId!), visibleNotifications(c), who === null ? undefined : eq(notifications.userId, who)));
-      return row;
-    },
+  return createdRows(ctx, 'notification.created', notifications, (c) =>
+    and(visibleNotifications(c), who === null ? undefined : eq(notifications.userId, who)),
   );
 }
 

@@ -1,23 +1,21 @@
-import { index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { belongsTo } from '../../db/columns.js';
+import { orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { linkKeys, schoolTable } from '../../db/tables.js';
 import { courses } from '../courses/course.table.js';
 
 /** A learning path: an ordered list of courses. */
-export const paths = pgTable(
+export const paths = schoolTable(
   'paths',
   {
-    id: id(),
-    schoolId: schoolRef(),
     name: text().notNull(),
     description: text(),
     imageUrl: text(),
     code: text(),
-    ...timestamps,
   },
   (t) => [
-    index('paths_school_id_idx').on(t.schoolId, t.id),
-    uniqueIndex('paths_school_id_code_key').on(t.schoolId, t.code),
+    orderedIndex(t.schoolId, t.id),
+    uniqueIndexOn(t.schoolId, t.code),
   ],
 );
 
@@ -28,7 +26,7 @@ export const pathCourses = pgTable(
     courseId: belongsTo(() => courses.id),
     position: integer().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.pathId, t.courseId] }), index('path_courses_course_id_idx').on(t.courseId)],
+  (t) => linkKeys(t.pathId, t.courseId),
 );
 
 export type PathRow = typeof paths.$inferSelect;

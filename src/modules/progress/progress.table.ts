@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
+import { boolean, check, date, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { belongsTo, id, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { activities } from '../activities/activity.table.js';
 import { lessons } from '../courses/course.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
@@ -18,11 +20,9 @@ const studentRef = () =>
     .references(() => users.id, { onDelete: 'cascade' });
 
 /** A student's progress in one lesson through one enrollment: one row per (enrollment, lesson). */
-export const lessonProgress = pgTable(
+export const lessonProgress = schoolTable(
   'lesson_progress',
   {
-    id: id(),
-    schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
     studentId: studentRef(),
     lessonId: belongsTo(() => lessons.id),
@@ -33,13 +33,12 @@ export const lessonProgress = pgTable(
     lastPosition: integer(),
     /** Seconds spent in the lesson: the highest total reported (a repeated report changes nothing). */
     timeSpent: integer().notNull().default(0),
-    ...timestamps,
   },
   (t) => [
-    uniqueIndex('lesson_progress_enrollment_id_lesson_id_key').on(t.enrollmentId, t.lessonId),
-    index('lesson_progress_school_id_idx').on(t.schoolId, t.id),
-    index('lesson_progress_student_id_idx').on(t.studentId, t.id),
-    index('lesson_progress_lesson_id_idx').on(t.lessonId),
+    uniqueIndexOn(t.enrollmentId, t.lessonId),
+    orderedIndex(t.schoolId, t.id),
+    orderedIndex(t.studentId, t.id),
+    indexOn(t.lessonId),
     check('lesson_progress_last_position_non_negative', sql`${t.lastPosition} >= 0`),
     check('lesson_progress_time_spent_non_negative', sql`${t.timeSpent} >= 0`),
   ],
@@ -54,11 +53,9 @@ export interface AttemptAnswer {
 }
 
 /** One submitted attempt at an activity (exam): its answers and score. */
-export const activityAttempts = pgTable(
+export const activityAttempts = schoolTable(
   'activity_attempts',
   {
-    id: id(),
-    schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
     studentId: studentRef(),
     activityId: belongsTo(() => activities.id),
@@ -71,14 +68,13 @@ export const activityAttempts = pgTable(
     score: integer(),
     passed: boolean().notNull(),
     submittedAt: tstz().notNull(),
-    ...timestamps,
   },
   (t) => [
-    uniqueIndex('activity_attempts_enrollment_id_activity_id_key_key').on(t.enrollmentId, t.activityId, t.key),
-    index('activity_attempts_enrollment_id_activity_id_idx').on(t.enrollmentId, t.activityId),
-    index('activity_attempts_school_id_idx').on(t.schoolId, t.id),
-    index('activity_attempts_student_id_idx').on(t.studentId, t.id),
-    index('activity_attempts_activity_id_idx').on(t.activityId),
+    uniqueIndexOn(t.enrollmentId, t.activityId, t.key),
+    indexOn(t.enrollmentId, t.activityId),
+    orderedIndex(t.schoolId, t.id),
+    orderedIndex(t.studentId, t.id),
+    indexOn(t.activityId),
   ],
 );
 
@@ -94,31 +90,28 @@ export const contentOpenings = pgTable(
     createdAt: tstz().notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('content_openings_enrollment_id_lesson_id_day_key').on(t.enrollmentId, t.lessonId, t.day),
-    index('content_openings_school_id_idx').on(t.schoolId),
-    index('content_openings_lesson_id_idx').on(t.lessonId),
+    uniqueIndexOn(t.enrollmentId, t.lessonId, t.day),
+    indexOn(t.schoolId),
+    indexOn(t.lessonId),
   ],
 );
 
 /** A certificate: issued once per enrollment, verified publicly by its random code. */
-export const certificates = pgTable(
+export const certificates = schoolTable(
   'certificates',
   {
-    id: id(),
-    schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
     studentId: studentRef(),
     schoolProductId: belongsTo(() => schoolProducts.id),
     code: text().notNull(),
     issuedAt: tstz().notNull(),
-    ...timestamps,
   },
   (t) => [
-    uniqueIndex('certificates_enrollment_id_key').on(t.enrollmentId),
-    uniqueIndex('certificates_code_key').on(t.code),
-    index('certificates_school_id_idx').on(t.schoolId, t.id),
-    index('certificates_student_id_idx').on(t.studentId),
-    index('certificates_school_product_id_idx').on(t.schoolProductId),
+    uniqueIndexOn(t.enrollmentId),
+    uniqueIndexOn(t.code),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.studentId),
+    indexOn(t.schoolProductId),
   ],
 );
 
@@ -137,8 +130,8 @@ export const enrollmentExpirations = pgTable(
     createdAt: tstz().notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('enrollment_expirations_enrollment_id_available_until_key').on(t.enrollmentId, t.availableUntil),
-    index('enrollment_expirations_school_id_idx').on(t.schoolId),
+    uniqueIndexOn(t.enrollmentId, t.availableUntil),
+    indexOn(t.schoolId),
   ],
 );
 

@@ -1,5 +1,6 @@
-import { index, integer, pgTable, primaryKey } from 'drizzle-orm/pg-core';
+import { integer, pgTable } from 'drizzle-orm/pg-core';
 import { belongsTo } from '../../db/columns.js';
+import { linkKeys } from '../../db/tables.js';
 import { schoolProducts } from './school-product.table.js';
 import { courses } from '../courses/course.table.js';
 import { paths } from '../paths/path.table.js';
@@ -12,10 +13,7 @@ export const schoolProductCourses = pgTable(
     courseId: belongsTo(() => courses.id),
     position: integer().notNull().default(0),
   },
-  (t) => [
-    primaryKey({ columns: [t.schoolProductId, t.courseId] }),
-    index('school_product_courses_course_id_idx').on(t.courseId),
-  ],
+  (t) => linkKeys(t.schoolProductId, t.courseId),
 );
 
 export const schoolProductPaths = pgTable(
@@ -25,10 +23,7 @@ export const schoolProductPaths = pgTable(
     pathId: belongsTo(() => paths.id),
     position: integer().notNull().default(0),
   },
-  (t) => [
-    primaryKey({ columns: [t.schoolProductId, t.pathId] }),
-    index('school_product_paths_path_id_idx').on(t.pathId),
-  ],
+  (t) => linkKeys(t.schoolProductId, t.pathId),
 );
 
 export type SchoolProductCourseRow = typeof schoolProductCourses.$inferSelect;

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { boolean, check, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { belongsTo, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { linkKeys, schoolTable } from '../../db/tables.js';
 import { categories, libraryResources } from '../library/library.table.js';
 import { media } from '../media/media.table.js';
 import { users } from '../users/user.table.js';
@@ -10,11 +11,9 @@ export const availableTimeType = pgEnum('available_time_type', ['time', 'date'])
 export const availableTimeUnit = pgEnum('available_time_unit', ['days', 'weeks', 'months', 'years']);
 export const productMaxAttendanceType = pgEnum('product_max_attendance_type', ['time', 'attempts']);
 
-export const schoolProducts = pgTable(
+export const schoolProducts = schoolTable(
   'school_products',
   {
-    id: id(),
-    schoolId: schoolRef(),
     title: text().notNull(),
     description: text(),
     subtitle: text(),
@@ -39,30 +38,26 @@ export const schoolProducts = pgTable(
     maxAttendanceType: productMaxAttendanceType(),
     maxAttendanceLength: integer(),
     allowedEmails: text(),
-    ...timestamps,
   },
   (t) => [
-    index('school_products_school_id_idx').on(t.schoolId, t.id),
-    index('school_products_library_resource_id_idx').on(t.libraryResourceId),
+    orderedIndex(t.schoolId, t.id),
+    indexOn(t.libraryResourceId),
     check('school_products_certification_min_progress_range', sql`${t.certificationMinProgress} between 0 and 100`),
     check('school_products_available_time_length_positive', sql`${t.availableTimeLength} > 0`),
     check('school_products_max_attendance_length_positive', sql`${t.maxAttendanceLength} > 0`),
   ],
 );
 
-export const schoolProductTopics = pgTable(
+export const schoolProductTopics = schoolTable(
   'school_product_topics',
   {
-    id: id(),
-    schoolId: schoolRef(),
     schoolProductId: belongsTo(() => schoolProducts.id),
     title: text().notNull(),
     description: text().notNull(),
-    ...timestamps,
   },
   (t) => [
-    index('school_product_topics_school_product_id_idx').on(t.schoolProductId, t.id),
-    index('school_product_topics_school_id_idx').on(t.schoolId),
+    orderedIndex(t.schoolProductId, t.id),
+    indexOn(t.schoolId),
   ],
 );
 
@@ -72,10 +67,7 @@ export const schoolProductCategories = pgTable(
     schoolProductId: belongsTo(() => schoolProducts.id),
     categoryId: belongsTo(() => categories.id),
   },
-  (t) => [
-    primaryKey({ columns: [t.schoolProductId, t.categoryId] }),
-    index('school_product_categories_category_id_idx').on(t.categoryId),
-  ],
+  (t) => linkKeys(t.schoolProductId, t.categoryId),
 );
 
 export const schoolProductGalleryMedia = pgTable(
@@ -85,10 +77,7 @@ export const schoolProductGalleryMedia = pgTable(
     mediaId: belongsTo(() => media.id),
     position: integer().notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.schoolProductId, t.mediaId] }),
-    index('school_product_gallery_media_media_id_idx').on(t.mediaId),
-  ],
+  (t) => linkKeys(t.schoolProductId, t.mediaId),
 );
 
 /** Collaborators teaching the classes generated for a product. */
@@ -98,8 +87,5 @@ export const schoolProductClassTeachers = pgTable(
     schoolProductId: belongsTo(() => schoolProducts.id),
     userId: belongsTo(() => users.id),
   },
-  (t) => [
-    primaryKey({ columns: [t.schoolProductId, t.userId] }),
-    index('school_product_class_teachers_user_id_idx').on(t.userId),
-  ],
+  (t) => linkKeys(t.schoolProductId, t.userId),
 );

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex } from '../../db/indexes.js';
 
 export const schoolStatus = pgEnum('school_status', [
   'pending',
@@ -56,7 +57,7 @@ export const schools = pgTable(
   },
   (t) => [
     uniqueIndex('schools_subdomain_key').on(sql`lower(${t.subdomain})`),
-    index('schools_organization_id_idx').on(t.organizationId),
+    indexOn(t.organizationId),
   ],
 );
 
@@ -71,7 +72,7 @@ export const schoolDomains = pgTable(
   },
   (t) => [
     uniqueIndex('school_domains_domain_key').on(sql`lower(${t.domain})`),
-    index('school_domains_school_id_idx').on(t.schoolId, t.position),
+    orderedIndex(t.schoolId, t.position),
   ],
 );
 
@@ -89,5 +90,5 @@ export const schoolStatusChanges = pgTable(
     toStatus: schoolStatus().notNull(),
     createdAt: tstz().notNull().defaultNow(),
   },
-  (t) => [index('school_status_changes_school_id_idx').on(t.schoolId, t.createdAt)],
+  (t) => [orderedIndex(t.schoolId, t.createdAt)],
 );

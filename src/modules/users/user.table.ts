@@ -1,6 +1,6 @@
-import { index, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { id, timestamps } from '../../db/columns.js';
-import { schoolRef } from '../schools/school.table.js';
+import { pgEnum, text } from 'drizzle-orm/pg-core';
+import { indexOn, uniqueIndexOn } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 
 /**
  * People of a school, one table with a type (Rails-style single-table inheritance): students,
@@ -10,23 +10,20 @@ import { schoolRef } from '../schools/school.table.js';
  */
 export const userType = pgEnum('user_type', ['Student', 'Collaborator', 'Admin']);
 
-export const users = pgTable(
+export const users = schoolTable(
   'users',
   {
-    id: id(),
-    schoolId: schoolRef(),
     type: userType().notNull(),
     fullName: text().notNull(),
     email: text().notNull(),
     passwordHash: text(),
     document: text(),
     phone: text(),
-    ...timestamps,
   },
   (t) => [
-    uniqueIndex('users_school_id_email_key').on(t.schoolId, t.email),
-    index('users_email_type_idx').on(t.email, t.type),
-    index('users_school_id_type_idx').on(t.schoolId, t.type),
+    uniqueIndexOn(t.schoolId, t.email),
+    indexOn(t.email, t.type),
+    indexOn(t.schoolId, t.type),
   ],
 );
 

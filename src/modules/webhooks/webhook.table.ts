@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgEnum, pgTable, text, unique } from 'drizzle-orm/pg-core';
-import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
+import { belongsTo, id, tstz } from '../../db/columns.js';
+import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { schoolTable } from '../../db/tables.js';
 import { domainEvents } from '../events/domain-event.table.js';
 import { integrations } from '../integrations/integration.table.js';
 import { schoolRef } from '../schools/school.table.js';
@@ -21,7 +23,7 @@ export const integrationSigningSecrets = pgTable(
     expiresAt: tstz(),
     createdAt: tstz().notNull().defaultNow(),
   },
-  (t) => [index('integration_signing_secrets_integration_id_idx').on(t.integrationId)],
+  (t) => [indexOn(t.integrationId)],
 );
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -34,11 +36,9 @@ export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', WEBHOOK_D
  * `attemptCount` counts the attempts of the current round (a redelivery starts a new one);
  * `lockedUntil` is the lease of the worker sending it.
  */
-export const webhookDeliveries = pgTable(
+export const webhookDeliveries = schoolTable(
   'webhook_deliveries',
   {
-    id: id(),
-    schoolId: schoolRef(),
     integrationId: belongsTo(() => integrations.id),
     eventId: belongsTo(() => domainEvents.id),
     eventName: text().notNull(),
@@ -49,15 +49,14 @@ export const webhookDeliveries = pgTable(
     lastResponseStatus: integer(),
     lastError: text(),
     deliveredAt: tstz(),
-    ...timestamps,
   },
   (t) => [
     unique('webhook_deliveries_integration_id_event_id_key').on(t.integrationId, t.eventId),
     // The worker's claim: due pending deliveries, oldest first.
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
-    index('webhook_deliveries_integration_id_id_idx').on(t.integrationId, t.id),
-    index('webhook_deliveries_event_id_idx').on(t.eventId),
-    index('webhook_deliveries_school_id_idx').on(t.schoolId),
+    indexOn(t.integrationId, t.id),
+    indexOn(t.eventId),
+    indexOn(t.schoolId),
   ],
 );
 
@@ -74,7 +73,7 @@ export const webhookAttempts = pgTable(
     error: text(),
     nextAttemptAt: tstz(),
   },
-  (t) => [index('webhook_attempts_delivery_id_idx').on(t.deliveryId, t.id), index('webhook_attempts_school_id_idx').on(t.schoolId)],
+  (t) => [orderedIndex(t.deliveryId, t.id), indexOn(t.schoolId)],
 );
 
 export type IntegrationSigningSecretRow = typeof integrationSigningSecrets.$inferSelect;

@@ -1,0 +1,28 @@
+import { getTableName } from 'drizzle-orm';
+import { toSnakeCase } from 'drizzle-orm/casing';
+import { index, uniqueIndex, type IndexBuilder, type PgColumn } from 'drizzle-orm/pg-core';
+
+// Index names follow one convention, derived here from the table and the columns so a table lists only its
+// columns: `<table>_<columns>_idx`, unique ones `<table>_<columns>_key`. Partial, expression and otherwise
+// named indexes stay written out with drizzle's index() / uniqueIndex().
+
+type Columns = [PgColumn, ...PgColumn[]];
+
+/** `<table>_<columns>_<suffix>`, each column by its database name (the key in snake_case, as drizzle.config.ts's casing). */
+function indexName(columns: Columns, suffix: 'idx' | 'key'): string {
+  const names = columns.map((column) => (column.keyAsName ? toSnakeCase(column.name) : column.name));
+  return [getTableName(columns[0].table), ...names, suffix].join('_');
+}
+
+/** An index on the columns: `indexOn(t.activityId, t.userId)` in exam_answers is `exam_answers_activity_id_user_id_idx`. */
+export const indexOn = (...columns: Columns): IndexBuilder => index(indexName(columns, 'idx')).on(...columns);
+
+/** A unique index on the columns: `uniqueIndexOn(t.schoolId, t.code)` in courses is `courses_school_id_code_key`. */
+export const uniqueIndexOn = (...columns: Columns): IndexBuilder => uniqueIndex(indexName(columns, 'key')).on(...columns);
+
+/**
+ * An index on `key` then `orderBy`, named by the key alone: one key's rows in that order. `orderedIndex(t.schoolId, t.id)`
+ * (a school's rows in id order, for keyset pages) is `<table>_school_id_idx` on (school_id, id).
+ */
+export const orderedIndex = (key: PgColumn, ...orderBy: Columns): IndexBuilder =>
+  index(indexName([key], 'idx')).on(key, ...orderBy);
