@@ -9,6 +9,7 @@ import { attachCredentialCache, CredentialCache } from './auth/credential-cache.
 import { config } from './config.js';
 import { databaseReady } from './db/client.js';
 import { createApollo } from './graphql/apollo.js';
+import { compiledExecutor } from './graphql/executor.js';
 import { PersistedQueryCache } from './graphql/apq-cache.js';
 import { type GraphqlLimits, resolveLimits, withCostReported } from './graphql/limits.js';
 import type { Context } from './graphql/context.js';
@@ -47,6 +48,8 @@ export interface AppOptions {
   graphqlLimits?: Partial<GraphqlLimits>;
   /** Seconds a checked credential is reused (CREDENTIAL_CACHE_SECONDS by default; 0: every request reads it). */
   credentialCacheSeconds?: number;
+  /** Runs of an operation on graphql-js before it is compiled (graphql/executor.ts; tests compile at once, so they check the compiled path). */
+  compileAfterRuns?: number;
 }
 
 
@@ -54,6 +57,9 @@ export { loggedUrl } from './http/logging.js';
 
 /** Each app's subscription server (tests wait on its `events.subscribers`). */
 export const subscriptionServers = new WeakMap<FastifyInstance, SubscriptionServer>();
+
+/** Each app's executor (tests read how many operations it compiled). */
+export const executors = new WeakMap<FastifyInstance, ReturnType<typeof compiledExecutor>>();
 
 /** The logger of the request being served (its lines carry the request's id). */
 const requestLogger = new AsyncLocalStorage<FastifyBaseLogger>();
@@ -126,7 +132,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   subscriptions.attach(app.server);
   // Before the HTTP server closes: it would wait for the open sockets.
   app.addHook('preClose', () => subscriptions.close());
-  const apollo = createApollo(schema, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits, options.playgroundToken, [subscriptions.plugin]);
+  const execute = compiledExecutor(schema, options.compileAfterRuns);
+  executors.set(app, execute);
+  const apollo = createApollo(schema, execute, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits, options.playgroundToken, [subscriptions.plugin]);
   await apollo.start();
   app.addHook('onClose', () => apollo.stop());
   app.route({
@@ -145,6 +153,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerRestRoutes(app, {
     schema,
+    execute,
     routes,
     context: (request, isPublic): Promise<Context> =>
       isPublic ? Promise.resolve(anonymousContext(deps)) : contextFor(deps, request.headers),

@@ -1,12 +1,12 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { toGraphqlError } from '../http/error-replies.js';
 import { APQ_TTL_SECONDS, type PersistedQueryCache } from './apq-cache.js';
 import type { Context } from './context.js';
 import { errorCodes } from './error-codes.js';
+import { type Executor, localGateway } from './executor.js';
 import { inputGuard } from './input-guard.js';
 import { type GraphqlLimits, limitCodes, limitsPlugin, resolveLimits } from './limits.js';
 
@@ -22,25 +22,36 @@ query Schools {
 
 /**
  * A self-contained GraphiQL page (assets inlined), so the playground works with no internet access.
+ * Rendered on its first request, not at start-up: its renderer is 9 MB of module source, which
+ * would cost every instance most of a second of start-up and tens of MB for a page few ask for.
  * With a token (the embedded database's development token, in development) it opens ready: the
  * header set, the schema loaded. Without one it sends no header at all (an empty `Bearer ` is a
  * 401 before anything shows) and says how to add one.
  */
 function playground(token?: string): ApolloServerPlugin<Context> {
-  const html = renderGraphiQL({
-    endpoint: '/graphql',
-    title: 'Learning platform',
-    defaultQuery: exampleQuery(
-      token
-        ? '# The development platform token is set in the Headers tab; it acts across schools (add "X-School-Id" to act in one).'
-        : '# Add your token in the Headers tab: {"Authorization": "Bearer <token>"} (npm run token, or the wizard\'s admin credentials).',
-    ),
-    ...(token ? { headers: JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2) } : {}),
-    // Subscriptions run over graphql-ws at the same URL (ws://host/graphql). The Headers tab travels
-    // with each subscription (its extensions.headers); with the development token the connection carries it too.
-    subscriptionsProtocol: 'WS',
-    ...(token ? { connectionParams: { Authorization: `Bearer ${token}` } } : {}),
-  } as Parameters<typeof renderGraphiQL>[0]);
+  let page: Promise<string> | undefined;
+  const render = async () => {
+    const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
+    return renderGraphiQL({
+      endpoint: '/graphql',
+      title: 'Learning platform',
+      defaultQuery: exampleQuery(
+        token
+          ? '# The development platform token is set in the Headers tab; it acts across schools (add "X-School-Id" to act in one).'
+          : '# Add your token in the Headers tab: {"Authorization": "Bearer <token>"} (npm run token, or the wizard\'s admin credentials).',
+      ),
+      ...(token ? { headers: JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2) } : {}),
+      // Subscriptions run over graphql-ws at the same URL (ws://host/graphql). The Headers tab travels
+      // with each subscription (its extensions.headers); with the development token the connection carries it too.
+      subscriptionsProtocol: 'WS',
+      ...(token ? { connectionParams: { Authorization: `Bearer ${token}` } } : {}),
+    } as Parameters<typeof renderGraphiQL>[0]);
+  };
+  const html = () =>
+    (page ??= render().catch((error) => {
+      page = undefined;
+      throw error;
+    }));
   return {
     async serverWillStart() {
       return { async renderLandingPage() { return { html }; } };
@@ -150,6 +161,7 @@ export function formatGraphqlError(log: (error: unknown) => void): (formatted: G
 
 export function createApollo(
   schema: GraphQLSchema,
+  execute: Executor,
   log: (error: unknown) => void,
   persisted: PersistedQueryCache,
   limitOverrides?: Partial<GraphqlLimits>,
@@ -159,7 +171,8 @@ export function createApollo(
 ): ApolloServer<Context> {
   const limits = resolveLimits(limitOverrides);
   return new ApolloServer<Context>({
-    schema,
+    // The schema as it is, every operation run compiled (executor.ts).
+    gateway: localGateway(schema, execute),
     // httpStatusPlugin last: it reads the errors as the limits plugin leaves them.
     // No HTTP cache hints are sent (every reply depends on the credential): the cache-control plugin only costs time.
     plugins: [ApolloServerPluginCacheControlDisabled(), playground(playgroundToken), inputGuard, limitsPlugin(limits), ...plugins, httpStatusPlugin(persisted)],

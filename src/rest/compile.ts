@@ -107,8 +107,19 @@ function isUserErrorList(type: GraphQLOutputType): boolean {
   return isDomainErrorType(getNamedType(type).name);
 }
 
-/** Builds and validates one row's operation: at start-up, so a broken row stops the service. */
+/** Each schema's compiled rows: the schema and the route table are built once per process, and so is each row. */
+const compiledRoutes = new WeakMap<GraphQLSchema, WeakMap<Route, CompiledRoute>>();
+
+/** One row's operation, built and validated once per process: at start-up, so a broken row stops the service. */
 export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute {
+  let bySchema = compiledRoutes.get(schema);
+  if (!bySchema) compiledRoutes.set(schema, (bySchema = new WeakMap()));
+  let compiled = bySchema.get(route);
+  if (!compiled) bySchema.set(route, (compiled = buildRoute(schema, route)));
+  return compiled;
+}
+
+function buildRoute(schema: GraphQLSchema, route: Route): CompiledRoute {
   const query = schema.getQueryType()!.getFields()[route.field];
   const mutation = schema.getMutationType()?.getFields()[route.field];
   const field = query ?? mutation;

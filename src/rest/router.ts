@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { execute, getNullableType, type GraphQLSchema, isListType } from 'graphql';
+import { getNullableType, type GraphQLSchema, isListType } from 'graphql';
+import type { Executor } from '../graphql/executor.js';
 import { refusal } from '../auth/guard.js';
 import { operationRules, type Rule } from '../auth/role-matrix.js';
 import { statusForUserErrors } from '../graphql/errors.js';
@@ -15,6 +16,8 @@ import type { Method, Route } from './route-table.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
+  /** Runs a route's compiled operation (graphql/executor.ts: compiled once per route). */
+  execute: Executor;
   routes: Route[];
   /** Builds the request's context; throws AppError('unauthenticated') for a bad credential. */
   context(request: FastifyRequest, isPublic: boolean): Promise<Context>;
@@ -192,7 +195,7 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
 }
 
 async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variables: Record<string, unknown>, request: FastifyRequest) {
-  const result = await execute({ schema: deps.schema, document: compiled.document, contextValue: ctx, variableValues: variables });
+  const result = await deps.execute(compiled.document, undefined, ctx, variables);
   if (result.errors?.length) {
     const mapped = toRestReply(result.errors[0]);
     if (mapped) throw new RestFailure(mapped.status, mapped.errors);

@@ -20,7 +20,8 @@
  * Environment: BENCH_DATABASE_URL (postgres://postgres@127.0.0.1:5432/lp_bench), BENCH_DURATION (10),
  * BENCH_CONNECTIONS (10), BENCH_ROUNDS (3), BENCH_WARMUP seconds per scenario and target (2),
  * BENCH_POOL registrations for createEnrollment (50000), BENCH_SCENARIOS (comma-separated keys, all),
- * BENCH_KEEP=1 keeps the database, BENCH_SKIP_BUILD=1 runs the dist/ already built.
+ * BENCH_KEEP=1 keeps the database, BENCH_SKIP_BUILD=1 runs the dist/ already built,
+ * BENCH_SERVICE_NODE_ARGS node flags for the service (`--cpu-prof --cpu-prof-dir=.bench/profiles`).
  */
 import 'reflect-metadata';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -46,6 +47,8 @@ const settings = {
   pool: Number(process.env.BENCH_POOL || 50_000),
   only: process.env.BENCH_SCENARIOS ? new Set(process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim())) : null,
   keep: process.env.BENCH_KEEP === '1',
+  /** Node flags for the service's process, e.g. `--cpu-prof --cpu-prof-dir=.bench/profiles` to profile it. */
+  serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS || '').split(' ').filter(Boolean),
 };
 
 const log = (line: string) => process.stderr.write(line + '\n');
@@ -161,7 +164,7 @@ async function start(name: Target['name'], databaseUrl: string, secretsKey: stri
     RATE_LIMIT_ENABLED: 'false',
   };
   const [command, args] =
-    name === 'service' ? ['node', ['dist/src/main.js']] : ['node', ['--import', 'tsx', 'test/bench/bare.ts']];
+    name === 'service' ? ['node', [...settings.serviceNodeArgs, 'dist/src/main.js']] : ['node', ['--import', 'tsx', 'test/bench/bare.ts']];
   const started = performance.now();
   const child = spawn(command, args as string[], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);

@@ -224,7 +224,8 @@ export async function startService(options: { now?: Date; credentialCache?: bool
   }
   const clock = new TestClock(options.now);
   // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
-  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0 });
+  // Every operation compiled from its first run, so the suite checks the compiled path production takes (graphql/executor.ts).
+  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: 0 });
   await app.ready();
   const service = new Service(app, database, clock, cleanup);
   service.databaseUrl = databaseUrl;
