@@ -70,6 +70,13 @@ export function Connection<T extends { id: number }>(Node: ClassType<T>, typeNam
   return ConnectionClass;
 }
 
+/** The `XConnection` object type of a node type, named after it: `export const CourseConnection = connectionType(Course)`. */
+export function connectionType<T extends { id: number }>(Node: ClassType<T>, typeName = Node.name) {
+  @ObjectType(`${typeName}Connection`)
+  class NamedConnection extends Connection(Node, typeName) {}
+  return NamedConnection;
+}
+
 export const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
 
 /** The largest id a row can have (PostgreSQL integer). */

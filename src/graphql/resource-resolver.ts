@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { Arg, Args, type ClassType, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, type ClassType, Ctx, getMetadataStorage, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { inSchool, writeSchool } from '../auth/tenancy.js';
 import type { Queryable } from '../db/client.js';
 import type { Context, LoaderDefinition } from './context.js';
@@ -17,6 +17,16 @@ type Values<T extends Owned> = { [K in keyof T['$inferInsert']]?: T['$inferInser
 type Operation = 'show' | 'list' | 'create' | 'update' | 'delete';
 /** A write queued by `columns` (`scope.afterWrite`), given the row once it is written. */
 type AfterWrite<T extends Owned> = (row: T['$inferSelect']) => Promise<unknown>;
+
+/** A type's field name (`ForumSection` → `forumSection`): the show query, the payload's field. */
+export const fieldName = (typeName: string) => typeName[0].toLowerCase() + typeName.slice(1);
+
+/** The object or input type declared under a GraphQL name (read when the schema is built, once every type is declared). */
+function typeNamed(kind: 'objectTypes' | 'inputTypes', typeName: string): ClassType {
+  const found = getMetadataStorage()[kind].find((t) => t.name === typeName);
+  if (!found) throw new Error(`No type is named ${typeName}`);
+  return found.target as ClassType;
+}
 
 /** The writes one create or update queues, run in order once its row is written. */
 function writeQueue<T extends Owned>() {
@@ -68,16 +78,19 @@ export interface Written<TInput> {
 }
 
 export interface ResourceSpec<T extends Owned, TInput extends object, TArgs extends ConnectionArgs> {
-  /** The GraphQL object type, its connection (a resource with a list) and its input. */
+  /** The GraphQL object type, its connection (a resource with a list) and its input: `<Name>Connection` and `<Name>Input` unless given. */
   type: ClassType;
   connection?: ClassType;
-  input: ClassType<TInput>;
+  input?: ClassType<TInput>;
   /** The update's input type when it is not the create's (a create that takes more). */
   updateInput?: ClassType<NoInfer<TInput>>;
   /** The type's GraphQL name (parseId, 404s); the class name unless given. */
   name?: string;
-  /** The show query and the payload's field (`forum`); `plural` names the list query (`forums`), if any. */
-  key: string;
+  /**
+   * The show query and the payload's field (`forum`), and the list query (`forums`), if any: the name with a lower-case
+   * first letter, and that with an `s`, unless given (`plural: 'categories'`).
+   */
+  key?: string;
   plural?: string;
   table: T;
   /** The tenancy-scoped loader by id. */
@@ -117,7 +130,10 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
   spec: ResourceSpec<T, TInput, TArgs>,
 ) {
   const name = spec.name ?? spec.type.name;
-  const { key, table, parent } = spec;
+  const key = spec.key ?? fieldName(name);
+  const plural = spec.plural ?? `${key}s`;
+  const { table, parent } = spec;
+  const input = () => spec.input ?? typeNamed('inputTypes', `${name}Input`);
   const ResourcePayload = spec.payload ?? Payload(spec.type, key, `${name}Payload`);
   const description = (op: Operation) => (spec.descriptions?.[op] ? { description: spec.descriptions[op] } : {});
   const has = (op: Operation) => !spec.omit?.includes(op);
@@ -210,7 +226,7 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
     Ctx()(proto, 'showOne', 1);
   }
   if (has('list')) {
-    Query(() => spec.connection!, { name: spec.plural, ...description('list') })(proto, 'listAll', method('listAll'));
+    Query(() => spec.connection ?? typeNamed('objectTypes', `${name}Connection`), { name: plural, ...description('list') })(proto, 'listAll', method('listAll'));
     const at = parent?.inList ? 1 : 0;
     if (parent?.inList) parentArg('listAll');
     Args(() => spec.listArgs ?? ConnectionArgs)(proto, 'listAll', at);
@@ -220,13 +236,13 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
     Mutation(() => ResourcePayload, { name: `create${name}`, ...description('create') })(proto, 'createOne', method('createOne'));
     const at = parent ? 1 : 0;
     if (parent) parentArg('createOne', parent.optional ? { nullable: true } : {});
-    Arg('input', () => spec.input)(proto, 'createOne', at);
+    Arg('input', () => input())(proto, 'createOne', at);
     Ctx()(proto, 'createOne', at + 1);
   }
   if (has('update')) {
     Mutation(() => ResourcePayload, { name: `update${name}`, ...description('update') })(proto, 'updateOne', method('updateOne'));
     idArg('updateOne', 0);
-    Arg('input', () => spec.updateInput ?? spec.input)(proto, 'updateOne', 1);
+    Arg('input', () => spec.updateInput ?? input())(proto, 'updateOne', 1);
     Ctx()(proto, 'updateOne', 2);
   }
   if (has('delete')) {

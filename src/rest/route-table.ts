@@ -55,6 +55,10 @@ export interface Route {
   createdFlag?: string;
 }
 
+/** The arguments of a read scoped by the school product or the enrollment in its path. */
+export const ofSchoolProduct = { args: { schoolProductId: pathParam('school_product_id') } };
+export const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
+
 /**
  * Row builders for the usual shapes, one line each. `location` is the show path (`/courses/:id`);
  * `args` adds or overrides arguments (a parent from the path: `{ courseId: pathParam('course_id') }`).
@@ -88,6 +92,22 @@ export const rows = {
       rows.show(member, field),
       rows.update(member, `update${name}`, key, member),
       rows.destroy(member, `delete${name}`),
+    ];
+  },
+  /**
+   * The reads of a resource that also answer under a school product and under an enrollment (the scope of the
+   * result), in this order: the list at `/<segment>`, `/school_products/:school_product_id/<segment>` and
+   * `/enrollments/:enrollment_id/<segment>`, then the show at `/<segment>/:id` and under the same two parents.
+   */
+  scopedReads: (segment: string, plural: string, field: string): Route[] => {
+    const scopes: [string, Extra][] = [
+      ['', {}],
+      ['/school_products/:school_product_id', ofSchoolProduct],
+      ['/enrollments/:enrollment_id', ofEnrollment],
+    ];
+    return [
+      ...scopes.map(([scope, extra]) => rows.list(`${scope}/${segment}`, plural, extra)),
+      ...scopes.map(([scope, extra]) => rows.show(`${scope}/${segment}/:id`, field, extra)),
     ];
   },
   /** A special action on the resource at `:id` (`/orders/:id/cancel`): 200 with what it returns. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
-import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { Resolver } from 'type-graphql';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
@@ -8,13 +8,14 @@ import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { contentScope, type ContentScope, lessonCondition, requireEnrollmentForStudent } from '../content/content-scope.js';
+import { withScopedShow } from '../content/content-show.js';
 import { courseModuleLinks, courses, lessons } from '../courses/course.table.js';
 import { ActivitiesArgs, ActivityInput } from './activity.input.js';
 import { lessonById } from '../courses/course.loaders.js';
 import { activityById } from './activity.loaders.js';
 import { checkActivity } from './activity.rules.js';
 import { activities } from './activity.table.js';
-import { Activity, ActivityConnection } from './activity.type.js';
+import { Activity } from './activity.type.js';
 import { removeQuestions, writeQuestions } from './activity.write.js';
 
 /** Ids of the lessons a scope shows (a subquery); for an enrollment, released ones only. */
@@ -50,9 +51,6 @@ const guardStudent = (ctx: Context, scope: ContentScope) =>
 
 const ActivityBase = resourceResolver({
   type: Activity,
-  connection: ActivityConnection,
-  input: ActivityInput,
-  key: 'activity',
   plural: 'activities',
   table: activities,
   byId: activityById,
@@ -87,32 +85,17 @@ const ActivityBase = resourceResolver({
     update: 'Updates an activity; examQuestionsAttributes, when given, replaces its questions (refused while they have answers).',
     delete: 'Deletes an activity with its questions and the attempts at it.',
   },
-  // One activity is read through a content scope (a product's, an enrollment's released lessons) below.
+  // One activity is read through a content scope (a product's, an enrollment's released lessons): withScopedShow below.
   omit: ['show'],
 });
 
 @Resolver(() => Activity)
-export class ActivityResolver extends ActivityBase {
-  @Query(() => Activity, {
-    description:
-      "An activity; with schoolProductId or enrollmentId, only when its lesson is in that scope (an enrollment's: released). Students need enrollmentId.",
-  })
-  async activity(
-    @Arg('id', () => ID) id: string,
-    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
-    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
-    @Ctx() ctx: Context,
-  ) {
-    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
-    guardStudent(ctx, scope);
-    const row = await findOr404(ctx, activityById, parseId(id, 'Activity'), 'Activity');
-    if (scope.kind !== 'school') {
-      const [inScope] = await ctx.db
-        .select({ id: lessons.id })
-        .from(lessons)
-        .where(and(eq(lessons.id, row.examLessonId), inSchool(ctx, lessons.schoolId), lessonCondition(ctx, scope)));
-      if (!inScope) throw notFound('Activity');
-    }
-    return row;
-  }
-}
+export class ActivityResolver extends withScopedShow(ActivityBase, {
+  type: Activity,
+  description:
+    "An activity; with schoolProductId or enrollmentId, only when its lesson is in that scope (an enrollment's: released). Students need enrollmentId.",
+  byId: activityById,
+  table: activities,
+  inScope: (ctx, scope) => inArray(activities.examLessonId, scopedLessonIds(ctx, scope)),
+  guard: guardStudent,
+}) {}

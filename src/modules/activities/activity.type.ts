@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { activityShowComments, examQuestionAssertionSide, examQuestionType } from './activity.table.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
@@ -67,5 +67,4 @@ export class ExamQuestionAssertion {
   @Field(() => String, { nullable: true }) text!: string | null;
 }
 
-@ObjectType()
-export class ActivityConnection extends Connection(Activity) {}
+export const ActivityConnection = connectionType(Activity);

@@ -19,7 +19,6 @@ import { idFilter, onlyVisible } from './exam-answer.rules.js';
 import {
   CreateExamAnswerInput,
   ExamAnswer,
-  ExamAnswerConnection,
   ExamAnswersArgs,
   ExamQuestionAnswer,
   UpdateExamAnswerInput,
@@ -119,11 +118,8 @@ async function gradingColumns(tx: Queryable, ctx: Context, input: UpdateExamAnsw
 
 const ExamAnswerBase = resourceResolver({
   type: ExamAnswer,
-  connection: ExamAnswerConnection,
   input: CreateExamAnswerInput,
   updateInput: UpdateExamAnswerInput,
-  key: 'examAnswer',
-  plural: 'examAnswers',
   table: examAnswers,
   byId: examAnswerById,
   columns: (tx, input: CreateExamAnswerInput, { ctx, schoolId, current }) =>

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { Connection, ConnectionArgs } from '../../graphql/pagination.js';
+import { ConnectionArgs, connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -27,11 +27,8 @@ export class ExamQuestionAnswer extends SchoolRecord {
   correct!: boolean | null;
 }
 
-@ObjectType()
-export class ExamAnswerConnection extends Connection(ExamAnswer) {}
-
-@ObjectType()
-export class ExamQuestionAnswerConnection extends Connection(ExamQuestionAnswer) {}
+export const ExamAnswerConnection = connectionType(ExamAnswer);
+export const ExamQuestionAnswerConnection = connectionType(ExamQuestionAnswer);
 
 @InputType({ description: 'A new attempt. A student credential makes attempts for itself only (studentId defaults to it).' })
 export class CreateExamAnswerInput {

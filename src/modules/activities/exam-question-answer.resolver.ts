@@ -27,7 +27,6 @@ import { idFilter, onlyVisible } from './exam-answer.rules.js';
 import {
   ExamAnswer,
   ExamQuestionAnswer,
-  ExamQuestionAnswerConnection,
   ExamQuestionAnswerInput,
   ExamQuestionAnswersArgs,
 } from './exam-answer.type.js';
@@ -78,10 +77,6 @@ async function questionOf(tx: Queryable, id: number): Promise<ExamQuestionRow> {
 
 const ExamQuestionAnswerBase = resourceResolver({
   type: ExamQuestionAnswer,
-  connection: ExamQuestionAnswerConnection,
-  input: ExamQuestionAnswerInput,
-  key: 'examQuestionAnswer',
-  plural: 'examQuestionAnswers',
   table: examQuestionAnswers,
   byId: examQuestionAnswerById,
   parent: { arg: 'examQuestionId', type: 'ExamQuestion', byId: examQuestionById, column: 'examQuestionId', inList: true },

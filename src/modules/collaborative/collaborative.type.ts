@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { authorType } from '../forums/forum-author.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
@@ -21,8 +21,5 @@ export class CollaborativeComment extends SchoolRecord {
 
 export const CollaborativeUser = authorType('CollaborativeUser', 'The author of a collaborative comment (a student, collaborator or admin of the school).');
 
-@ObjectType()
-export class CollaborativeDiscussionConnection extends Connection(CollaborativeDiscussion) {}
-
-@ObjectType()
-export class CollaborativeCommentConnection extends Connection(CollaborativeComment) {}
+export const CollaborativeDiscussionConnection = connectionType(CollaborativeDiscussion);
+export const CollaborativeCommentConnection = connectionType(CollaborativeComment);

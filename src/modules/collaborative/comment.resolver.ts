@@ -12,7 +12,7 @@ import { assertMayEdit } from '../forums/forum.rules.js';
 import { CollaborativeCommentInput, CollaborativeCommentsArgs } from './collaborative.input.js';
 import { commentById, discussionById } from './collaborative.loaders.js';
 import { collaborativeComments, type CollaborativeCommentRow } from './collaborative.table.js';
-import { CollaborativeComment, CollaborativeCommentConnection, CollaborativeDiscussion, CollaborativeUser } from './collaborative.type.js';
+import { CollaborativeComment, CollaborativeDiscussion, CollaborativeUser } from './collaborative.type.js';
 
 const given = (v: string | null | undefined) => v !== undefined && v !== null;
 
@@ -29,10 +29,6 @@ function commentCreated(tx: Queryable, comment: CollaborativeCommentRow) {
 
 const CollaborativeCommentBase = resourceResolver({
   type: CollaborativeComment,
-  connection: CollaborativeCommentConnection,
-  input: CollaborativeCommentInput,
-  key: 'collaborativeComment',
-  plural: 'collaborativeComments',
   table: collaborativeComments,
   byId: commentById,
   parent: { arg: 'collaborativeDiscussionId', type: 'CollaborativeDiscussion', byId: discussionById, column: 'collaborativeDiscussionId' },

@@ -12,7 +12,7 @@ import { lessons } from '../courses/course.table.js';
 import { CollaborativeDiscussionInput, CollaborativeDiscussionsArgs } from './collaborative.input.js';
 import { commentsOfDiscussion, discussionById } from './collaborative.loaders.js';
 import { collaborativeDiscussions, type CollaborativeDiscussionRow } from './collaborative.table.js';
-import { CollaborativeCommentConnection, CollaborativeDiscussion, CollaborativeDiscussionConnection } from './collaborative.type.js';
+import { CollaborativeCommentConnection, CollaborativeDiscussion } from './collaborative.type.js';
 
 /** The columns of a create (title required) or an update, with a lesson of the school. */
 async function discussionColumns(tx: Queryable, input: CollaborativeDiscussionInput, schoolId: number, current?: CollaborativeDiscussionRow) {
@@ -28,10 +28,6 @@ async function discussionColumns(tx: Queryable, input: CollaborativeDiscussionIn
 @Resolver(() => CollaborativeDiscussion)
 export class CollaborativeDiscussionResolver extends resourceResolver({
   type: CollaborativeDiscussion,
-  connection: CollaborativeDiscussionConnection,
-  input: CollaborativeDiscussionInput,
-  key: 'collaborativeDiscussion',
-  plural: 'collaborativeDiscussions',
   table: collaborativeDiscussions,
   byId: discussionById,
   columns: (tx, input: CollaborativeDiscussionInput, { schoolId, current }) => discussionColumns(tx, input, schoolId, current),

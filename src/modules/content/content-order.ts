@@ -3,10 +3,12 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { type ConnectionArgs, type ConnectionData, toConnection, windowOf } from '../../graphql/pagination.js';
+import { type ConnectionArgs, type ConnectionData, paginate, toConnection, windowOf } from '../../graphql/pagination.js';
 import { pathCourses } from '../paths/path.table.js';
 import { schoolProductCourses as spc, schoolProductPaths as spp } from '../school-products/school-product-content.table.js';
 import { courseModuleLinks as links, lessons } from '../courses/course.table.js';
+import type { ContentScope } from './content-scope.js';
+import { scopedPage } from './content-read.js';
 
 /**
  * The order of a school product's content, as its students walk it: the product's own courses in
@@ -129,6 +131,23 @@ export async function rankedPage<T extends TableWithId>(
       .where(where)
       .then(([c]) => Number(c.n)));
   return toConnection(rows, window, totalCount);
+}
+
+/**
+ * A list read in a scope: the school's rows in id order, nothing for an inactive enrollment, else the
+ * product's rows in its order (`ranks` of the product), carrying the scope to the fields under them.
+ */
+export async function scopedList<T extends TableWithId>(
+  ctx: Context,
+  scope: ContentScope,
+  table: T,
+  where: SQL | undefined,
+  args: ConnectionArgs,
+  ranks: (productId: number) => Ranked & object,
+): Promise<ConnectionData<T['$inferSelect'] & { id: number }>> {
+  if (scope.kind === 'school') return paginate(ctx, table, where, args);
+  if (scope.kind === 'nothing') return emptyConnection();
+  return scopedPage(await rankedPage(ctx, table, ranks(scope.productId), where, args), scope);
 }
 
 /** A connection with nothing in it (an inactive enrollment's content). */

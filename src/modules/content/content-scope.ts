@@ -112,6 +112,13 @@ export function moduleCondition(ctx: Context, scope: ContentScope, moduleIdColum
   );
 }
 
+/** The condition on a path id column: paths of the scope's product. */
+export function pathCondition(ctx: Context, scope: ContentScope, pathIdColumn: Parameters<typeof inArray>[0]): SQL | undefined {
+  if (scope.kind === 'school') return undefined;
+  if (scope.kind === 'nothing') return FALSE;
+  return inArray(pathIdColumn, productPathIds(ctx, scope.productId));
+}
+
 /** Lessons of the scope; for an enrollment, released ones only (releaseRule). */
 export function lessonCondition(ctx: Context, scope: ContentScope): SQL | undefined {
   const inModules = moduleCondition(ctx, scope, lessons.courseModuleId);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 /** A class (a run) of a course, which enrollments join (enrollments link to it by id). */
@@ -14,5 +14,4 @@ export class CourseClass extends SchoolRecord {
   @Field(() => Boolean, { description: 'The main class of its course (at most one per course).' }) main!: boolean;
 }
 
-@ObjectType()
-export class CourseClassConnection extends Connection(CourseClass) {}
+export const CourseClassConnection = connectionType(CourseClass);

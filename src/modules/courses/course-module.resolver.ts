@@ -6,12 +6,13 @@ import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
-import { paginate, windowOf } from '../../graphql/pagination.js';
+import { windowOf } from '../../graphql/pagination.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { contentScope, courseCondition, moduleCondition } from '../content/content-scope.js';
-import { courseModuleRanks, emptyConnection, moduleRanks, rankedPage } from '../content/content-order.js';
+import { courseModuleRanks, emptyConnection, moduleRanks, rankedPage, scopedList } from '../content/content-order.js';
 import { scopedPage, scopedRow } from '../content/content-read.js';
+import { withScopedShow } from '../content/content-show.js';
 import { scopeOf, visibleLessons } from '../content/content-view.js';
 import { CourseModuleInput, CourseModulesArgs } from './course.input.js';
 import { courseById, courseModuleById, lessonsOfModule } from './course.loaders.js';
@@ -20,10 +21,6 @@ import { CourseModule, CourseModuleConnection, Lesson } from './course.type.js';
 
 const CourseModuleBase = resourceResolver({
   type: CourseModule,
-  connection: CourseModuleConnection,
-  input: CourseModuleInput,
-  key: 'courseModule',
-  plural: 'courseModules',
   table: courseModules,
   byId: courseModuleById,
   // Only updates go through here: a module is created inside a course (createCourseModule below).
@@ -42,19 +39,13 @@ const CourseModuleBase = resourceResolver({
 export const CourseModulePayload = CourseModuleBase.Payload;
 
 @Resolver(() => CourseModule)
-export class CourseModuleResolver extends CourseModuleBase {
-  @Query(() => CourseModule, { description: 'A course module; with schoolProductId or enrollmentId, only a module of that scope (404 otherwise).' })
-  async courseModule(
-    @Arg('id', () => ID) id: string,
-    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
-    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
-    @Ctx() ctx: Context,
-  ) {
-    const moduleId = parseId(id, 'CourseModule');
-    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
-    return scopedRow(ctx, scope, courseModuleById, courseModules, moduleId, moduleCondition(ctx, scope, courseModules.id), 'CourseModule');
-  }
-
+export class CourseModuleResolver extends withScopedShow(CourseModuleBase, {
+  type: CourseModule,
+  description: 'A course module; with schoolProductId or enrollmentId, only a module of that scope (404 otherwise).',
+  byId: courseModuleById,
+  table: courseModules,
+  inScope: (ctx, scope) => moduleCondition(ctx, scope, courseModules.id),
+}) {
   @Query(() => CourseModuleConnection, {
     description:
       "Modules of a course (courseId, in the course's order), of the school (id order), or of a product's or enrollment's courses (in the product's order). With a scope, the course must be in it (404 otherwise); an inactive enrollment shows none.",
@@ -68,8 +59,7 @@ export class CourseModuleResolver extends CourseModuleBase {
       const course = await scopedRow(ctx, scope, courseById, courses, parseId(args.courseId, 'Course'), courseCondition(ctx, scope, courses.id), 'Course');
       return scopedPage(await rankedPage(ctx, courseModules, courseModuleRanks(ctx.db, course.id), where, args), scope);
     }
-    if (scope.kind === 'school') return paginate(ctx, courseModules, where, args);
-    return scopedPage(await rankedPage(ctx, courseModules, moduleRanks(ctx.db, [scope.productId]), where, args), scope);
+    return scopedList(ctx, scope, courseModules, where, args, (productId) => moduleRanks(ctx.db, [productId]));
   }
 
   @Mutation(() => CourseModulePayload, { description: 'Creates a module at the end of the course (a course of the school: 404 otherwise).' })

@@ -8,7 +8,7 @@ import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
-import { paginate, windowOf } from '../../graphql/pagination.js';
+import { windowOf } from '../../graphql/pagination.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
@@ -16,8 +16,8 @@ import { contentScope, courseCondition } from '../content/content-scope.js';
 import { emitEvent } from '../events/events.js';
 import { pathsOfProduct } from '../paths/path.loaders.js';
 import { Path } from '../paths/path.type.js';
-import { courseRanks, emptyConnection, rankedPage } from '../content/content-order.js';
-import { scopedPage, scopedRow } from '../content/content-read.js';
+import { courseRanks, scopedList } from '../content/content-order.js';
+import { withScopedShow } from '../content/content-show.js';
 import { scopeOf, withScope } from '../content/content-view.js';
 import { duplicateCourse } from './course-duplicate.js';
 import { CourseInput, CoursesArgs } from './course.input.js';
@@ -53,10 +53,6 @@ const described = (row: CourseRow) => ({ name: row.name, code: row.code });
 
 const CourseBase = resourceResolver({
   type: Course,
-  connection: CourseConnection,
-  input: CourseInput,
-  key: 'course',
-  plural: 'courses',
   table: courses,
   byId: courseById,
   // Only deletes go through here: a create or an update also writes the course's modules (below).
@@ -72,28 +68,20 @@ const CourseBase = resourceResolver({
 export const CoursePayload = CourseBase.Payload;
 
 @Resolver(() => Course)
-export class CourseResolver extends CourseBase {
-  @Query(() => Course, { description: 'A course; with schoolProductId or enrollmentId, only a course of that scope (404 otherwise).' })
-  async course(
-    @Arg('id', () => ID) id: string,
-    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
-    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
-    @Ctx() ctx: Context,
-  ) {
-    const courseId = parseId(id, 'Course');
-    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
-    return scopedRow(ctx, scope, courseById, courses, courseId, courseCondition(ctx, scope, courses.id), 'Course');
-  }
-
+export class CourseResolver extends withScopedShow(CourseBase, {
+  type: Course,
+  description: 'A course; with schoolProductId or enrollmentId, only a course of that scope (404 otherwise).',
+  byId: courseById,
+  table: courses,
+  inScope: (ctx, scope) => courseCondition(ctx, scope, courses.id),
+}) {
   @Query(() => CourseConnection, {
     description: "Courses of the school (id order), or of a school product or an enrollment's product (in the product's order).",
   })
   async courses(@Args(() => CoursesArgs) args: CoursesArgs, @Ctx() ctx: Context) {
     windowOf(args);
     const scope = await contentScope(ctx, args);
-    if (scope.kind === 'school') return paginate(ctx, courses, inSchool(ctx, courses.schoolId), args);
-    if (scope.kind === 'nothing') return emptyConnection();
-    return scopedPage(await rankedPage(ctx, courses, courseRanks(ctx.db, [scope.productId]), inSchool(ctx, courses.schoolId), args), scope);
+    return scopedList(ctx, scope, courses, inSchool(ctx, courses.schoolId), args, (productId) => courseRanks(ctx.db, [productId]));
   }
 
   @Mutation(() => CoursePayload, { description: 'Creates a course; courseModulesIds (modules of the school) give its modules in order.' })

@@ -1,34 +1,27 @@
-import { param, pathParam, rows, type Route } from '../../rest/route-table.js';
+import { ofEnrollment, ofSchoolProduct, param, pathParam, rows, type Route } from '../../rest/route-table.js';
 
 const course = '/courses/:id';
 const courseModule = '/course_modules/:id';
 const lesson = '/lessons/:id';
-const ofProduct = { args: { schoolProductId: pathParam('school_product_id') } };
-const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
 const ofCourse = { courseId: pathParam('course_id') };
 
 // Each read also answers under a school product and under an enrollment (the scope of the result).
 export const courseRoutes: Route[] = [
-  rows.list('/courses', 'courses'),
-  rows.list('/school_products/:school_product_id/courses', 'courses', ofProduct),
-  rows.list('/enrollments/:enrollment_id/courses', 'courses', ofEnrollment),
-  rows.show(course, 'course'),
-  rows.show('/school_products/:school_product_id/courses/:id', 'course', ofProduct),
-  rows.show('/enrollments/:enrollment_id/courses/:id', 'course', ofEnrollment),
+  ...rows.scopedReads('courses', 'courses', 'course'),
 
   rows.list('/courses/:course_id/course_modules', 'courseModules', { args: ofCourse }),
-  rows.list('/school_products/:school_product_id/courses/:course_id/course_modules', 'courseModules', { args: { ...ofProduct.args, ...ofCourse } }),
+  rows.list('/school_products/:school_product_id/courses/:course_id/course_modules', 'courseModules', { args: { ...ofSchoolProduct.args, ...ofCourse } }),
   rows.list('/enrollments/:enrollment_id/courses/:course_id/course_modules', 'courseModules', { args: { ...ofEnrollment.args, ...ofCourse } }),
   rows.show(courseModule, 'courseModule'),
-  rows.show('/school_products/:school_product_id/course_modules/:id', 'courseModule', ofProduct),
+  rows.show('/school_products/:school_product_id/course_modules/:id', 'courseModule', ofSchoolProduct),
   rows.show('/enrollments/:enrollment_id/course_modules/:id', 'courseModule', ofEnrollment),
 
   rows.show(lesson, 'lesson'),
-  rows.show('/school_products/:school_product_id/lessons/:id', 'lesson', ofProduct),
+  rows.show('/school_products/:school_product_id/lessons/:id', 'lesson', ofSchoolProduct),
   rows.show('/enrollments/:enrollment_id/lessons/:id', 'lesson', ofEnrollment),
   // The spec lists the lesson index with a trailing slash; `/lessons` answers too (trailing slashes are optional).
   rows.list('/lessons/', 'lessons', { args: { courseModuleId: param('course_module_id') } }),
-  rows.list('/school_products/:school_product_id/lessons/', 'lessons', ofProduct),
+  rows.list('/school_products/:school_product_id/lessons/', 'lessons', ofSchoolProduct),
   rows.list('/enrollments/:enrollment_id/lessons/', 'lessons', ofEnrollment),
 
   rows.create('/courses', 'createCourse', 'course', course),

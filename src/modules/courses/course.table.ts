@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { belongsTo, tstz } from '../../db/columns.js';
+import { boolean, check, integer, text } from 'drizzle-orm/pg-core';
+import { tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
-import { linkKeys, schoolTable } from '../../db/tables.js';
+import { listTable, schoolTable } from '../../db/tables.js';
 import { media } from '../media/media.table.js';
 
 export const courses = schoolTable(
@@ -33,15 +33,10 @@ export const courseModules = schoolTable(
 );
 
 /** The modules of a course, in order. */
-export const courseModuleLinks = pgTable(
-  'course_module_links',
-  {
-    courseId: belongsTo(() => courses.id),
-    courseModuleId: belongsTo(() => courseModules.id),
-    position: integer().notNull().default(0),
-  },
-  (t) => linkKeys(t.courseId, t.courseModuleId),
-);
+export const courseModuleLinks = listTable('course_module_links', {
+  courseId: () => courses.id,
+  courseModuleId: () => courseModules.id,
+});
 
 export const lessons = schoolTable(
   'lessons',

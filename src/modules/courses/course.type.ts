@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -44,11 +44,6 @@ export class Lesson extends SchoolRecord {
   releaseAfter!: number | null;
 }
 
-@ObjectType()
-export class CourseConnection extends Connection(Course) {}
-
-@ObjectType()
-export class CourseModuleConnection extends Connection(CourseModule) {}
-
-@ObjectType()
-export class LessonConnection extends Connection(Lesson) {}
+export const CourseConnection = connectionType(Course);
+export const CourseModuleConnection = connectionType(CourseModule);
+export const LessonConnection = connectionType(Lesson);

@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { and, sql } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { lockOwned } from '../../graphql/owned.js';
-import { paginate, windowOf } from '../../graphql/pagination.js';
+import { windowOf } from '../../graphql/pagination.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingId } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
@@ -15,8 +15,9 @@ import { emitEvent } from '../events/events.js';
 import { mediaById } from '../media/media.loaders.js';
 import { media } from '../media/media.table.js';
 import { Media } from '../media/media.type.js';
-import { emptyConnection, lessonRanks, moduleLessonRanks, rankedPage } from '../content/content-order.js';
+import { emptyConnection, lessonRanks, moduleLessonRanks, rankedPage, scopedList } from '../content/content-order.js';
 import { scopedPage, scopedRow } from '../content/content-read.js';
+import { withScopedShow } from '../content/content-show.js';
 import { scopeOf, withScope } from '../content/content-view.js';
 import { LessonInput, LessonsArgs } from './course.input.js';
 import { courseModuleById, lessonById } from './course.loaders.js';
@@ -67,10 +68,6 @@ const described = (row: LessonRow) => ({ title: row.title, courseModuleId: row.c
 
 const LessonBase = resourceResolver({
   type: Lesson,
-  connection: LessonConnection,
-  input: LessonInput,
-  key: 'lesson',
-  plural: 'lessons',
   table: lessons,
   byId: lessonById,
   columns: async (tx, input: LessonInput, { ctx, schoolId, current }) => {
@@ -96,23 +93,15 @@ const LessonBase = resourceResolver({
 export const LessonPayload = LessonBase.Payload;
 
 @Resolver(() => Lesson)
-export class LessonResolver extends LessonBase {
-  @Query(() => Lesson, {
-    description:
-      'A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.',
-  })
-  async lesson(
-    @Arg('id', () => ID) id: string,
-    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
-    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
-    @Ctx() ctx: Context,
-  ) {
-    const lessonId = parseId(id, 'Lesson');
-    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
-    guardStudent(ctx, scope);
-    return scopedRow(ctx, scope, lessonById, lessons, lessonId, lessonCondition(ctx, scope), 'Lesson');
-  }
-
+export class LessonResolver extends withScopedShow(LessonBase, {
+  type: Lesson,
+  description:
+    'A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.',
+  byId: lessonById,
+  table: lessons,
+  inScope: lessonCondition,
+  guard: guardStudent,
+}) {
   @Query(() => LessonConnection, {
     description:
       "Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.",
@@ -128,8 +117,7 @@ export class LessonResolver extends LessonBase {
       const module = await scopedRow(ctx, scope, courseModuleById, courseModules, moduleId, moduleCondition(ctx, scope, courseModules.id), 'CourseModule');
       return scopedPage(await rankedPage(ctx, lessons, moduleLessonRanks(ctx.db, module.id), where, args), scope);
     }
-    if (scope.kind === 'school') return paginate(ctx, lessons, where, args);
-    return scopedPage(await rankedPage(ctx, lessons, lessonRanks(ctx.db, [scope.productId]), where, args), scope);
+    return scopedList(ctx, scope, lessons, where, args, (productId) => lessonRanks(ctx.db, [productId]));
   }
 
   @FieldResolver(() => CourseModule, { nullable: true, description: 'The module holding the lesson (null for a draft).' })

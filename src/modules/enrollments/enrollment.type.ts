@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { domainErrorType, type UserError } from '../../graphql/errors.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { enrollmentMaxAttendanceType, enrollmentStatus } from './enrollment.table.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
@@ -49,11 +49,8 @@ export class EnrollmentStatusCheck {
   @Field(() => Date, { nullable: true }) availableUntil!: Date | null;
 }
 
-@ObjectType()
-export class EnrollmentConnection extends Connection(Enrollment) {}
-
-@ObjectType()
-export class RegistrationConnection extends Connection(Registration) {}
+export const EnrollmentConnection = connectionType(Enrollment);
+export const RegistrationConnection = connectionType(Registration);
 
 @ObjectType({ description: 'The enrollments created together, or why none was.' })
 export class EnrollmentsPayload {

@@ -14,17 +14,13 @@ import { StudentTypes } from '../users/user.type.js';
 import { RegistrationInput, RegistrationsArgs } from './enrollment.input.js';
 import { enrollmentsOfRegistration, registrationById, studentById, visibleRegistrations } from './enrollment.loaders.js';
 import { registrations, type RegistrationRow } from './enrollment.table.js';
-import { EnrollmentConnection, Registration, RegistrationConnection } from './enrollment.type.js';
+import { EnrollmentConnection, Registration } from './enrollment.type.js';
 
 uniqueConstraintField('registrations_school_id_student_id_key', 'studentId');
 
 @Resolver(() => Registration)
 export class RegistrationResolver extends resourceResolver({
   type: Registration,
-  connection: RegistrationConnection,
-  input: RegistrationInput,
-  key: 'registration',
-  plural: 'registrations',
   table: registrations,
   byId: registrationById,
   columns: async (tx, input: RegistrationInput, { schoolId }) => {

@@ -26,6 +26,9 @@ const event = <const S extends string, P extends z.ZodObject>(d: Definition<S, P
 const enrollment = z.object({ studentId: id, registrationId: id, schoolProductId: id, status: z.string() });
 const orderStatus = z.object({ from: z.string().nullable(), to: z.string(), studentId: id });
 const completion = z.object({ enrollmentId: id, studentId: id, schoolProductId: id, progress: z.number().int() });
+/** An event of an enrollment's completion, recorded by the progress writes that complete it. */
+const onCompletion = <const S extends string, P extends z.ZodObject>(subject: S, description: string, payload: P) =>
+  event({ version: 1, subject, emittedBy: ['recordLessonProgress', 'submitActivityAttempt'], description, payload });
 const payment = z.object({
   orderId: id,
   invoiceId: id,
@@ -93,20 +96,12 @@ export const eventCatalog = {
     description: 'An enrollment ran out (available_until passed; recorded once per available_until) or was set to expired.',
     payload: z.object({ availableUntil: isoTime.nullable() }),
   }),
-  'enrollment.completed': event({
-    version: 1,
-    subject: 'Enrollment',
-    emittedBy: ['recordLessonProgress', 'submitActivityAttempt'],
-    description: "An enrollment reached its product's certification progress.",
-    payload: completion,
-  }),
-  'certificate.issued': event({
-    version: 1,
-    subject: 'Certificate',
-    emittedBy: ['recordLessonProgress', 'submitActivityAttempt'],
-    description: 'A certificate was issued for a completed enrollment.',
-    payload: completion.extend({ code: z.string() }),
-  }),
+  'enrollment.completed': onCompletion('Enrollment', "An enrollment reached its product's certification progress.", completion),
+  'certificate.issued': onCompletion(
+    'Certificate',
+    'A certificate was issued for a completed enrollment.',
+    completion.extend({ code: z.string() }),
+  ),
   'order.created': event({
     version: 1,
     subject: 'Order',

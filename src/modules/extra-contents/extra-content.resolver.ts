@@ -11,7 +11,7 @@ import { ExtraContentInput, ExtraContentsArgs } from './extra-content.input.js';
 import { extraContentById } from './extra-content.loaders.js';
 import { checkExtraContent, resourceTypeOf } from './extra-content.rules.js';
 import { type ExtraContentRow, extraContents } from './extra-content.table.js';
-import { ExtraContent, ExtraContentConnection } from './extra-content.type.js';
+import { ExtraContent } from './extra-content.type.js';
 
 /** An id filter: an id that names no record matches nothing (0 is never an id). */
 const idFilter = (value: string) => idOrNull(value) ?? 0;
@@ -19,10 +19,6 @@ const idFilter = (value: string) => idOrNull(value) ?? 0;
 @Resolver(() => ExtraContent)
 export class ExtraContentResolver extends resourceResolver({
   type: ExtraContent,
-  connection: ExtraContentConnection,
-  input: ExtraContentInput,
-  key: 'extraContent',
-  plural: 'extraContents',
   table: extraContents,
   byId: extraContentById,
   columns: (tx, input: ExtraContentInput, { schoolId, current }) => checkExtraContent(tx, schoolId, input, current),

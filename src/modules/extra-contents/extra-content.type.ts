@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { extraContentResourceType } from './extra-content.table.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
@@ -23,5 +23,4 @@ export class ExtraContent extends SchoolRecord {
   @Field(() => String, { nullable: true }) title!: string | null;
 }
 
-@ObjectType()
-export class ExtraContentConnection extends Connection(ExtraContent) {}
+export const ExtraContentConnection = connectionType(ExtraContent);

@@ -11,8 +11,6 @@ import { ForumAnswer, ForumQuestion } from './forum.type.js';
 
 const ForumAnswerBase = resourceResolver({
   type: ForumAnswer,
-  input: ForumAnswerInput,
-  key: 'forumAnswer',
   table: forumAnswers,
   byId: answerById,
   parent: { arg: 'forumQuestionId', type: 'ForumQuestion', byId: questionById, column: 'forumQuestionId' },

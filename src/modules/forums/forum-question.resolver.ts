@@ -15,7 +15,7 @@ import { CreateForumQuestionInput, ForumQuestionsArgs, MoveForumQuestionInput, U
 import { answeredByAdminOfQuestion, answeredByStaff, answersOfQuestion, questionById, sectionById } from './forum.loaders.js';
 import { assertMayEdit, checkMove, questionCreated } from './forum.rules.js';
 import { forumQuestions, forumSections, type ForumQuestionRow } from './forum.table.js';
-import { ForumAnswer, ForumQuestion, ForumQuestionConnection, ForumSection } from './forum.type.js';
+import { ForumAnswer, ForumQuestion, ForumSection } from './forum.type.js';
 
 const given = (v: string | null | undefined) => v !== undefined && v !== null;
 
@@ -62,11 +62,8 @@ async function questionColumns(
 
 const ForumQuestionBase = resourceResolver({
   type: ForumQuestion,
-  connection: ForumQuestionConnection,
   input: CreateForumQuestionInput,
   updateInput: UpdateForumQuestionInput,
-  key: 'forumQuestion',
-  plural: 'forumQuestions',
   table: forumQuestions,
   byId: questionById,
   // A section named by the argument that is not the school's is a 404; one named in the input is a 422.

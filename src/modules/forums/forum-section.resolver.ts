@@ -12,7 +12,7 @@ import { ForumSectionInput, ForumSectionsArgs } from './forum.input.js';
 import { childrenOfSection, forumById, questionsOfSection, sectionById } from './forum.loaders.js';
 import { checkParent, lockForum, moveSubtree, nextSequence } from './forum.rules.js';
 import { forumSections, type ForumSectionRow } from './forum.table.js';
-import { Forum, ForumQuestionConnection, ForumSection, ForumSectionConnection } from './forum.type.js';
+import { Forum, ForumQuestionConnection, ForumSection } from './forum.type.js';
 
 const text = (v: string | null | undefined) => (typeof v === 'string' ? v.trim() : v);
 
@@ -89,10 +89,6 @@ async function sectionChanges(tx: Queryable, input: ForumSectionInput, current: 
 
 const ForumSectionBase = resourceResolver({
   type: ForumSection,
-  connection: ForumSectionConnection,
-  input: ForumSectionInput,
-  key: 'forumSection',
-  plural: 'forumSections',
   table: forumSections,
   byId: sectionById,
   // A forum named by the argument that is not the school's is a 404; one named in the input is a 422.

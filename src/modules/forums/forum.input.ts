@@ -33,12 +33,17 @@ export class ForumSectionsArgs extends ConnectionArgs {
 
 const SECTION_ALIAS = 'The spec names the section forum_question_id on create and forum_section_id on update and move: both are accepted on every write (forumSectionId wins when both are given).';
 
-@InputType({ description: 'title and description are required; the section comes from the path or argument, else from forumSectionId / forumQuestionId.' })
-export class CreateForumQuestionInput {
+/** The fields a question's create and update share (the schema lists an input's fields sorted). */
+@InputType()
+abstract class ForumQuestionFields {
   @Field(() => ID, { nullable: true, description: SECTION_ALIAS }) forumSectionId?: string | null;
   @Field(() => ID, { nullable: true, description: SECTION_ALIAS }) forumQuestionId?: string | null;
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
+}
+
+@InputType({ description: 'title and description are required; the section comes from the path or argument, else from forumSectionId / forumQuestionId.' })
+export class CreateForumQuestionInput extends ForumQuestionFields {
   @Field(() => Boolean, { nullable: true, description: 'REST also accepts "true"/"false"/"1"/"0" (the spec types it String).' }) fixed?: boolean | null;
   @Field(() => ID, { nullable: true, description: "The author. Defaults to the credential's user; only a staff credential may name another user of the school." })
   userId?: string | null;
@@ -47,11 +52,7 @@ export class CreateForumQuestionInput {
 }
 
 @InputType({ description: 'A changed forumSectionId (or forumQuestionId) moves the question to another section of the same forum.' })
-export class UpdateForumQuestionInput {
-  @Field(() => ID, { nullable: true, description: SECTION_ALIAS }) forumSectionId?: string | null;
-  @Field(() => ID, { nullable: true, description: SECTION_ALIAS }) forumQuestionId?: string | null;
-  @Field(() => String, { nullable: true }) title?: string | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
+export class UpdateForumQuestionInput extends ForumQuestionFields {
   @Field(() => Boolean, { nullable: true }) fixed?: boolean | null;
   @Field(() => ID, { nullable: true, description: 'Another author: staff credentials only; null leaves the author as it is.' }) userId?: string | null;
 }

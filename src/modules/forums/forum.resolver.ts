@@ -8,14 +8,10 @@ import { School } from '../schools/school.type.js';
 import { ForumInput } from './forum.input.js';
 import { forumById, rootSectionsOfForum, sectionsOfForum } from './forum.loaders.js';
 import { forums, type ForumRow } from './forum.table.js';
-import { Forum, ForumConnection, ForumSection } from './forum.type.js';
+import { Forum, ForumSection } from './forum.type.js';
 
 const ForumBase = resourceResolver({
   type: Forum,
-  connection: ForumConnection,
-  input: ForumInput,
-  key: 'forum',
-  plural: 'forums',
   table: forums,
   byId: forumById,
   columns: (_tx, input: ForumInput, { current }) => {

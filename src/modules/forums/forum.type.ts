@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -42,11 +42,6 @@ export class ForumAnswer extends SchoolRecord {
   @Field(() => String) text!: string;
 }
 
-@ObjectType()
-export class ForumConnection extends Connection(Forum) {}
-
-@ObjectType()
-export class ForumSectionConnection extends Connection(ForumSection) {}
-
-@ObjectType()
-export class ForumQuestionConnection extends Connection(ForumQuestion) {}
+export const ForumConnection = connectionType(Forum);
+export const ForumSectionConnection = connectionType(ForumSection);
+export const ForumQuestionConnection = connectionType(ForumQuestion);

@@ -10,7 +10,7 @@ import { Checks } from '../../graphql/validation.js';
 import { IntegrationInput, IntegrationsArgs } from './integration.input.js';
 import { checkMetadata, checkOwner, metaconfigColumns, ownerTypeOf } from './integration.rules.js';
 import { type IntegrationRow, integrations } from './integration.table.js';
-import { Integration, IntegrationConnection } from './integration.type.js';
+import { Integration } from './integration.type.js';
 import { createSigningSecret } from '../webhooks/webhook.secrets.js';
 
 const integrationById = byIdLoader('integration.byId', integrations);
@@ -36,10 +36,6 @@ async function checkIntegration(tx: Queryable, schoolId: number, input: Integrat
 @Resolver(() => Integration)
 export class IntegrationResolver extends resourceResolver({
   type: Integration,
-  connection: IntegrationConnection,
-  input: IntegrationInput,
-  key: 'integration',
-  plural: 'integrations',
   table: integrations,
   byId: integrationById,
   columns: (tx, input: IntegrationInput, { schoolId, current }) => checkIntegration(tx, schoolId, input, current),

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -30,8 +30,5 @@ export class IntegrationSuggestion {
   @Field(() => Date) createdAt!: Date;
 }
 
-@ObjectType()
-export class IntegrationConnection extends Connection(Integration) {}
-
-@ObjectType()
-export class IntegrationSuggestionConnection extends Connection(IntegrationSuggestion) {}
+export const IntegrationConnection = connectionType(Integration);
+export const IntegrationSuggestionConnection = connectionType(IntegrationSuggestion);

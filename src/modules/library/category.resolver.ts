@@ -7,7 +7,7 @@ import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { existingId } from '../../graphql/references.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
-import { Category, CategoryConnection } from './category.type.js';
+import { Category } from './category.type.js';
 import { CategoryInput } from './library.input.js';
 import { categoryById } from './library.loaders.js';
 import { optionalText } from './library.rules.js';
@@ -55,9 +55,6 @@ async function categoryColumns(tx: Queryable, schoolId: number, input: CategoryI
 @Resolver(() => Category)
 export class CategoryResolver extends resourceResolver({
   type: Category,
-  connection: CategoryConnection,
-  input: CategoryInput,
-  key: 'category',
   plural: 'categories',
   table: categories,
   byId: categoryById,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -11,5 +11,4 @@ export class Category extends SchoolRecord {
   @Field(() => ID, { nullable: true }) parentId!: number | null;
 }
 
-@ObjectType()
-export class CategoryConnection extends Connection(Category) {}
+export const CategoryConnection = connectionType(Category);

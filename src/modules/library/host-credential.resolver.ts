@@ -5,7 +5,7 @@ import type { Context } from '../../graphql/context.js';
 import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
-import { HostCredential, HostCredentialConnection } from './host-credential.type.js';
+import { HostCredential } from './host-credential.type.js';
 import { HostCredentialInput } from './library.input.js';
 import { hostCredentialById, hostCredentialsOfLibrary, libraryById } from './library.loaders.js';
 import { optionalText } from './library.rules.js';
@@ -50,10 +50,6 @@ function hostCredentialColumns(input: HostCredentialInput, current?: HostCredent
 @Resolver(() => HostCredential)
 export class HostCredentialResolver extends resourceResolver({
   type: HostCredential,
-  connection: HostCredentialConnection,
-  input: HostCredentialInput,
-  key: 'hostCredential',
-  plural: 'hostCredentials',
   table: hostCredentials,
   byId: hostCredentialById,
   parent: { arg: 'libraryId', type: 'Library', byId: libraryById, column: 'libraryId', inList: true },

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -21,5 +21,4 @@ export class HostCredential extends SchoolRecord {
   accessTokenHint!: string | null;
 }
 
-@ObjectType()
-export class HostCredentialConnection extends Connection(HostCredential) {}
+export const HostCredentialConnection = connectionType(HostCredential);

@@ -6,7 +6,7 @@ import { ImageInput } from './library.input.js';
 import { imageById } from './library.loaders.js';
 import { httpUrl, optionalText } from './library.rules.js';
 import { images } from './library.table.js';
-import { Image, ImageConnection } from './library.type.js';
+import { Image } from './library.type.js';
 
 /** The columns a create or an update writes: url required on create (http or https), sizes positive. */
 function imageColumns(input: ImageInput, creating: boolean) {
@@ -31,10 +31,6 @@ function imageColumns(input: ImageInput, creating: boolean) {
 @Resolver(() => Image)
 export class ImageResolver extends resourceResolver({
   type: Image,
-  connection: ImageConnection,
-  input: ImageInput,
-  key: 'image',
-  plural: 'images',
   table: images,
   byId: imageById,
   columns: (_tx, input: ImageInput, { current }) => imageColumns(input, !current),

@@ -11,7 +11,7 @@ import { LibraryResourceInput, LibraryResourcesArgs } from './library.input.js';
 import { libraryById, libraryResourceById } from './library.loaders.js';
 import { httpUrl, optionalText } from './library.rules.js';
 import { libraries, libraryResources, type LibraryResourceRow } from './library.table.js';
-import { Library, LibraryResource, LibraryResourceConnection } from './library.type.js';
+import { Library, LibraryResource } from './library.type.js';
 
 /** The columns a create or an update writes, checked (title required on create, not clearable on update). */
 function resourceColumns(input: LibraryResourceInput, creating: boolean) {
@@ -30,10 +30,6 @@ function resourceColumns(input: LibraryResourceInput, creating: boolean) {
 @Resolver(() => LibraryResource)
 export class LibraryResourceResolver extends resourceResolver({
   type: LibraryResource,
-  connection: LibraryResourceConnection,
-  input: LibraryResourceInput,
-  key: 'libraryResource',
-  plural: 'libraryResources',
   table: libraryResources,
   byId: libraryResourceById,
   parent: { arg: 'libraryId', type: 'Library', byId: libraryById, column: 'libraryId' },

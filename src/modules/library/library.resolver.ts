@@ -6,13 +6,10 @@ import { Checks } from '../../graphql/validation.js';
 import { LibraryInput } from './library.input.js';
 import { libraryById, resourcesOfLibrary } from './library.loaders.js';
 import { libraries, type LibraryRow } from './library.table.js';
-import { Library, LibraryConnection, LibraryResource } from './library.type.js';
+import { Library, LibraryResource } from './library.type.js';
 
 const LibraryBase = resourceResolver({
   type: Library,
-  connection: LibraryConnection,
-  input: LibraryInput,
-  key: 'library',
   plural: 'libraries',
   table: libraries,
   byId: libraryById,

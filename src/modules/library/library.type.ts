@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -28,11 +28,6 @@ export class Image extends SchoolRecord {
   @Field(() => Int, { nullable: true, description: 'In pixels, positive.' }) height!: number | null;
 }
 
-@ObjectType()
-export class LibraryConnection extends Connection(Library) {}
-
-@ObjectType()
-export class LibraryResourceConnection extends Connection(LibraryResource) {}
-
-@ObjectType()
-export class ImageConnection extends Connection(Image) {}
+export const LibraryConnection = connectionType(Library);
+export const LibraryResourceConnection = connectionType(LibraryResource);
+export const ImageConnection = connectionType(Image);

@@ -11,7 +11,8 @@ import { paginate } from '../../graphql/pagination.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { type ContentScope, contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
-import { scopedPage, scopedRow } from '../content/content-read.js';
+import { scopedPage } from '../content/content-read.js';
+import { withScopedShow } from '../content/content-show.js';
 import { emitEvent } from '../events/events.js';
 import { imageById, libraryResourceById } from '../library/library.loaders.js';
 import { Image, LibraryResource } from '../library/library.type.js';
@@ -34,8 +35,6 @@ async function storeSlides(tx: Queryable, mediaId: number, schoolId: number, sli
 
 const MediaBase = resourceResolver({
   type: Media,
-  input: MediaInput,
-  key: 'media',
   table: media,
   byId: mediaById,
   columns: async (tx, input: MediaInput, { ctx, schoolId, current, afterWrite }) => {
@@ -52,23 +51,15 @@ const MediaBase = resourceResolver({
 const MediaPayload = MediaBase.Payload;
 
 @Resolver(() => Media)
-export class MediaResolver extends MediaBase {
-  @Query(() => Media, {
-    description:
-      "A media; with schoolProductId or enrollmentId, only a media of that scope's lessons and extra contents (404 otherwise). Students need enrollmentId.",
-  })
-  async media(
-    @Arg('id', () => ID) id: string,
-    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
-    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
-    @Ctx() ctx: Context,
-  ) {
-    const mediaId = parseId(id, 'Media');
-    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
-    guardStudent(ctx, scope);
-    return scopedRow(ctx, scope, mediaById, media, mediaId, mediaCondition(ctx, scope), 'Media');
-  }
-
+export class MediaResolver extends withScopedShow(MediaBase, {
+  type: Media,
+  description:
+    "A media; with schoolProductId or enrollmentId, only a media of that scope's lessons and extra contents (404 otherwise). Students need enrollmentId.",
+  byId: mediaById,
+  table: media,
+  inScope: mediaCondition,
+  guard: guardStudent,
+}) {
   @Query(() => MediaConnection, {
     description:
       "The school's media, or a product's or an enrollment's (the media of their lessons and extra contents; through an enrollment, released and available ones). Students need enrollmentId.",

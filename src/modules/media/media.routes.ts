@@ -1,19 +1,12 @@
-import { param, pathParam, rows, type Route } from '../../rest/route-table.js';
+import { param, rows, type Route } from '../../rest/route-table.js';
 
 const show = '/media/:id';
-const ofProduct = { args: { schoolProductId: pathParam('school_product_id') } };
-const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
 
 /** preview and launch_scorm: the spec gives no method; both GET and POST answer, params from the query or body. */
 const launch = { redirectUri: param('redirect_uri') };
 
 export const mediaRoutes: Route[] = [
-  rows.list('/media', 'mediaList'),
-  rows.list('/school_products/:school_product_id/media', 'mediaList', ofProduct),
-  rows.list('/enrollments/:enrollment_id/media', 'mediaList', ofEnrollment),
-  rows.show(show, 'media'),
-  rows.show('/school_products/:school_product_id/media/:id', 'media', ofProduct),
-  rows.show('/enrollments/:enrollment_id/media/:id', 'media', ofEnrollment),
+  ...rows.scopedReads('media', 'mediaList', 'media'),
   rows.show('/media/public/:id', 'publicMedia', { public: true }),
 
   rows.create('/media', 'createMedia', 'media', show),

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
-import { belongsTo, id, tstz } from '../../db/columns.js';
+import { check, integer, pgEnum, text } from 'drizzle-orm/pg-core';
+import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
-import { schoolTable } from '../../db/tables.js';
-import { schoolRef } from '../schools/school.table.js';
+import { schoolRowTable, schoolTable } from '../../db/tables.js';
 import { images, libraryResources } from '../library/library.table.js';
 
 /** Single-table inheritance: plain 'Media' for every media that is not a video with slides or SCORM. */
@@ -33,11 +32,9 @@ export const media = schoolTable(
 );
 
 /** The slides of a VideoSlide: image shown from `syncAt` (seconds into the video). */
-export const videoSlideSyncs = pgTable(
+export const videoSlideSyncs = schoolRowTable(
   'video_slide_syncs',
   {
-    id: id(),
-    schoolId: schoolRef(),
     mediaId: belongsTo(() => media.id),
     imageId: integer()
       .notNull()

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { mediaProcessingStatus, mediaType } from './media.table.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
@@ -74,5 +74,4 @@ export class ScormSession {
   @Field(() => Date) expiresAt!: Date;
 }
 
-@ObjectType()
-export class MediaConnection extends Connection(Media) {}
+export const MediaConnection = connectionType(Media);

@@ -14,7 +14,7 @@ import { ChannelInput, ChannelsArgs } from './message.input.js';
 import { channelById, messagesOfChannel } from './message.loaders.js';
 import { visibleChannels } from './message.scope.js';
 import { type ChannelRow, channels } from './message.table.js';
-import { Channel, ChannelConnection, MessageConnection } from './message.type.js';
+import { Channel, MessageConnection } from './message.type.js';
 
 /** The channel as it will be (`current` + `input`): a name, and at most one of an enrollment and a product of the school. */
 async function checkChannel(tx: Queryable, schoolId: number, input: ChannelInput, current?: ChannelRow) {
@@ -40,10 +40,6 @@ const by = (column: typeof channels.enrollmentId | typeof channels.schoolProduct
 @Resolver(() => Channel)
 export class ChannelResolver extends resourceResolver({
   type: Channel,
-  connection: ChannelConnection,
-  input: ChannelInput,
-  key: 'channel',
-  plural: 'channels',
   table: channels,
   byId: channelById,
   columns: (tx, input: ChannelInput, { schoolId, current }) => checkChannel(tx, schoolId, input, current),

@@ -17,7 +17,7 @@ import { MessageInput, MessagesArgs, MessageUpdateInput } from './message.input.
 import { channelById, messageById } from './message.loaders.js';
 import { postedTo, visibleMessages } from './message.scope.js';
 import { channels, messages } from './message.table.js';
-import { Message, MessageConnection } from './message.type.js';
+import { Message } from './message.type.js';
 import { inSchool } from '../../auth/tenancy.js';
 
 /** The enrollment, if the caller may see it (its school; a student credential: only its own). */
@@ -62,10 +62,7 @@ async function scopes(ctx: Context, args: MessagesArgs): Promise<(SQL | undefine
 
 const MessageBase = resourceResolver({
   type: Message,
-  connection: MessageConnection,
   input: MessageUpdateInput,
-  key: 'message',
-  plural: 'messages',
   table: messages,
   byId: messageById,
   // Only updates go through here: a create also posts the message to its channels (createMessage below).

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { UserTypeEnum } from '../users/user.type.js';
 import { SchoolOwned, SchoolRecord, Timestamped } from '../../graphql/record.js';
 
@@ -45,8 +45,5 @@ export class MessageSender {
   @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) email!: string;
 }
 
-@ObjectType()
-export class ChannelConnection extends Connection(Channel) {}
-
-@ObjectType()
-export class MessageConnection extends Connection(Message) {}
+export const ChannelConnection = connectionType(Channel);
+export const MessageConnection = connectionType(Message);

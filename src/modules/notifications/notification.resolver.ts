@@ -40,8 +40,6 @@ async function recipient(ctx: Context, studentId: string | null | undefined, col
 
 const NotificationBase = resourceResolver({
   type: Notification,
-  input: NotificationInput,
-  key: 'notification',
   table: notifications,
   byId: notificationById,
   // Only the show query goes through here: the list counts the unread, a create names its recipient, and nothing else is written.

@@ -16,13 +16,9 @@ import { SchoolProduct } from '../school-products/school-product.type.js';
 import { CouponInput, CouponTokenInput, CouponTokensArgs, GatewayCredentialInput, PaymentOptionInput, PaymentOptionsArgs } from './billing.input.js';
 import {
   Coupon,
-  CouponConnection,
   CouponToken,
-  CouponTokenConnection,
   GatewayCredential,
-  GatewayCredentialConnection,
   PaymentOption,
-  PaymentOptionConnection,
 } from './billing.type.js';
 import { couponById, couponTokenById, gatewayCredentialById, paymentOptionById } from './order.loaders.js';
 import {
@@ -47,10 +43,6 @@ uniqueConstraintField('coupon_tokens_school_id_token_key', 'token');
 @Resolver(() => PaymentOption)
 export class PaymentOptionResolver extends resourceResolver({
   type: PaymentOption,
-  connection: PaymentOptionConnection,
-  input: PaymentOptionInput,
-  key: 'paymentOption',
-  plural: 'paymentOptions',
   table: paymentOptions,
   byId: paymentOptionById,
   columns: (tx, input: PaymentOptionInput, { schoolId, current }) => paymentOptionValues(tx, schoolId, input, !current),
@@ -84,10 +76,6 @@ async function paymentOptionValues(tx: Queryable, schoolId: number, input: Payme
 @Resolver(() => Coupon)
 export class CouponResolver extends resourceResolver({
   type: Coupon,
-  connection: CouponConnection,
-  input: CouponInput,
-  key: 'coupon',
-  plural: 'coupons',
   table: coupons,
   byId: couponById,
   columns: (_tx, input: CouponInput, { current }) => couponValues(input, current),
@@ -131,10 +119,6 @@ async function couponTokenValues(tx: Queryable, schoolId: number, input: CouponT
 @Resolver(() => CouponToken)
 export class CouponTokenResolver extends resourceResolver({
   type: CouponToken,
-  connection: CouponTokenConnection,
-  input: CouponTokenInput,
-  key: 'couponToken',
-  plural: 'couponTokens',
   table: couponTokens,
   byId: couponTokenById,
   columns: (tx, input: CouponTokenInput, { schoolId, current }) => couponTokenValues(tx, schoolId, input, current),
@@ -155,10 +139,6 @@ export class CouponTokenResolver extends resourceResolver({
 @Resolver(() => GatewayCredential)
 export class GatewayCredentialResolver extends resourceResolver({
   type: GatewayCredential,
-  connection: GatewayCredentialConnection,
-  input: GatewayCredentialInput,
-  key: 'gatewayCredential',
-  plural: 'gatewayCredentials',
   table: gatewayCredentials,
   byId: gatewayCredentialById,
   columns: (_tx, input: GatewayCredentialInput, { current }) => gatewayCredentialValues(input, !current),

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { gatewayEnvironment } from './order.table.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
@@ -47,14 +47,7 @@ export class GatewayCredential extends SchoolRecord {
   secretKeyHint!: string | null;
 }
 
-@ObjectType()
-export class PaymentOptionConnection extends Connection(PaymentOption) {}
-
-@ObjectType()
-export class CouponConnection extends Connection(Coupon) {}
-
-@ObjectType()
-export class CouponTokenConnection extends Connection(CouponToken) {}
-
-@ObjectType()
-export class GatewayCredentialConnection extends Connection(GatewayCredential) {}
+export const PaymentOptionConnection = connectionType(PaymentOption);
+export const CouponConnection = connectionType(Coupon);
+export const CouponTokenConnection = connectionType(CouponToken);
+export const GatewayCredentialConnection = connectionType(GatewayCredential);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { invoiceStatus, orderStatus, paymentStatus } from './order.table.js';
 
 export const OrderStatusEnum = graphqlEnum(
@@ -115,8 +115,7 @@ export class Payment extends PaymentFields {
   @Field(() => ID) invoiceId!: number;
 }
 
-@ObjectType()
-export class OrderConnection extends Connection(Order) {}
+export const OrderConnection = connectionType(Order);
 
 // The import's result: the order it created or found, or on a dry run the order as it would be.
 

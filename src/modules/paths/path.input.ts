@@ -2,17 +2,6 @@ import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
 
-/** Every field nullable: `name` and `description` are checked by the resolver, so a missing one is a UserError (422). */
-@InputType({ description: 'A new learning path. name and description are required.' })
-export class CreatePathInput {
-  @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
-  @Field(() => String, { nullable: true }) imageUrl?: string | null;
-  @Field(() => String, { nullable: true, description: 'Unique within the school (taken: 409); blank means none.' }) code?: string | null;
-  @Field(() => [ID], { nullable: true, description: 'Courses of the school, in the order of the path (repeated ids count once).' })
-  courseIds?: string[] | null;
-}
-
 /**
  * An update changes the name and the description only, as the spec lists. Other fields a REST body
  * carries (image_url, code, course_ids, ids, timestamps) are not writable here and are ignored, as
@@ -22,6 +11,18 @@ export class CreatePathInput {
 export class UpdatePathInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
+}
+
+/**
+ * The update's fields and the path's others. Every field nullable: `name` and `description` are checked by
+ * the resolver, so a missing one is a UserError (422).
+ */
+@InputType({ description: 'A new learning path. name and description are required.' })
+export class CreatePathInput extends UpdatePathInput {
+  @Field(() => String, { nullable: true }) imageUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'Unique within the school (taken: 409); blank means none.' }) code?: string | null;
+  @Field(() => [ID], { nullable: true, description: 'Courses of the school, in the order of the path (repeated ids count once).' })
+  courseIds?: string[] | null;
 }
 
 /** The REST body of add_course / remove_course: `{"path": {"course_id": 1}}` (or `{"course_id": 1}`, merged in). */

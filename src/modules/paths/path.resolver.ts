@@ -1,23 +1,18 @@
 import 'reflect-metadata';
-import { and, eq } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
-import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
-import { paginate } from '../../graphql/pagination.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
-import { contentScope } from '../content/content-scope.js';
-import { emptyConnection, rankedPage } from '../content/content-order.js';
+import { contentScope, pathCondition } from '../content/content-scope.js';
+import { withScopedShow } from '../content/content-show.js';
+import { scopedList } from '../content/content-order.js';
 import { scopeOf, withScope } from '../content/content-view.js';
 import { courses } from '../courses/course.table.js';
 import { Course } from '../courses/course.type.js';
-import { schoolProductPaths } from '../school-products/school-product-content.table.js';
 import { CreatePathInput, PathsArgs, UpdatePathInput } from './path.input.js';
 import { courseIdsOfPath, coursesOfPath, pathById, productPathRanks } from './path.loaders.js';
 import { pathCourses, paths, type PathRow } from './path.table.js';
@@ -30,10 +25,7 @@ const normalCode = (code: string | null | undefined) => (code === undefined ? un
 
 const PathBase = resourceResolver({
   type: Path,
-  connection: PathConnection,
   input: UpdatePathInput,
-  key: 'path',
-  plural: 'paths',
   table: paths,
   byId: pathById,
   payload: PathPayload,
@@ -53,38 +45,21 @@ const PathBase = resourceResolver({
 });
 
 @Resolver(() => Path)
-export class PathResolver extends PathBase {
-  @Query(() => Path, { description: 'A path; with schoolProductId or enrollmentId, only a path of that scope (404 otherwise).' })
-  async path(
-    @Arg('id', () => ID) id: string,
-    @Arg('schoolProductId', () => ID, { nullable: true }) schoolProductId: string | null | undefined,
-    @Arg('enrollmentId', () => ID, { nullable: true }) enrollmentId: string | null | undefined,
-    @Ctx() ctx: Context,
-  ) {
-    const pathId = parseId(id, 'Path');
-    const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
-    const row = await findOr404(ctx, pathById, pathId, 'Path');
-    if (scope.kind === 'school') return row;
-    if (scope.kind === 'nothing') throw notFound('Path');
-    const [link] = await ctx.db
-      .select({ pathId: schoolProductPaths.pathId })
-      .from(schoolProductPaths)
-      .where(and(eq(schoolProductPaths.schoolProductId, scope.productId), eq(schoolProductPaths.pathId, row.id)));
-    if (!link) throw notFound('Path');
-    // The scope travels with the path, so its courses' lessons keep the scope's release rules.
-    return withScope(row, scope);
-  }
-
+export class PathResolver extends withScopedShow(PathBase, {
+  type: Path,
+  description: 'A path; with schoolProductId or enrollmentId, only a path of that scope (404 otherwise).',
+  byId: pathById,
+  table: paths,
+  // The scope travels with the path, so its courses' lessons keep the scope's release rules.
+  inScope: (ctx, scope) => pathCondition(ctx, scope, paths.id),
+}) {
   @Query(() => PathConnection, {
     description: "Paths of the school (in id order), or of a school product or of an enrollment (its product's, when active), in the product's order.",
   })
   async paths(@Args(() => PathsArgs) args: PathsArgs, @Ctx() ctx: Context) {
     const scope = await contentScope(ctx, args);
-    if (scope.kind === 'school') return paginate(ctx, paths, inSchool(ctx, paths.schoolId), args);
-    if (scope.kind === 'nothing') return emptyConnection();
     // A product's paths (or an enrollment's product's) come in the product's order.
-    const page = await rankedPage(ctx, paths, productPathRanks(ctx.db, scope.productId), inSchool(ctx, paths.schoolId), args);
-    return { ...page, nodes: page.nodes.map((p) => withScope(p, scope)) };
+    return scopedList(ctx, scope, paths, inSchool(ctx, paths.schoolId), args, (productId) => productPathRanks(ctx.db, productId));
   }
 
   @Mutation(() => PathPayload, { description: 'Creates a path; courseIds (courses of the school) give its courses in order.' })

@@ -1,8 +1,6 @@
-import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { resource, rows, type Route } from '../../rest/route-table.js';
 
 const show = '/paths/:id';
-const ofProduct = { args: { schoolProductId: pathParam('school_product_id') } };
-const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
 
 /**
  * add_course / remove_course take the course as `{"path": {"course_id": 1}}` or `{"course_id": 1}`
@@ -12,12 +10,7 @@ const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
 const withCourse = { args: { input: resource('path', { optional: true, extra: ['course_id'] }) } };
 
 export const pathRoutes: Route[] = [
-  rows.list('/paths', 'paths'),
-  rows.list('/school_products/:school_product_id/paths', 'paths', ofProduct),
-  rows.list('/enrollments/:enrollment_id/paths', 'paths', ofEnrollment),
-  rows.show(show, 'path'),
-  rows.show('/school_products/:school_product_id/paths/:id', 'path', ofProduct),
-  rows.show('/enrollments/:enrollment_id/paths/:id', 'path', ofEnrollment),
+  ...rows.scopedReads('paths', 'paths', 'path'),
   rows.create('/paths', 'createPath', 'path', show),
   rows.update(show, 'updatePath', 'path', show),
   rows.action(['PUT', 'PATCH'], '/paths/:id/add_course', 'addCourseToPath', withCourse),

@@ -1,7 +1,6 @@
-import { integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { belongsTo } from '../../db/columns.js';
+import { text } from 'drizzle-orm/pg-core';
 import { orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
-import { linkKeys, schoolTable } from '../../db/tables.js';
+import { listTable, schoolTable } from '../../db/tables.js';
 import { courses } from '../courses/course.table.js';
 
 /** A learning path: an ordered list of courses. */
@@ -19,15 +18,7 @@ export const paths = schoolTable(
   ],
 );
 
-export const pathCourses = pgTable(
-  'path_courses',
-  {
-    pathId: belongsTo(() => paths.id),
-    courseId: belongsTo(() => courses.id),
-    position: integer().notNull().default(0),
-  },
-  (t) => linkKeys(t.pathId, t.courseId),
-);
+export const pathCourses = listTable('path_courses', { pathId: () => paths.id, courseId: () => courses.id });
 
 export type PathRow = typeof paths.$inferSelect;
 export type PathCourseRow = typeof pathCourses.$inferSelect;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, ObjectType } from 'type-graphql';
 import { Payload } from '../../graphql/mutation.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -13,7 +13,6 @@ export class Path extends SchoolRecord {
   @Field(() => String, { nullable: true, description: 'A custom identifier, unique within the school.' }) code!: string | null;
 }
 
-@ObjectType()
-export class PathConnection extends Connection(Path) {}
+export const PathConnection = connectionType(Path);
 
 export const PathPayload = Payload(Path, 'path');

@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { belongsTo, id, tstz } from '../../db/columns.js';
+import { boolean, check, date, integer, jsonb, text } from 'drizzle-orm/pg-core';
+import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
-import { schoolTable } from '../../db/tables.js';
+import { schoolEntryTable, schoolTable } from '../../db/tables.js';
 import { activities } from '../activities/activity.table.js';
 import { lessons } from '../courses/course.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
-import { schoolRef } from '../schools/school.table.js';
 import { users } from '../users/user.table.js';
 
 const enrollmentRef = () =>
@@ -79,15 +78,12 @@ export const activityAttempts = schoolTable(
 );
 
 /** A content opening: the first progress write for a lesson on a given (UTC) day through an enrollment. */
-export const contentOpenings = pgTable(
+export const contentOpenings = schoolEntryTable(
   'content_openings',
   {
-    id: id(),
-    schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
     lessonId: belongsTo(() => lessons.id),
     day: date({ mode: 'string' }).notNull(),
-    createdAt: tstz().notNull().defaultNow(),
   },
   (t) => [
     uniqueIndexOn(t.enrollmentId, t.lessonId, t.day),
@@ -120,14 +116,11 @@ export const certificates = schoolTable(
  * `enrollment.expired` event is recorded once however many instances sweep, and again only when
  * the enrollment is extended and runs out anew.
  */
-export const enrollmentExpirations = pgTable(
+export const enrollmentExpirations = schoolEntryTable(
   'enrollment_expirations',
   {
-    id: id(),
-    schoolId: schoolRef(),
     enrollmentId: enrollmentRef(),
     availableUntil: tstz().notNull(),
-    createdAt: tstz().notNull().defaultNow(),
   },
   (t) => [
     uniqueIndexOn(t.enrollmentId, t.availableUntil),

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { SchoolOwned, SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 @Timestamped()
@@ -48,8 +48,5 @@ export class CertificateVerification {
   @Field(() => Date) issuedAt!: Date;
 }
 
-@ObjectType()
-export class LessonProgressConnection extends Connection(LessonProgress) {}
-
-@ObjectType()
-export class ActivityAttemptConnection extends Connection(ActivityAttempt) {}
+export const LessonProgressConnection = connectionType(LessonProgress);
+export const ActivityAttemptConnection = connectionType(ActivityAttempt);

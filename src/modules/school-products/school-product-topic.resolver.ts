@@ -8,7 +8,7 @@ import { Checks } from '../../graphql/validation.js';
 import { SchoolProductTopicInput } from './school-product.input.js';
 import { schoolProductById, topicById } from './school-product.loaders.js';
 import { schoolProducts, schoolProductTopics } from './school-product.table.js';
-import { SchoolProductTopic, SchoolProductTopicConnection } from './school-product.type.js';
+import { SchoolProductTopic } from './school-product.type.js';
 
 /** The columns of a create (title and description required) or an update (a schoolProductId moves the topic). */
 async function topicColumns(tx: Queryable, input: SchoolProductTopicInput, current?: typeof schoolProductTopics.$inferSelect) {
@@ -25,10 +25,6 @@ async function topicColumns(tx: Queryable, input: SchoolProductTopicInput, curre
 @Resolver(() => SchoolProductTopic)
 export class SchoolProductTopicResolver extends resourceResolver({
   type: SchoolProductTopic,
-  connection: SchoolProductTopicConnection,
-  input: SchoolProductTopicInput,
-  key: 'schoolProductTopic',
-  plural: 'schoolProductTopics',
   table: schoolProductTopics,
   byId: topicById,
   parent: { arg: 'schoolProductId', type: 'SchoolProduct', byId: schoolProductById, column: 'schoolProductId', inList: true },

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, check, integer, pgEnum, text } from 'drizzle-orm/pg-core';
 import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex } from '../../db/indexes.js';
-import { linkKeys, schoolTable } from '../../db/tables.js';
+import { linkTable, schoolTable } from '../../db/tables.js';
 import { categories, libraryResources } from '../library/library.table.js';
 import { media } from '../media/media.table.js';
 import { users } from '../users/user.table.js';
@@ -61,31 +61,19 @@ export const schoolProductTopics = schoolTable(
   ],
 );
 
-export const schoolProductCategories = pgTable(
+export const schoolProductCategories = linkTable(
   'school_product_categories',
-  {
-    schoolProductId: belongsTo(() => schoolProducts.id),
-    categoryId: belongsTo(() => categories.id),
-  },
-  (t) => linkKeys(t.schoolProductId, t.categoryId),
+  { schoolProductId: () => schoolProducts.id, categoryId: () => categories.id },
 );
 
-export const schoolProductGalleryMedia = pgTable(
+export const schoolProductGalleryMedia = linkTable(
   'school_product_gallery_media',
-  {
-    schoolProductId: belongsTo(() => schoolProducts.id),
-    mediaId: belongsTo(() => media.id),
-    position: integer().notNull(),
-  },
-  (t) => linkKeys(t.schoolProductId, t.mediaId),
+  { schoolProductId: () => schoolProducts.id, mediaId: () => media.id },
+  { position: integer().notNull() },
 );
 
 /** Collaborators teaching the classes generated for a product. */
-export const schoolProductClassTeachers = pgTable(
+export const schoolProductClassTeachers = linkTable(
   'school_product_class_teachers',
-  {
-    schoolProductId: belongsTo(() => schoolProducts.id),
-    userId: belongsTo(() => users.id),
-  },
-  (t) => linkKeys(t.schoolProductId, t.userId),
+  { schoolProductId: () => schoolProducts.id, userId: () => users.id },
 );

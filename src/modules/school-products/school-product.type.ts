@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { Payload } from '../../graphql/mutation.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { availableTimeType, availableTimeUnit, productMaxAttendanceType } from './school-product.table.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
@@ -47,10 +47,8 @@ export class SchoolProductTopic extends SchoolRecord {
   @Field(() => String) description!: string;
 }
 
-@ObjectType()
-export class SchoolProductConnection extends Connection(SchoolProduct) {}
+export const SchoolProductConnection = connectionType(SchoolProduct);
 
 export const SchoolProductPayload = Payload(SchoolProduct, 'schoolProduct');
 
-@ObjectType()
-export class SchoolProductTopicConnection extends Connection(SchoolProductTopic) {}
+export const SchoolProductTopicConnection = connectionType(SchoolProductTopic);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { schoolStatus } from './school.table.js';
 import { schoolEvents } from './school.state.js';
 
@@ -54,5 +54,4 @@ export class School {
   @Field(() => Date) updatedAt!: Date;
 }
 
-@ObjectType()
-export class SchoolConnection extends Connection(School) {}
+export const SchoolConnection = connectionType(School);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { GraphQLEmailAddress } from 'graphql-scalars';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { userType } from './user.table.js';
 
 export const UserTypeEnum = graphqlEnum('UserType', userType.enumValues, 'The kind of a person of a school.');
@@ -22,9 +22,7 @@ function personType(kind: UserKind, description: string) {
     @Field(() => Date) createdAt!: Date;
     @Field(() => Date) updatedAt!: Date;
   }
-  @ObjectType(`${kind}Connection`)
-  class PersonConnection extends Connection(Person, kind) {}
-  return { Type: Person, ConnectionType: PersonConnection };
+  return { Type: Person, ConnectionType: connectionType(Person, kind) };
 }
 
 export const StudentTypes = personType('Student', 'A student of a school.');

@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgEnum, pgTable, text, unique } from 'drizzle-orm/pg-core';
-import { belongsTo, id, tstz } from '../../db/columns.js';
+import { index, integer, pgEnum, text, unique } from 'drizzle-orm/pg-core';
+import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex } from '../../db/indexes.js';
-import { schoolTable } from '../../db/tables.js';
+import { schoolEntryTable, schoolRowTable, schoolTable } from '../../db/tables.js';
 import { domainEvents } from '../events/domain-event.table.js';
 import { integrations } from '../integrations/integration.table.js';
-import { schoolRef } from '../schools/school.table.js';
 
 /**
  * The secrets an integration's webhooks are signed with (Standard Webhooks, `whsec_<base64>`),
@@ -13,15 +12,12 @@ import { schoolRef } from '../schools/school.table.js';
  * ones an `expiresAt` (24 h by default), and until then every unexpired secret signs, so a
  * receiver can switch keys without losing a delivery.
  */
-export const integrationSigningSecrets = pgTable(
+export const integrationSigningSecrets = schoolEntryTable(
   'integration_signing_secrets',
   {
-    id: id(),
-    schoolId: schoolRef(),
     integrationId: belongsTo(() => integrations.id),
     secretCiphertext: text().notNull(),
     expiresAt: tstz(),
-    createdAt: tstz().notNull().defaultNow(),
   },
   (t) => [indexOn(t.integrationId)],
 );
@@ -61,11 +57,9 @@ export const webhookDeliveries = schoolTable(
 );
 
 /** Every attempt of a delivery: when, how long, the response status or the error, and when the next one is due. */
-export const webhookAttempts = pgTable(
+export const webhookAttempts = schoolRowTable(
   'webhook_attempts',
   {
-    id: id(),
-    schoolId: schoolRef(),
     deliveryId: belongsTo(() => webhookDeliveries.id),
     startedAt: tstz().notNull(),
     durationMs: integer().notNull(),

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { Connection } from '../../graphql/pagination.js';
+import { connectionType } from '../../graphql/pagination.js';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from './webhook.table.js';
 import { SchoolOwned } from '../../graphql/record.js';
 
@@ -47,5 +47,4 @@ export class WebhookDelivery extends SchoolOwned {
   attempts?: WebhookAttempt[];
 }
 
-@ObjectType()
-export class WebhookDeliveryConnection extends Connection(WebhookDelivery) {}
+export const WebhookDeliveryConnection = connectionType(WebhookDelivery);
