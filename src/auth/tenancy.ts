@@ -11,8 +11,14 @@ const NO_ROW = sql`false`;
  * reading across schools; an anonymous context (or any other) matches no row.
  */
 export function inSchool(ctx: Context, column: PgColumn): SQL | undefined {
-  if (ctx.schoolId !== null) return eq(column, ctx.schoolId);
-  return ctx.tenancy === 'platform' ? undefined : NO_ROW;
+  const scope = schoolScope(ctx);
+  return scope === 'all' ? undefined : scope === 'none' ? NO_ROW : eq(column, scope);
+}
+
+/** The rows a context reads, as `inSchool` decides: one school's, every school's (the platform across schools) or none. */
+export function schoolScope(ctx: Context): number | 'all' | 'none' {
+  if (ctx.schoolId !== null) return ctx.schoolId;
+  return ctx.tenancy === 'platform' ? 'all' : 'none';
 }
 
 /** The school a write goes to. A platform credential must name it (`X-School-Id`). */

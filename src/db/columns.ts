@@ -38,3 +38,10 @@ export function inList(column: PgColumn, values: readonly unknown[]): SQL {
   if (!type) return inArray(column, [...values]);
   return sql`${column} = any(${sql.param([...values])}::${sql.raw(type)})`;
 }
+
+/** `column = any($name)` in a statement built once (a prepared query), the values given at each execution as an array. */
+export function inListPlaceholder(column: PgColumn, name: string): SQL {
+  const type = ARRAY_TYPES[column.getSQLType()];
+  if (!type) throw new Error(`inListPlaceholder: no array type for ${column.getSQLType()}`);
+  return sql`${column} = any(${sql.placeholder(name)}::${sql.raw(type)})`;
+}
