@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
