@@ -201,7 +201,14 @@ let fileDatabases = 0;
  * `credentialCache`: reuse checked credentials as production does (test/credential-cache.test.ts);
  * off by default, so statement counts include the credential's and direct SQL changes to tokens apply at once.
  */
-export async function startService(options: { now?: Date; credentialCache?: boolean } = {}): Promise<Service> {
+export async function startService(
+  options: {
+    now?: Date;
+    credentialCache?: boolean;
+    /** graphql/executor.ts: 0 (the default here) compiles every operation at once; 1 is production's. */
+    compileAfterRuns?: number;
+  } = {},
+): Promise<Service> {
   const info = inject('testDatabase');
   let database: Database;
   let cleanup = async () => {};
@@ -225,7 +232,7 @@ export async function startService(options: { now?: Date; credentialCache?: bool
   const clock = new TestClock(options.now);
   // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
   // Every operation compiled from its first run, so the suite checks the compiled path production takes (graphql/executor.ts).
-  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: 0 });
+  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: options.compileAfterRuns ?? 0 });
   await app.ready();
   const service = new Service(app, database, clock, cleanup);
   service.databaseUrl = databaseUrl;
