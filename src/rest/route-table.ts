@@ -64,6 +64,13 @@ export const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') }
  * `args` adds or overrides arguments (a parent from the path: `{ courseId: pathParam('course_id') }`).
  */
 type Extra = Partial<Pick<Route, 'when' | 'wrap' | 'public' | 'createdFlag'>> & { args?: Record<string, ArgSource> };
+/** The scope argument a path's prefix names: a school product's or an enrollment's, or none. */
+function scopeOfPath(path: string): Extra {
+  if (path.startsWith('/school_products/:school_product_id/')) return ofSchoolProduct;
+  if (path.startsWith('/enrollments/:enrollment_id/')) return ofEnrollment;
+  return {};
+}
+
 export const rows = {
   list: (path: string, field: string, extra: Extra = {}): Route => ({ method: 'GET', path, field, reply: 'list', ...extra }),
   show: (path: string, field: string, extra: Extra = {}): Route => ({
@@ -95,21 +102,13 @@ export const rows = {
     ];
   },
   /**
-   * The reads of a resource that also answer under a school product and under an enrollment (the scope of the
-   * result), in this order: the list at `/<segment>`, `/school_products/:school_product_id/<segment>` and
-   * `/enrollments/:enrollment_id/<segment>`, then the show at `/<segment>/:id` and under the same two parents.
+   * The reads of a resource that also answers under a school product and under an enrollment (the
+   * scope of the result): the paths as the spec writes them, each one's scope argument read from its prefix.
    */
-  scopedReads: (segment: string, plural: string, field: string): Route[] => {
-    const scopes: [string, Extra][] = [
-      ['', {}],
-      ['/school_products/:school_product_id', ofSchoolProduct],
-      ['/enrollments/:enrollment_id', ofEnrollment],
-    ];
-    return [
-      ...scopes.map(([scope, extra]) => rows.list(`${scope}/${segment}`, plural, extra)),
-      ...scopes.map(([scope, extra]) => rows.show(`${scope}/${segment}/:id`, field, extra)),
-    ];
-  },
+  scopedReads: (lists: string[], plural: string, shows: string[], field: string): Route[] => [
+    ...lists.map((path) => rows.list(path, plural, scopeOfPath(path))),
+    ...shows.map((path) => rows.show(path, field, scopeOfPath(path))),
+  ],
   /** A special action on the resource at `:id` (`/orders/:id/cancel`): 200 with what it returns. */
   action: (method: Method | Method[], path: string, field: string, extra: Extra = {}): Route => ({
     method, path, field, reply: 'action', ...extra, args: { id: pathParam(), ...extra.args },

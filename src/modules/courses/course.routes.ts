@@ -7,7 +7,12 @@ const ofCourse = { courseId: pathParam('course_id') };
 
 // Each read also answers under a school product and under an enrollment (the scope of the result).
 export const courseRoutes: Route[] = [
-  ...rows.scopedReads('courses', 'courses', 'course'),
+  ...rows.scopedReads(
+    ['/courses', '/school_products/:school_product_id/courses', '/enrollments/:enrollment_id/courses'],
+    'courses',
+    ['/courses/:id', '/school_products/:school_product_id/courses/:id', '/enrollments/:enrollment_id/courses/:id'],
+    'course',
+  ),
 
   rows.list('/courses/:course_id/course_modules', 'courseModules', { args: ofCourse }),
   rows.list('/school_products/:school_product_id/courses/:course_id/course_modules', 'courseModules', { args: { ...ofSchoolProduct.args, ...ofCourse } }),

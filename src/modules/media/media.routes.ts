@@ -6,7 +6,12 @@ const show = '/media/:id';
 const launch = { redirectUri: param('redirect_uri') };
 
 export const mediaRoutes: Route[] = [
-  ...rows.scopedReads('media', 'mediaList', 'media'),
+  ...rows.scopedReads(
+    ['/media', '/school_products/:school_product_id/media', '/enrollments/:enrollment_id/media'],
+    'mediaList',
+    ['/media/:id', '/school_products/:school_product_id/media/:id', '/enrollments/:enrollment_id/media/:id'],
+    'media',
+  ),
   rows.show('/media/public/:id', 'publicMedia', { public: true }),
 
   rows.create('/media', 'createMedia', 'media', show),

@@ -10,7 +10,12 @@ const show = '/paths/:id';
 const withCourse = { args: { input: resource('path', { optional: true, extra: ['course_id'] }) } };
 
 export const pathRoutes: Route[] = [
-  ...rows.scopedReads('paths', 'paths', 'path'),
+  ...rows.scopedReads(
+    ['/paths', '/school_products/:school_product_id/paths', '/enrollments/:enrollment_id/paths'],
+    'paths',
+    ['/paths/:id', '/school_products/:school_product_id/paths/:id', '/enrollments/:enrollment_id/paths/:id'],
+    'path',
+  ),
   rows.create('/paths', 'createPath', 'path', show),
   rows.update(show, 'updatePath', 'path', show),
   rows.action(['PUT', 'PATCH'], '/paths/:id/add_course', 'addCourseToPath', withCourse),
