@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activities, examQuestionAssertions, examQuestionOptions, examQuestions } from '../src/modules/activities/activity.table.js';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
-import { api, type Fixtures, fixtures, startCourses } from './support/courses.fixtures.js';
+import { api, type Fixtures, startCourses } from './support/courses.fixtures.js';
 import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 

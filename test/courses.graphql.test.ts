@@ -3,8 +3,8 @@ import { activities, examQuestionOptions, examQuestions } from '../src/modules/a
 import { courseModuleLinks, courseModules, courses, lessons } from '../src/modules/courses/course.table.js';
 import { schoolProductCourses } from '../src/modules/school-products/school-product-content.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { api, type Fixtures, fixtures, startCourses } from './support/courses.fixtures.js';
-import { type Client, type Service, type TestSchool } from './support/service.js';
+import { api, type Fixtures, startCourses } from './support/courses.fixtures.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { dataOf, graphql } from './support/graphql.js';
 
 // GraphQL face of Course, CourseModule and Lesson: queries with their scopes, mutations with

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examAnswers, examQuestionAnswers } from '../src/modules/activities/activity.table.js';
 import { Fixtures } from './support/activities.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, startService, type TestSchool } from './support/service.js';
 import { dataOf, graphql } from './support/graphql.js';
 
 // GraphQL face of ExamAnswer (a student's attempt: examAnswer, examAnswers, createExamAnswer,

@@ -18,7 +18,7 @@ import type { LoaderDefinition } from '../src/graphql/context.js';
 import { contextFor } from '../src/graphql/request-context.js';
 import { snake } from '../src/rest/names.js';
 import { seed } from '../src/tools/seed.js';
-import type { Method, Route } from '../src/rest/route-table.js';
+import type { Route } from '../src/rest/route-table.js';
 import { literal, restTargets, segmentOf, selectionOf } from './support/fuzz-requests.js';
 import { Draw, valueFor } from './support/fuzz-values.js';
 import { FuzzWorld } from './support/fuzz-world.js';

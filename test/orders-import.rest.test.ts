@@ -1,18 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
-import {
-  couponTokens,
-  coupons,
-  gatewayCredentials,
-  invoices,
-  orderItems,
-  orders,
-  paymentOptions,
-  payments,
-} from '../src/modules/orders/order.table.js';
-import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
-import { users } from '../src/modules/users/user.table.js';
+import { couponTokens, invoices, orderItems, orders, payments } from '../src/modules/orders/order.table.js';
 import { type Hash, type ImportRefs as Fixture, orderFixtures } from './support/orders.fixtures.js';
 import { type Client, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';

@@ -5,7 +5,7 @@ import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { sweepExpiredEnrollments } from '../src/modules/progress/expiry.js';
 import { api } from './support/courses.fixtures.js';
 import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, startService, type TestSchool } from './support/service.js';
 import { dataOf, graphql } from './support/graphql.js';
 
 // The learning loop over HTTP, as a school runs it: a product of two courses and a path, a student

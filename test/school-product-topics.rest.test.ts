@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schoolProducts, schoolProductTopics } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
-import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
 
 // REST face of SchoolProductTopic:

@@ -5,7 +5,7 @@ import { forums } from '../src/modules/forums/forum.table.js';
 import { libraries } from '../src/modules/library/library.table.js';
 import { organizations, schoolDomains, schools, schoolStatusChanges } from '../src/modules/schools/school.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import { type Client, type Encoding, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { type Encoding, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
 import { unique } from './support/rows.js';
 import { schoolFixtures } from './support/schools.fixtures.js';

@@ -1,6 +1,5 @@
 import {
   getNamedType,
-  type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLNamedType,
@@ -9,7 +8,6 @@ import {
   type GraphQLSchema,
   isEnumType,
   isInputObjectType,
-  isLeafType,
   isListType,
   isNonNullType,
   isObjectType,
@@ -337,7 +335,6 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]): object {
 function operation(builder: Builder, entry: Entry, operationId: string): Operation {
   const { compiled, field, method } = entry;
   const { route } = compiled;
-  const argOf = (name: string): GraphQLArgument | undefined => compiled.args.find((a) => a.name === name)?.arg;
   const parameters: JsonSchema[] = [];
 
   entry.rowNames.forEach((rowName, i) => {

@@ -4,9 +4,8 @@ import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
 import { childConnectionLoaders } from '../../graphql/pagination.js';
-import { courseClasses } from '../course-classes/course-class.table.js';
 import { users } from '../users/user.table.js';
-import { enrollmentCourseClasses, enrollments, type EnrollmentRow, registrations, type RegistrationRow } from './enrollment.table.js';
+import { enrollmentCourseClasses, enrollments, registrations } from './enrollment.table.js';
 
 /** The enrollments the caller may see: its school's, and for a student credential only its own. */
 export function visibleEnrollments(ctx: Context): SQL | undefined {

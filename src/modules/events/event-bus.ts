@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Database, Queryable } from '../../db/client.js';
-import { domainEvents } from './domain-event.table.js';
+import type { Database } from '../../db/client.js';
 
 /**
  * How the outbox reaches the GraphQL subscriptions of every instance: the transaction that writes

@@ -5,7 +5,7 @@ import { type Context, defineLoader, type LoaderDefinition } from '../../graphql
 import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
 import { type ConnectionArgs, type ConnectionData, encodeCursor, type Window, windowOf } from '../../graphql/pagination.js';
 import { users } from '../users/user.table.js';
-import { type ChannelRow, channels, messageChannels, type MessageOwnerRow, messageOwners, type MessageRow, messages } from './message.table.js';
+import { channels, messageChannels, type MessageOwnerRow, messageOwners, type MessageRow, messages } from './message.table.js';
 import { visibleChannels, visibleMessages } from './message.scope.js';
 
 

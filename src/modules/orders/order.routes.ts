@@ -1,4 +1,4 @@
-import { param, resource, rows, value, type Route } from '../../rest/route-table.js';
+import { param, rows, type Route } from '../../rest/route-table.js';
 
 const show = '/orders/:id';
 
