@@ -22,12 +22,16 @@ function builtOnce<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
   };
 }
 
+/** A drizzle select that can be prepared (what `db.select()...` gives). */
+type Preparable = { prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown> } };
+
 /**
  * The two shapes of a school-scoped read with the tenancy of `inSchool` (tenancy.ts): one school's
- * rows, or every school's for the platform across schools. `where` is the read's own condition.
- * Null when the context reads no school's rows (the caller's general path decides).
+ * rows, or every school's for the platform across schools. `ownWhere` is the read's own condition,
+ * `query` the select around a condition. The read answers null when the context reads no school's
+ * rows (the caller's general path decides).
  */
-function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => { prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown> } }, ownWhere: SQL) {
+function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => Preparable, ownWhere: SQL) {
   const inOneSchool = builtOnce((db) => query(db, and(ownWhere, eq(table.schoolId, sql.placeholder('schoolId')))!).prepare(`${name}.school`));
   const acrossSchools = builtOnce((db) => query(db, ownWhere).prepare(`${name}.all`));
   return (ctx: Context, values: Record<string, unknown>): Promise<R[]> | null => {
