@@ -43,6 +43,11 @@ const crud = (resource: string, write: Rule): Record<string, Rule> => ({
   [`Mutation.delete${resource}`]: write,
 });
 const reads = (one: string, many: string, read: Rule): Record<string, Rule> => ({ [`Query.${one}`]: read, [`Query.${many}`]: read });
+/** A resource's show and list queries (`read`) and its create, update and delete mutations (`write`). */
+const resource = (one: string, many: string, read: Rule, write: Rule): Record<string, Rule> => ({
+  ...reads(one, many, read),
+  ...crud(one[0].toUpperCase() + one.slice(1), write),
+});
 
 export const operationRules: Readonly<Record<string, Rule>> = {
   // Schools: every credential reads its own school (secret fields are guarded apart); the
@@ -70,59 +75,44 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   'Mutation.updateAdmin': MANAGERS,
 
   // The catalogue: products, topics, courses, modules, paths, payment options, categories, images.
-  ...reads('schoolProduct', 'schoolProducts', CATALOGUE),
-  ...crud('SchoolProduct', AUTHORS),
+  ...resource('schoolProduct', 'schoolProducts', CATALOGUE, AUTHORS),
   'Mutation.addCourseToSchoolProduct': AUTHORS,
   'Mutation.removeCourseFromSchoolProduct': AUTHORS,
   'Mutation.moveCourseInSchoolProduct': AUTHORS,
   'Mutation.addPathToSchoolProduct': AUTHORS,
   'Mutation.removePathFromSchoolProduct': AUTHORS,
   'Mutation.movePathInSchoolProduct': AUTHORS,
-  ...reads('schoolProductTopic', 'schoolProductTopics', CATALOGUE),
-  ...crud('SchoolProductTopic', AUTHORS),
-  ...reads('course', 'courses', CATALOGUE),
-  ...crud('Course', AUTHORS),
+  ...resource('schoolProductTopic', 'schoolProductTopics', CATALOGUE, AUTHORS),
+  ...resource('course', 'courses', CATALOGUE, AUTHORS),
   'Mutation.duplicateCourse': AUTHORS,
-  ...reads('courseModule', 'courseModules', CATALOGUE),
-  ...crud('CourseModule', AUTHORS),
-  ...reads('path', 'paths', CATALOGUE),
-  ...crud('Path', AUTHORS),
+  ...resource('courseModule', 'courseModules', CATALOGUE, AUTHORS),
+  ...resource('path', 'paths', CATALOGUE, AUTHORS),
   'Mutation.addCourseToPath': AUTHORS,
   'Mutation.removeCourseFromPath': AUTHORS,
-  ...reads('category', 'categories', CATALOGUE),
-  ...crud('Category', AUTHORS),
-  ...reads('image', 'images', CATALOGUE),
-  ...crud('Image', AUTHORS),
+  ...resource('category', 'categories', CATALOGUE, AUTHORS),
+  ...resource('image', 'images', CATALOGUE, AUTHORS),
   ...reads('paymentOption', 'paymentOptions', CATALOGUE),
   'Mutation.createPaymentOption': MANAGERS,
   'Mutation.updatePaymentOption': MANAGERS,
 
   // Released content: a student reads it only through an active enrollment of its own.
-  ...reads('lesson', 'lessons', STAFF_AND_OWN),
-  ...crud('Lesson', AUTHORS),
-  ...reads('activity', 'activities', STAFF_AND_OWN),
-  ...crud('Activity', AUTHORS),
+  ...resource('lesson', 'lessons', STAFF_AND_OWN, AUTHORS),
+  ...resource('activity', 'activities', STAFF_AND_OWN, AUTHORS),
   'Query.examQuestion': STAFF_READ,
-  ...reads('media', 'mediaList', STAFF_AND_OWN),
-  ...crud('Media', AUTHORS),
+  ...resource('media', 'mediaList', STAFF_AND_OWN, AUTHORS),
   'Mutation.reprocessMedia': AUTHORS,
   'Mutation.previewMedia': AUTHORS,
   'Mutation.launchScorm': { ...AUTHORS, student: 'own' },
   'Mutation.reportMediaProcessing': { platform: 'allow', app: 'allow' },
   'Query.publicMedia': PUBLIC,
   'Query.scormLaunch': PUBLIC,
-  ...reads('extraContent', 'extraContents', STAFF_READ),
-  ...crud('ExtraContent', AUTHORS),
-  ...reads('courseClass', 'courseClasses', STAFF_READ),
-  ...crud('CourseClass', AUTHORS),
+  ...resource('extraContent', 'extraContents', STAFF_READ, AUTHORS),
+  ...resource('courseClass', 'courseClasses', STAFF_READ, AUTHORS),
 
   // The content library and its host credentials (write-only secrets): staff material.
-  ...reads('library', 'libraries', STAFF_READ),
-  ...crud('Library', AUTHORS),
-  ...reads('libraryResource', 'libraryResources', STAFF_READ),
-  ...crud('LibraryResource', AUTHORS),
-  ...reads('hostCredential', 'hostCredentials', MANAGERS),
-  ...crud('HostCredential', MANAGERS),
+  ...resource('library', 'libraries', STAFF_READ, AUTHORS),
+  ...resource('libraryResource', 'libraryResources', STAFF_READ, AUTHORS),
+  ...resource('hostCredential', 'hostCredentials', MANAGERS, MANAGERS),
 
   // A student's own learning: enrollments, registrations, exam answers.
   ...reads('enrollment', 'enrollments', STAFF_AND_OWN),
@@ -136,8 +126,7 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   'Mutation.createExamAnswer': { ...ENROLLERS, student: 'own' },
   'Mutation.updateExamAnswer': { ...ENROLLERS, student: 'own' },
   'Mutation.deleteExamAnswer': AUTHORS,
-  ...reads('examQuestionAnswer', 'examQuestionAnswers', STAFF_AND_OWN),
-  ...crud('ExamQuestionAnswer', { ...ENROLLERS, student: 'own' }),
+  ...resource('examQuestionAnswer', 'examQuestionAnswers', STAFF_AND_OWN, { ...ENROLLERS, student: 'own' }),
 
   // Progress (progress/): staff read it; the managers and integrations write it, a student its own
   // (through its own enrollment). Anyone verifies a certificate by its code.
@@ -164,26 +153,20 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   'Mutation.updateGatewayCredential': MANAGERS,
 
   // Forums and collaborative discussions: the school's students read them and write their own posts.
-  ...reads('forum', 'forums', CATALOGUE),
-  ...crud('Forum', AUTHORS),
-  ...reads('forumSection', 'forumSections', CATALOGUE),
-  ...crud('ForumSection', AUTHORS),
+  ...resource('forum', 'forums', CATALOGUE, AUTHORS),
+  ...resource('forumSection', 'forumSections', CATALOGUE, AUTHORS),
   'Query.forumQuestion': CATALOGUE,
   'Query.forumQuestions': CATALOGUE,
   ...crud('ForumQuestion', POSTS),
   'Mutation.moveForumQuestion': POSTS,
   'Query.forumAnswer': CATALOGUE,
   ...crud('ForumAnswer', POSTS),
-  ...reads('collaborativeDiscussion', 'collaborativeDiscussions', CATALOGUE),
-  ...crud('CollaborativeDiscussion', AUTHORS),
-  ...reads('collaborativeComment', 'collaborativeComments', CATALOGUE),
-  ...crud('CollaborativeComment', POSTS),
+  ...resource('collaborativeDiscussion', 'collaborativeDiscussions', CATALOGUE, AUTHORS),
+  ...resource('collaborativeComment', 'collaborativeComments', CATALOGUE, POSTS),
 
   // Messages and notifications: a student reads its own and marks its own read.
-  ...reads('channel', 'channels', STAFF_AND_OWN),
-  ...crud('Channel', AUTHORS),
-  ...reads('message', 'messages', STAFF_AND_OWN),
-  ...crud('Message', ENROLLERS),
+  ...resource('channel', 'channels', STAFF_AND_OWN, AUTHORS),
+  ...resource('message', 'messages', STAFF_AND_OWN, ENROLLERS),
   ...reads('notification', 'notifications', STAFF_AND_OWN),
   'Mutation.createNotification': ENROLLERS,
   'Mutation.toggleNotificationRead': STAFF_AND_OWN,
@@ -192,8 +175,7 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   'Subscription.messageCreated': STAFF_AND_OWN,
 
   // Integrations: their settings hold secrets; the school suggests new ones to the platform.
-  ...reads('integration', 'integrations', MANAGERS),
-  ...crud('Integration', MANAGERS),
+  ...resource('integration', 'integrations', MANAGERS, MANAGERS),
   'Mutation.suggestIntegration': AUTHORS,
   'Query.integrationSuggestions': PLATFORM,
 

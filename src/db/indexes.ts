@@ -26,3 +26,9 @@ export const uniqueIndexOn = (...columns: Columns): IndexBuilder => uniqueIndex(
  */
 export const orderedIndex = (key: PgColumn, ...orderBy: Columns): IndexBuilder =>
   index(indexName([key], 'idx')).on(key, ...orderBy);
+
+/** A school's rows in id order (keyset pages), each also found by a code unique within the school: courses, paths, classes. */
+export const codedRowIndexes = (t: { id: PgColumn; schoolId: PgColumn; code: PgColumn }): IndexBuilder[] => [
+  orderedIndex(t.schoolId, t.id),
+  uniqueIndexOn(t.schoolId, t.code),
+];

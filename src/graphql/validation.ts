@@ -31,6 +31,11 @@ export class Checks {
     return value !== undefined && isBlank(value) ? this.add(field, 'blank') : this;
   }
 
+  /** Required on create, not cleared on update: the usual rule of a field that always holds a value. */
+  present(creating: boolean, field: string, value: unknown): this {
+    return creating ? this.required(field, value) : this.notCleared(field, value);
+  }
+
   requiredWhen(condition: boolean, field: string, value: unknown, why: string): this {
     return condition && isBlank(value) ? this.add(field, 'blank', `can't be blank ${why}`) : this;
   }

@@ -4,6 +4,7 @@ import { ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { lessonById } from '../courses/course.loaders.js';
 import type { LessonRow } from '../courses/course.table.js';
 import { Lesson } from '../courses/course.type.js';
@@ -21,46 +22,28 @@ import { Activity, ExamQuestion, ExamQuestionAssertion, ExamQuestionOption } fro
 import { ExamQuestionAnswer } from './exam-answer.type.js';
 
 @Resolver(() => Activity)
-export class ActivityFieldsResolver {
-  @FieldResolver(() => [ExamQuestion], { description: 'The questions, by position.' })
-  questions(@Root() activity: ActivityRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(questionsOfActivity).load(activity.id);
-  }
-
-  @FieldResolver(() => Lesson, { description: 'The lesson that presents the activity.' })
-  lesson(@Root() activity: ActivityRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(lessonById).load(activity.examLessonId);
-  }
-}
+@RelationFields<ActivityRow>({
+  questions: { type: () => [ExamQuestion], loader: questionsOfActivity, key: 'id', description: 'The questions, by position.' },
+  lesson: { type: () => Lesson, loader: lessonById, key: 'examLessonId', description: 'The lesson that presents the activity.' },
+})
+export class ActivityFieldsResolver {}
 
 @Resolver(() => Lesson)
-export class LessonActivitiesResolver {
-  @FieldResolver(() => [Activity], { description: 'The activities the lesson presents, in id order.' })
-  activities(@Root() lesson: LessonRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(activitiesOfLesson).load(lesson.id);
-  }
-}
+@RelationFields<LessonRow>({
+  activities: { type: () => [Activity], loader: activitiesOfLesson, key: 'id', description: 'The activities the lesson presents, in id order.' },
+})
+export class LessonActivitiesResolver {}
 
 @Resolver(() => ExamQuestion)
+@RelationFields<ExamQuestionRow>({
+  activity: { type: () => Activity, loader: activityById, key: 'activityId' },
+  options: { type: () => [ExamQuestionOption], loader: optionsOfQuestion, key: 'id', description: 'The options, by position.' },
+  answers: { type: () => [ExamQuestionAnswer], loader: answersOfQuestion, key: 'id', description: 'The answers given to the question (a student credential: its own).' },
+})
 export class ExamQuestionResolver {
   @Query(() => ExamQuestion, { description: 'Students read questions through activity(id, enrollmentId) { questions }.' })
   examQuestion(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return findOr404(ctx, examQuestionById, parseId(id, 'ExamQuestion'), 'ExamQuestion');
-  }
-
-  @FieldResolver(() => Activity)
-  activity(@Root() question: ExamQuestionRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(activityById).load(question.activityId);
-  }
-
-  @FieldResolver(() => [ExamQuestionOption], { description: 'The options, by position.' })
-  options(@Root() question: ExamQuestionRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(optionsOfQuestion).load(question.id);
-  }
-
-  @FieldResolver(() => [ExamQuestionAnswer], { description: "The answers given to the question (a student credential: its own)." })
-  answers(@Root() question: ExamQuestionRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(answersOfQuestion).load(question.id);
   }
 }
 

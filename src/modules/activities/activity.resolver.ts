@@ -4,8 +4,8 @@ import { Resolver } from 'type-graphql';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
+import { rowMatch } from '../../graphql/filters.js';
 import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { contentScope, type ContentScope, lessonCondition, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { withScopedShow } from '../content/content-show.js';
@@ -71,10 +71,7 @@ const ActivityBase = resourceResolver({
     const conditions: (SQL | undefined)[] = [];
     if (args.courseId !== undefined && args.courseId !== null)
       conditions.push(inArray(activities.examLessonId, courseLessonIds(ctx, await courseOr404(ctx, args.courseId))));
-    if (args.lessonId !== undefined && args.lessonId !== null) {
-      const lesson = await findOr404(ctx, lessonById, parseId(args.lessonId, 'Lesson'), 'Lesson');
-      conditions.push(eq(activities.examLessonId, lesson.id));
-    }
+    conditions.push(await rowMatch(ctx, activities.examLessonId, lessonById, args.lessonId, 'Lesson'));
     if (scope.kind !== 'school') conditions.push(inArray(activities.examLessonId, scopedLessonIds(ctx, scope)));
     return and(...conditions);
   },

@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { and, count, eq } from 'drizzle-orm';
-import { Ctx, FieldResolver, ID, Resolver, Root } from 'type-graphql';
+import { FieldResolver, ID, Resolver, Root } from 'type-graphql';
 import { ownStudentId } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
+import { idFilter } from '../../graphql/filters.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { existingId } from '../../graphql/references.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../content/content-scope.js';
@@ -15,7 +17,7 @@ import { users } from '../users/user.table.js';
 import { activityById, answersOfExamAnswer, examAnswerById, visibleExamAnswers } from './activity.loaders.js';
 import { activities, type ActivityRow, examAnswers, type ExamAnswerRow } from './activity.table.js';
 import { Activity } from './activity.type.js';
-import { idFilter, onlyVisible } from './exam-answer.rules.js';
+import { onlyVisible } from './exam-answer.rules.js';
 import {
   CreateExamAnswerInput,
   ExamAnswer,
@@ -143,19 +145,13 @@ const ExamAnswerBase = resourceResolver({
 });
 
 @Resolver(() => ExamAnswer)
+@RelationFields<ExamAnswerRow>({
+  activity: { type: () => Activity, loader: activityById, key: 'activityId' },
+  questionAnswers: { type: () => [ExamQuestionAnswer], loader: answersOfExamAnswer, key: 'id', description: 'The answers of the attempt, in the order given.' },
+})
 export class ExamAnswerResolver extends ExamAnswerBase {
   @FieldResolver(() => ID, { description: 'The student making the attempt.' })
   studentId(@Root() answer: ExamAnswerRow): number {
     return answer.userId;
-  }
-
-  @FieldResolver(() => Activity)
-  activity(@Root() answer: ExamAnswerRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(activityById).load(answer.activityId);
-  }
-
-  @FieldResolver(() => [ExamQuestionAnswer], { description: 'The answers of the attempt, in the order given.' })
-  questionAnswers(@Root() answer: ExamAnswerRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(answersOfExamAnswer).load(answer.id);
   }
 }

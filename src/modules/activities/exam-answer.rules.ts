@@ -4,7 +4,6 @@ import { ownStudentId } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
-import { parseId } from '../../graphql/ids.js';
 
 /**
  * The `mayChange` of attempts and their answers: a student credential changes only the rows it sees (`visible`, its own
@@ -21,6 +20,3 @@ export function onlyVisible(table: PgTable & { id: PgColumn }, visible: (ctx: Co
   };
 }
 
-/** A list's filter on an optional id argument: the rows whose column holds it (a malformed id is a 404); none when not given. */
-export const idFilter = (column: PgColumn, id: string | null | undefined, what: string): SQL | undefined =>
-  id === undefined || id === null ? undefined : eq(column, parseId(id, what));

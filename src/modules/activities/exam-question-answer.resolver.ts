@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Resolver } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
+import { idFilter } from '../../graphql/filters.js';
 import { idOrNull } from '../../graphql/ids.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import {
@@ -23,7 +25,7 @@ import {
   examQuestions,
 } from './activity.table.js';
 import { ExamQuestion, ExamQuestionOption } from './activity.type.js';
-import { idFilter, onlyVisible } from './exam-answer.rules.js';
+import { onlyVisible } from './exam-answer.rules.js';
 import {
   ExamAnswer,
   ExamQuestionAnswer,
@@ -37,9 +39,7 @@ import {
  * computed, never given: the chosen option's correctness for a multiple-choice question, else null.
  */
 async function checkAnswer(tx: Queryable, ctx: Context, question: ExamQuestionRow, input: ExamQuestionAnswerInput, current?: ExamQuestionAnswerRow) {
-  const checks = new Checks();
-  if (current) checks.notCleared('examAnswerId', input.examAnswerId);
-  else checks.required('examAnswerId', input.examAnswerId);
+  const checks = new Checks().present(!current, 'examAnswerId', input.examAnswerId);
   const values: Partial<typeof examQuestionAnswers.$inferInsert> = {};
   if (input.examAnswerId !== undefined && input.examAnswerId !== null) {
     const id = idOrNull(input.examAnswerId);
@@ -99,19 +99,9 @@ const ExamQuestionAnswerBase = resourceResolver({
 });
 
 @Resolver(() => ExamQuestionAnswer)
-export class ExamQuestionAnswerResolver extends ExamQuestionAnswerBase {
-  @FieldResolver(() => ExamQuestion)
-  examQuestion(@Root() answer: ExamQuestionAnswerRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(examQuestionById).load(answer.examQuestionId);
-  }
-
-  @FieldResolver(() => ExamAnswer)
-  examAnswer(@Root() answer: ExamQuestionAnswerRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(examAnswerById).load(answer.examAnswerId);
-  }
-
-  @FieldResolver(() => ExamQuestionOption, { nullable: true, description: 'The chosen option.' })
-  option(@Root() answer: ExamQuestionAnswerRow, @Ctx() ctx: Context) {
-    return answer.examQuestionOptionId === null ? null : ctx.loaders.get(examQuestionOptionById).load(answer.examQuestionOptionId);
-  }
-}
+@RelationFields<ExamQuestionAnswerRow>({
+  examQuestion: { type: () => ExamQuestion, loader: examQuestionById, key: 'examQuestionId' },
+  examAnswer: { type: () => ExamAnswer, loader: examAnswerById, key: 'examAnswerId' },
+  option: { type: () => ExamQuestionOption, loader: examQuestionOptionById, key: 'examQuestionOptionId', nullable: true, description: 'The chosen option.' },
+})
+export class ExamQuestionAnswerResolver extends ExamQuestionAnswerBase {}

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import { and, eq } from 'drizzle-orm';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { and } from 'drizzle-orm';
+import { Resolver } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
-import type { Context } from '../../graphql/context.js';
-import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
+import { rowMatch } from '../../graphql/filters.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { emitEvent } from '../events/events.js';
 import { postColumns, schoolUserById } from '../forums/forum-author.js';
@@ -13,8 +12,6 @@ import { CollaborativeCommentInput, CollaborativeCommentsArgs } from './collabor
 import { commentById, discussionById } from './collaborative.loaders.js';
 import { collaborativeComments, type CollaborativeCommentRow } from './collaborative.table.js';
 import { CollaborativeComment, CollaborativeDiscussion, CollaborativeUser } from './collaborative.type.js';
-
-const given = (v: string | null | undefined) => v !== undefined && v !== null;
 
 /** The callback of a new comment: its event. */
 function commentCreated(tx: Queryable, comment: CollaborativeCommentRow) {
@@ -38,14 +35,15 @@ const CollaborativeCommentBase = resourceResolver({
   written: (tx, comment, { op }) => (op === 'create' ? commentCreated(tx, comment) : Promise.resolve()),
   listArgs: CollaborativeCommentsArgs,
   listWhere: async (ctx, args: CollaborativeCommentsArgs) => {
-    const discussion = given(args.collaborativeDiscussionId)
-      ? await findOr404(ctx, discussionById, parseId(args.collaborativeDiscussionId!, 'CollaborativeDiscussion'), 'CollaborativeDiscussion')
-      : null;
-    const user = given(args.userId) ? await findOr404(ctx, schoolUserById, parseId(args.userId!, 'User'), 'User') : null;
-    return and(
-      discussion ? eq(collaborativeComments.collaborativeDiscussionId, discussion.id) : undefined,
-      user ? eq(collaborativeComments.userId, user.id) : undefined,
+    const discussion = await rowMatch(
+      ctx,
+      collaborativeComments.collaborativeDiscussionId,
+      discussionById,
+      args.collaborativeDiscussionId,
+      'CollaborativeDiscussion',
     );
+    const user = await rowMatch(ctx, collaborativeComments.userId, schoolUserById, args.userId, 'User');
+    return and(discussion, user);
   },
   descriptions: {
     list: "The school's comments, narrowed by discussion and author.",
@@ -57,14 +55,8 @@ const CollaborativeCommentBase = resourceResolver({
 export const CollaborativeCommentPayload = CollaborativeCommentBase.Payload;
 
 @Resolver(() => CollaborativeComment)
-export class CollaborativeCommentResolver extends CollaborativeCommentBase {
-  @FieldResolver(() => CollaborativeDiscussion)
-  discussion(@Root() comment: CollaborativeCommentRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(discussionById).load(comment.collaborativeDiscussionId);
-  }
-
-  @FieldResolver(() => CollaborativeUser, { nullable: true, description: 'The author: a Student, Collaborator or Admin, every type through one batched loader.' })
-  user(@Root() comment: CollaborativeCommentRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(schoolUserById).load(comment.userId);
-  }
-}
+@RelationFields<CollaborativeCommentRow>({
+  discussion: { type: () => CollaborativeDiscussion, loader: discussionById, key: 'collaborativeDiscussionId' },
+  user: { type: () => CollaborativeUser, loader: schoolUserById, key: 'userId', nullable: true, description: 'The author: a Student, Collaborator or Admin, every type through one batched loader.' },
+})
+export class CollaborativeCommentResolver extends CollaborativeCommentBase {}

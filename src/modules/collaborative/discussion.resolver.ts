@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { eq } from 'drizzle-orm';
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { idOrNull } from '../../graphql/ids.js';
+import { idMatch } from '../../graphql/filters.js';
 import { ConnectionArgs } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
@@ -16,7 +15,7 @@ import { CollaborativeCommentConnection, CollaborativeDiscussion } from './colla
 
 /** The columns of a create (title required) or an update, with a lesson of the school. */
 async function discussionColumns(tx: Queryable, input: CollaborativeDiscussionInput, schoolId: number, current?: CollaborativeDiscussionRow) {
-  const checks = new Checks()[current ? 'notCleared' : 'required']('title', input.title);
+  const checks = new Checks().present(!current, 'title', input.title);
   const lessonId = await existingId(tx, checks, 'lessonId', lessons, input.lessonId, schoolId);
   checks.throwIfAny();
   const values: Partial<CollaborativeDiscussionRow> = {};
@@ -32,10 +31,7 @@ export class CollaborativeDiscussionResolver extends resourceResolver({
   byId: discussionById,
   columns: (tx, input: CollaborativeDiscussionInput, { schoolId, current }) => discussionColumns(tx, input, schoolId, current),
   listArgs: CollaborativeDiscussionsArgs,
-  listWhere: (_ctx, args: CollaborativeDiscussionsArgs) => {
-    const lessonId = args.lessonId === undefined || args.lessonId === null ? undefined : (idOrNull(args.lessonId) ?? 0);
-    return lessonId === undefined ? undefined : eq(collaborativeDiscussions.lessonId, lessonId);
-  },
+  listWhere: (_ctx, args: CollaborativeDiscussionsArgs) => idMatch(collaborativeDiscussions.lessonId, args.lessonId),
   descriptions: { list: "The school's discussions, optionally of one lesson.", delete: 'Deletes the discussion with its comments.' },
 }) {
   @FieldResolver(() => CollaborativeCommentConnection, { description: 'The comments, oldest first.' })

@@ -10,6 +10,15 @@ import { courseModuleLinks as links, lessons } from '../courses/course.table.js'
 import type { ContentScope } from './content-scope.js';
 import { scopedPage } from './content-read.js';
 
+/** A product's content id with its rank within the product: by `order`, then by id. */
+function rankedInProduct<P, I>(productId: P, id: I, order: SQL) {
+  return {
+    productId,
+    id,
+    rank: sql<number>`(row_number() over (partition by ${productId} order by ${order}, ${id}))::int`.mapWith(Number).as('rank'),
+  };
+}
+
 /**
  * The order of a school product's content, as its students walk it: the product's own courses in
  * their position order, then the courses of its paths (path by path, each in the path's order), a
@@ -30,13 +39,7 @@ export function courseRanks(db: Db, productIds: number[]) {
     .where(inArray(spp.schoolProductId, productIds));
   const content = unionAll(direct, viaPaths).as('product_content');
   return db
-    .select({
-      productId: content.productId,
-      id: content.courseId,
-      rank: sql<number>`(row_number() over (partition by ${content.productId} order by min(${content.key}), ${content.courseId}))::int`
-        .mapWith(Number)
-        .as('rank'),
-    })
+    .select(rankedInProduct(content.productId, content.courseId, sql`min(${content.key})`))
     .from(content)
     .groupBy(content.productId, content.courseId)
     .as('course_ranks');
@@ -45,13 +48,7 @@ export function courseRanks(db: Db, productIds: number[]) {
 export function moduleRanks(db: Db, productIds: number[]) {
   const c = courseRanks(db, productIds);
   return db
-    .select({
-      productId: c.productId,
-      id: links.courseModuleId,
-      rank: sql<number>`(row_number() over (partition by ${c.productId} order by min(array[${c.rank}, ${links.position}]), ${links.courseModuleId}))::int`
-        .mapWith(Number)
-        .as('rank'),
-    })
+    .select(rankedInProduct(c.productId, links.courseModuleId, sql`min(array[${c.rank}, ${links.position}])`))
     .from(c)
     .innerJoin(links, eq(links.courseId, c.id))
     .groupBy(c.productId, links.courseModuleId)
@@ -61,13 +58,7 @@ export function moduleRanks(db: Db, productIds: number[]) {
 export function lessonRanks(db: Db, productIds: number[]) {
   const m = moduleRanks(db, productIds);
   return db
-    .select({
-      productId: m.productId,
-      id: lessons.id,
-      rank: sql<number>`(row_number() over (partition by ${m.productId} order by ${m.rank}, ${lessons.position}, ${lessons.id}))::int`
-        .mapWith(Number)
-        .as('rank'),
-    })
+    .select(rankedInProduct(m.productId, lessons.id, sql`${m.rank}, ${lessons.position}`))
     .from(m)
     .innerJoin(lessons, eq(lessons.courseModuleId, m.id))
     .as('lesson_ranks');

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Context } from '../../graphql/context.js';
+import type { Context, LoaderDefinition } from '../../graphql/context.js';
 import { type ContentScope, enrollmentScope, isActiveEnrollment } from './content-scope.js';
 import type { EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { Enrollment } from '../enrollments/enrollment.type.js';
@@ -9,14 +9,29 @@ import type { EnrollmentScope } from './content-release.js';
 import { visibleLessons, withScope } from './content-view.js';
 import { coursesOfProduct, lessonsOfProduct } from '../courses/course.loaders.js';
 import { Course, Lesson } from '../courses/course.type.js';
+import { pathsOfProduct } from '../paths/path.loaders.js';
+import { Path } from '../paths/path.type.js';
 
-/** `SchoolProduct.courses`: what `/school_products/:id/courses` lists, as a field. */
+/**
+ * A product's rows of one kind (`loader`: its courses, its paths), each carrying `scope`, so the lessons
+ * under them keep the scope's rules (an enrollment sees released lessons only).
+ */
+async function productContent<V extends object>(ctx: Context, loader: LoaderDefinition<number, V[]>, scope: ContentScope & { productId: number }) {
+  return (await ctx.loaders.get(loader).load(scope.productId)).map((row) => withScope(row, scope));
+}
+
+
+/** `SchoolProduct.courses` and `SchoolProduct.paths`: what `/school_products/:id/courses|paths` list, as fields. */
 @Resolver(() => SchoolProduct)
-export class SchoolProductCoursesResolver {
+export class SchoolProductContentResolver {
   @FieldResolver(() => [Course], { description: "The product's courses: its own, then those of its paths, in the product's order." })
-  async courses(@Root() product: { id: number }, @Ctx() ctx: Context) {
-    const scope: ContentScope = { kind: 'product', productId: product.id };
-    return (await ctx.loaders.get(coursesOfProduct).load(product.id)).map((c) => withScope(c, scope));
+  courses(@Root() product: { id: number }, @Ctx() ctx: Context) {
+    return productContent(ctx, coursesOfProduct, { kind: 'product', productId: product.id });
+  }
+
+  @FieldResolver(() => [Path], { description: "The product's learning paths, in the product's order." })
+  paths(@Root() product: { id: number }, @Ctx() ctx: Context) {
+    return productContent(ctx, pathsOfProduct, { kind: 'product', productId: product.id });
   }
 }
 
@@ -27,7 +42,7 @@ function activeScope(ctx: Context, enrollment: EnrollmentRow): EnrollmentScope |
   return enrollmentScope(enrollment, now);
 }
 
-/** `Enrollment.courses` and `Enrollment.lessons`: what `/enrollments/:id/courses|lessons` list, as fields. */
+/** `Enrollment.courses`, `Enrollment.paths` and `Enrollment.lessons`: what `/enrollments/:id/courses|paths|lessons` list, as fields. */
 @Resolver(() => Enrollment)
 export class EnrollmentContentResolver {
   @FieldResolver(() => [Course], {
@@ -35,8 +50,13 @@ export class EnrollmentContentResolver {
   })
   async courses(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
     const scope = activeScope(ctx, enrollment);
-    if (!scope) return [];
-    return (await ctx.loaders.get(coursesOfProduct).load(scope.productId)).map((c) => withScope(c, scope));
+    return scope ? productContent(ctx, coursesOfProduct, scope) : [];
+  }
+
+  @FieldResolver(() => [Path], { description: "The paths of the enrolled product, in the product's order; none unless the enrollment is active." })
+  async paths(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    const scope = activeScope(ctx, enrollment);
+    return scope ? productContent(ctx, pathsOfProduct, scope) : [];
   }
 
   @FieldResolver(() => [Lesson], {

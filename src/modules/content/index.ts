@@ -1,5 +1,5 @@
 import type { Route } from '../../rest/route-table.js';
-import { EnrollmentContentResolver, SchoolProductCoursesResolver } from './content-relations.resolver.js';
+import { EnrollmentContentResolver, SchoolProductContentResolver } from './content-relations.resolver.js';
 
 /**
  * The content scope: what a product contains (its courses, directly and through its paths, in order)
@@ -7,6 +7,6 @@ import { EnrollmentContentResolver, SchoolProductCoursesResolver } from './conte
  * the courses module's (`/school_products/:id/courses`, `/enrollments/:id/lessons`, ...).
  */
 export const contentModule = {
-  resolvers: [SchoolProductCoursesResolver, EnrollmentContentResolver] as Function[],
+  resolvers: [SchoolProductContentResolver, EnrollmentContentResolver] as Function[],
   routes: [] as Route[],
 };

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { belongsTo, tstz } from '../../db/columns.js';
-import { orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { codedRowIndexes, orderedIndex } from '../../db/indexes.js';
 import { schoolTable } from '../../db/tables.js';
 import { courses } from '../courses/course.table.js';
 
@@ -15,9 +15,8 @@ export const courseClasses = schoolTable(
     main: boolean().notNull().default(false),
   },
   (t) => [
-    orderedIndex(t.schoolId, t.id),
+    ...codedRowIndexes(t),
     orderedIndex(t.courseId, t.id),
-    uniqueIndexOn(t.schoolId, t.code),
     // At most one main class per course.
     uniqueIndex('course_classes_course_id_main_key').on(t.courseId).where(sql`${t.main}`),
   ],

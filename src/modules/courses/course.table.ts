@@ -1,23 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, integer, text } from 'drizzle-orm/pg-core';
 import { tstz } from '../../db/columns.js';
-import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { codedRowIndexes, indexOn, orderedIndex } from '../../db/indexes.js';
 import { listTable, schoolTable } from '../../db/tables.js';
+import { namedContentColumns } from '../content/content-columns.js';
 import { media } from '../media/media.table.js';
 
 export const courses = schoolTable(
   'courses',
   {
-    name: text().notNull(),
-    description: text(),
-    imageUrl: text(),
+    ...namedContentColumns(),
     duration: integer(),
     code: text(),
     ready: boolean().notNull().default(false),
   },
   (t) => [
-    orderedIndex(t.schoolId, t.id),
-    uniqueIndexOn(t.schoolId, t.code),
+    ...codedRowIndexes(t),
     check('courses_duration_non_negative', sql`${t.duration} >= 0`),
   ],
 );

@@ -2,13 +2,11 @@ import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
+import { NamedContent } from '../content/content.type.js';
 
 @Timestamped()
 @ObjectType({ description: 'A course of a school: an ordered list of course modules, each an ordered list of lessons.' })
-export class Course extends SchoolRecord {
-  @Field(() => String) name!: string;
-  @Field(() => String, { nullable: true }) description!: string | null;
-  @Field(() => String, { nullable: true }) imageUrl!: string | null;
+export class Course extends NamedContent {
   @Field(() => Int, { nullable: true, description: 'Length of the course (whole units, 0 or more).' }) duration!: number | null;
   @Field(() => String, { nullable: true, description: 'A custom identifier, unique within the school.' }) code!: string | null;
   @Field(() => Boolean) ready!: boolean;

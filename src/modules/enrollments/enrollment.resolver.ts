@@ -8,12 +8,13 @@ import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
-import { findOr404, loadMany } from '../../graphql/loaders.js';
+import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { asksFor, paginate, type PageOptions } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
 import { isActiveEnrollment } from '../content/content-scope.js';
+import { relationsResolver } from '../../graphql/relations.js';
 import { emitEvents } from '../events/events.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
@@ -211,29 +212,13 @@ export class EnrollmentResolver {
   status(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
     return effectiveStatus(enrollment, ctx.now());
   }
-
-  @FieldResolver(() => StudentTypes.Type)
-  student(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(studentById).load(enrollment.studentId);
-  }
-
-  @FieldResolver(() => Registration)
-  registration(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(registrationById).load(enrollment.registrationId);
-  }
-
-  @FieldResolver(() => SchoolProduct)
-  schoolProduct(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(schoolProductById).load(enrollment.schoolProductId);
-  }
-
-  @FieldResolver(() => [ID], { description: 'The course classes the enrollment is in.' })
-  courseClassIds(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(courseClassIdsOfEnrollment).load(enrollment.id);
-  }
-
-  @FieldResolver(() => [CourseClass])
-  async courseClasses(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
-    return loadMany(ctx, courseClassById, await ctx.loaders.get(courseClassIdsOfEnrollment).load(enrollment.id));
-  }
 }
+
+/** The enrollment's student, registration, product and course classes, each read through its loader. */
+export const EnrollmentRelatedResolver = relationsResolver<EnrollmentRow>(Enrollment, {
+  student: { type: () => StudentTypes.Type, loader: studentById, key: 'studentId' },
+  registration: { type: () => Registration, loader: registrationById, key: 'registrationId' },
+  schoolProduct: { type: () => SchoolProduct, loader: schoolProductById, key: 'schoolProductId' },
+  courseClassIds: { type: () => [ID], loader: courseClassIdsOfEnrollment, key: 'id', description: 'The course classes the enrollment is in.' },
+  courseClasses: { type: () => [CourseClass], loader: courseClassById, key: 'id', through: courseClassIdsOfEnrollment },
+});

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
-import { idOrNull } from '../../graphql/ids.js';
+import { idMatch } from '../../graphql/filters.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { mediaById } from '../media/media.loaders.js';
@@ -12,9 +12,6 @@ import { extraContentById } from './extra-content.loaders.js';
 import { checkExtraContent, resourceTypeOf } from './extra-content.rules.js';
 import { type ExtraContentRow, extraContents } from './extra-content.table.js';
 import { ExtraContent } from './extra-content.type.js';
-
-/** An id filter: an id that names no record matches nothing (0 is never an id). */
-const idFilter = (value: string) => idOrNull(value) ?? 0;
 
 @Resolver(() => ExtraContent)
 export class ExtraContentResolver extends resourceResolver({
@@ -28,8 +25,8 @@ export class ExtraContentResolver extends resourceResolver({
     return and(
       // A type that names no resource type matches nothing.
       type === null ? eq(extraContents.id, 0) : type ? eq(extraContents.resourceType, type) : undefined,
-      args.resourceId != null ? eq(extraContents.resourceId, idFilter(args.resourceId)) : undefined,
-      args.mediaId != null ? eq(extraContents.mediaId, idFilter(args.mediaId)) : undefined,
+      idMatch(extraContents.resourceId, args.resourceId),
+      idMatch(extraContents.mediaId, args.mediaId),
     );
   },
   descriptions: {

@@ -22,10 +22,7 @@ export const resourceTypeOf = (value: string): ExtraContentResourceType | null =
 export async function checkExtraContent(tx: Queryable, schoolId: number, input: ExtraContentInput, current?: ExtraContentRow) {
   const checks = new Checks();
   const required = ['resourceId', 'mediaId', 'order', 'downloadable', 'available'] as const;
-  for (const field of required) {
-    if (current) checks.notCleared(field, input[field]);
-    else checks.required(field, input[field]);
-  }
+  for (const field of required) checks.present(!current, field, input[field]);
   // resource_type defaults to Lesson on create; on update a given one may not be cleared.
   if (current) checks.notCleared('resourceType', input.resourceType);
   checks.range('order', input.order, 0);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Context } from '../../graphql/context.js';
+import { Resolver } from 'type-graphql';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { ForumAuthor, postColumns, schoolUserById } from './forum-author.js';
 import { ForumAnswerInput } from './forum.input.js';
@@ -32,14 +32,8 @@ const ForumAnswerBase = resourceResolver({
 export const ForumAnswerPayload = ForumAnswerBase.Payload;
 
 @Resolver(() => ForumAnswer)
-export class ForumAnswerResolver extends ForumAnswerBase {
-  @FieldResolver(() => ForumQuestion)
-  question(@Root() answer: ForumAnswerRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(questionById).load(answer.forumQuestionId);
-  }
-
-  @FieldResolver(() => ForumAuthor, { nullable: true, description: 'A Student, Collaborator or Admin: every type through one batched loader.' })
-  author(@Root() answer: ForumAnswerRow, @Ctx() ctx: Context) {
-    return answer.userId === null ? null : ctx.loaders.get(schoolUserById).load(answer.userId);
-  }
-}
+@RelationFields<ForumAnswerRow>({
+  question: { type: () => ForumQuestion, loader: questionById, key: 'forumQuestionId' },
+  author: { type: () => ForumAuthor, loader: schoolUserById, key: 'userId', nullable: true, description: 'A Student, Collaborator or Admin: every type through one batched loader.' },
+})
+export class ForumAnswerResolver extends ForumAnswerBase {}

@@ -83,9 +83,8 @@ export async function postColumns(
   { ctx, schoolId, current }: { ctx: Context; schoolId: number; current?: { userId: number | null } },
   authorRequired = false,
 ) {
-  const given = current ? 'notCleared' : 'required';
-  const checks = new Checks()[given]('text', input.text);
-  if (authorRequired) checks[given]('userId', input.userId);
+  const checks = new Checks().present(!current, 'text', input.text);
+  if (authorRequired) checks.present(!current, 'userId', input.userId);
   const named = input.userId !== undefined && input.userId !== null;
   const userId = current && !named ? current.userId : await authorOf(tx, ctx, checks, input.userId, schoolId);
   checks.throwIfAny();

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { and, eq, not } from 'drizzle-orm';
-import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
+import { rowMatch } from '../../graphql/filters.js';
 import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
 import { mutate } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
 import { existingId } from '../../graphql/references.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { type ColumnsScope, resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { authorOf, ForumAuthor, schoolUserById } from './forum-author.js';
@@ -38,8 +39,7 @@ async function questionColumns(
   input: CreateForumQuestionInput,
   { ctx, schoolId, current, parentId }: ColumnsScope<typeof forumQuestions>,
 ) {
-  const presence = current ? 'notCleared' : 'required';
-  const checks = new Checks()[presence]('title', input.title)[presence]('description', input.description);
+  const checks = new Checks().present(!current, 'title', input.title).present(!current, 'description', input.description);
   if (current) checks.notCleared('forumSectionId', input.forumSectionId);
   const field = given(input.forumSectionId) ? 'forumSectionId' : 'forumQuestionId';
   const target = input.forumSectionId ?? input.forumQuestionId;
@@ -74,14 +74,10 @@ const ForumQuestionBase = resourceResolver({
   written: (tx, question, { op, input }) => (op === 'create' && !input!.createdAt ? questionCreated(tx, question) : Promise.resolve()),
   listArgs: ForumQuestionsArgs,
   listWhere: async (ctx, args: ForumQuestionsArgs) => {
-    const section = given(args.forumSectionId) ? await findOr404(ctx, sectionById, parseId(args.forumSectionId!, 'ForumSection'), 'ForumSection') : null;
-    const user = given(args.userId) ? await findOr404(ctx, schoolUserById, parseId(args.userId!, 'User'), 'User') : null;
+    const section = await rowMatch(ctx, forumQuestions.forumSectionId, sectionById, args.forumSectionId, 'ForumSection');
+    const user = await rowMatch(ctx, forumQuestions.userId, schoolUserById, args.userId, 'User');
     const answered = args.answeredByAdmin === true ? answeredByStaff : args.answeredByAdmin === false ? not(answeredByStaff) : undefined;
-    return and(
-      section ? eq(forumQuestions.forumSectionId, section.id) : undefined,
-      user ? eq(forumQuestions.userId, user.id) : undefined,
-      answered,
-    );
+    return and(section, user, answered);
   },
   descriptions: {
     list: "The school's questions, narrowed by section, author and whether staff answered.",
@@ -95,6 +91,12 @@ const ForumQuestionBase = resourceResolver({
 export const ForumQuestionPayload = ForumQuestionBase.Payload;
 
 @Resolver(() => ForumQuestion)
+@RelationFields<ForumQuestionRow>({
+  section: { type: () => ForumSection, loader: sectionById, key: 'forumSectionId' },
+  author: { type: () => ForumAuthor, loader: schoolUserById, key: 'userId', nullable: true },
+  answers: { type: () => [ForumAnswer], loader: answersOfQuestion, key: 'id', description: 'The answers, oldest first.' },
+  answeredByAdmin: { type: () => Boolean, loader: answeredByAdminOfQuestion, key: 'id', description: 'A collaborator or an admin of the school answered (student answers do not count).' },
+})
 export class ForumQuestionResolver extends ForumQuestionBase {
   @Mutation(() => ForumQuestionPayload, {
     description: 'Moves a question to another section of the same forum (forumSectionId, else input.forumSectionId / forumQuestionId).',
@@ -115,25 +117,5 @@ export class ForumQuestionResolver extends ForumQuestionBase {
       if (!given(target)) checks.add('forumSectionId', 'blank').throwIfAny();
       return moveTo(tx, current, target!, field, checks);
     });
-  }
-
-  @FieldResolver(() => ForumSection)
-  section(@Root() question: ForumQuestionRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(sectionById).load(question.forumSectionId);
-  }
-
-  @FieldResolver(() => ForumAuthor, { nullable: true })
-  author(@Root() question: ForumQuestionRow, @Ctx() ctx: Context) {
-    return question.userId === null ? null : ctx.loaders.get(schoolUserById).load(question.userId);
-  }
-
-  @FieldResolver(() => [ForumAnswer], { description: 'The answers, oldest first.' })
-  answers(@Root() question: ForumQuestionRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(answersOfQuestion).load(question.id);
-  }
-
-  @FieldResolver(() => Boolean, { description: 'A collaborator or an admin of the school answered (student answers do not count).' })
-  answeredByAdmin(@Root() question: ForumQuestionRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(answeredByAdminOfQuestion).load(question.id);
   }
 }

@@ -6,6 +6,7 @@ import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { ForumSectionInput, ForumSectionsArgs } from './forum.input.js';
@@ -108,22 +109,12 @@ const ForumSectionBase = resourceResolver({
 export const ForumSectionPayload = ForumSectionBase.Payload;
 
 @Resolver(() => ForumSection)
+@RelationFields<ForumSectionRow>({
+  forum: { type: () => Forum, loader: forumById, key: 'forumId' },
+  parent: { type: () => ForumSection, loader: sectionById, key: 'parentForumSectionId', nullable: true },
+  children: { type: () => [ForumSection], loader: childrenOfSection, key: 'id', description: 'The subsections, in sequence order.' },
+})
 export class ForumSectionResolver extends ForumSectionBase {
-  @FieldResolver(() => Forum)
-  forum(@Root() section: ForumSectionRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(forumById).load(section.forumId);
-  }
-
-  @FieldResolver(() => ForumSection, { nullable: true })
-  parent(@Root() section: ForumSectionRow, @Ctx() ctx: Context) {
-    return section.parentForumSectionId === null ? null : ctx.loaders.get(sectionById).load(section.parentForumSectionId);
-  }
-
-  @FieldResolver(() => [ForumSection], { description: 'The subsections, in sequence order.' })
-  children(@Root() section: ForumSectionRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(childrenOfSection).load(section.id);
-  }
-
   @FieldResolver(() => ForumQuestionConnection, { description: 'The questions of the section, in id order.' })
   questions(@Root() section: ForumSectionRow, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return questionsOfSection(ctx, section.id, args);

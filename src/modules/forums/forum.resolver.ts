@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Context } from '../../graphql/context.js';
+import { Resolver } from 'type-graphql';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { schoolById } from '../schools/school.loaders.js';
@@ -15,26 +15,16 @@ const ForumBase = resourceResolver({
   table: forums,
   byId: forumById,
   columns: (_tx, input: ForumInput, { current }) => {
-    new Checks()[current ? 'notCleared' : 'required']('title', input.title).throwIfAny();
+    new Checks().present(!current, 'title', input.title).throwIfAny();
     return input.title === undefined ? {} : { title: input.title!.trim() };
   },
   descriptions: { list: 'The forums of the school.', delete: 'Deletes the forum with its sections, questions and answers.' },
 });
 
 @Resolver(() => Forum)
-export class ForumResolver extends ForumBase {
-  @FieldResolver(() => School)
-  school(@Root() forum: ForumRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(schoolById).load(forum.schoolId);
-  }
-
-  @FieldResolver(() => [ForumSection], { description: 'Every section of the forum, nested ones included, in sequence order.' })
-  sections(@Root() forum: ForumRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(sectionsOfForum).load(forum.id);
-  }
-
-  @FieldResolver(() => [ForumSection], { description: 'The top-level sections, in sequence order (their children field walks the tree).' })
-  rootSections(@Root() forum: ForumRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(rootSectionsOfForum).load(forum.id);
-  }
-}
+@RelationFields<ForumRow>({
+  school: { type: () => School, loader: schoolById, key: 'schoolId' },
+  sections: { type: () => [ForumSection], loader: sectionsOfForum, key: 'id', description: 'Every section of the forum, nested ones included, in sequence order.' },
+  rootSections: { type: () => [ForumSection], loader: rootSectionsOfForum, key: 'id', description: 'The top-level sections, in sequence order (their children field walks the tree).' },
+})
+export class ForumResolver extends ForumBase {}

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
-import { idOrNull } from '../../graphql/ids.js';
+import { idMatch } from '../../graphql/filters.js';
 import { byIdLoader } from '../../graphql/loaders.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
@@ -17,9 +17,8 @@ const integrationById = byIdLoader('integration.byId', integrations);
 
 /** The columns of a create or an update, checked as the integration will be after it. */
 async function checkIntegration(tx: Queryable, schoolId: number, input: IntegrationInput, current?: IntegrationRow) {
-  const checks = new Checks();
-  if (current) checks.notCleared('ownerType', input.ownerType).notCleared('ownerId', input.ownerId).notCleared('active', input.active);
-  else checks.required('ownerType', input.ownerType).required('ownerId', input.ownerId);
+  const checks = new Checks().present(!current, 'ownerType', input.ownerType).present(!current, 'ownerId', input.ownerId);
+  if (current) checks.notCleared('active', input.active);
   const ownerChanges = input.ownerType != null || input.ownerId != null;
   const owner = ownerChanges
     ? await checkOwner(tx, checks, schoolId, input.ownerType ?? current?.ownerType, input.ownerId ?? current?.ownerId)
@@ -46,7 +45,7 @@ export class IntegrationResolver extends resourceResolver({
     const ownerType = args.ownerType ? (ownerTypeOf(args.ownerType) ?? args.ownerType) : null;
     return and(
       ownerType ? eq(integrations.ownerType, ownerType) : undefined,
-      args.ownerId != null ? eq(integrations.ownerId, idOrNull(args.ownerId) ?? 0) : undefined,
+      idMatch(integrations.ownerId, args.ownerId),
       args.active != null ? eq(integrations.active, args.active) : undefined,
     );
   },

@@ -36,9 +36,7 @@ async function isAncestorOrSelf(tx: Queryable, categoryId: number, parentId: num
 
 /** The columns a create or an update writes, checked as the category will be (`current` on update). */
 async function categoryColumns(tx: Queryable, schoolId: number, input: CategoryInput, current?: CategoryRow) {
-  const checks = new Checks();
-  if (current) checks.notCleared('name', input.name);
-  else checks.required('name', input.name);
+  const checks = new Checks().present(!current, 'name', input.name);
   const slug = optionalText(input.slug);
   if (slug && !SLUG.test(slug)) checks.add('slug', 'invalid', 'may hold only lower-case letters, digits and single hyphens (web-design)');
   const parentId = await existingId(tx, checks, 'parentId', categories, input.parentId, schoolId);

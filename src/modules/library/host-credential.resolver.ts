@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { FieldResolver, Resolver, Root } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
-import type { Context } from '../../graphql/context.js';
 import { uniqueConstraintField } from '../../graphql/mutation.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { HostCredential } from './host-credential.type.js';
@@ -35,9 +35,7 @@ function accessTokenColumns(checks: Checks, given: string | null | undefined, cu
 
 /** The columns a create or an update writes: host required on create, not clearable on update. */
 function hostCredentialColumns(input: HostCredentialInput, current?: HostCredentialRow) {
-  const checks = new Checks();
-  if (current) checks.notCleared('host', input.host);
-  else checks.required('host', input.host);
+  const checks = new Checks().present(!current, 'host', input.host);
   const host = input.host?.trim();
   if (host && /\s/.test(host)) checks.add('host', 'invalid', 'may not contain spaces');
   const values: Partial<typeof hostCredentials.$inferInsert> = accessTokenColumns(checks, input.accessToken, current);
@@ -67,14 +65,15 @@ export class HostCredentialResolver extends resourceResolver({
 }
 
 @Resolver(() => Library)
-export class HostCredentialsOfLibraryResolver {
-  @FieldResolver(() => [HostCredential], {
+@RelationFields<LibraryRow>({
+  hostCredentials: {
+    type: () => [HostCredential],
+    loader: hostCredentialsOfLibrary,
+    key: 'id',
     nullable: true,
     description:
       'The host credentials of the library, in id order. Platform and admin credentials only: for any other role this field ' +
       'is null with a FORBIDDEN error (the rest of the library is still returned).',
-  })
-  hostCredentials(@Root() library: LibraryRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(hostCredentialsOfLibrary).load(library.id);
-  }
-}
+  },
+})
+export class HostCredentialsOfLibraryResolver {}

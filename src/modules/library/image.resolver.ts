@@ -10,9 +10,7 @@ import { Image } from './library.type.js';
 
 /** The columns a create or an update writes: url required on create (http or https), sizes positive. */
 function imageColumns(input: ImageInput, creating: boolean) {
-  const checks = new Checks();
-  if (creating) checks.required('url', input.url);
-  else checks.notCleared('url', input.url);
+  const checks = new Checks().present(creating, 'url', input.url);
   const url = httpUrl(checks, 'url', input.url);
   for (const field of ['width', 'height'] as const) {
     const size = input[field];

@@ -1,10 +1,8 @@
 import 'reflect-metadata';
-import { eq } from 'drizzle-orm';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Context } from '../../graphql/context.js';
-import { parseId } from '../../graphql/ids.js';
-import { findOr404 } from '../../graphql/loaders.js';
+import { Resolver } from 'type-graphql';
+import { rowMatch } from '../../graphql/filters.js';
 import { existingId } from '../../graphql/references.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { LibraryResourceInput, LibraryResourcesArgs } from './library.input.js';
@@ -15,9 +13,7 @@ import { Library, LibraryResource } from './library.type.js';
 
 /** The columns a create or an update writes, checked (title required on create, not clearable on update). */
 function resourceColumns(input: LibraryResourceInput, creating: boolean) {
-  const checks = new Checks();
-  if (creating) checks.required('title', input.title);
-  else checks.notCleared('title', input.title);
+  const checks = new Checks().present(creating, 'title', input.title);
   const url = httpUrl(checks, 'url', input.url);
   checks.throwIfAny();
   const values: Partial<typeof libraryResources.$inferInsert> = {};
@@ -28,6 +24,9 @@ function resourceColumns(input: LibraryResourceInput, creating: boolean) {
 }
 
 @Resolver(() => LibraryResource)
+@RelationFields<LibraryResourceRow>({
+  library: { type: () => Library, loader: libraryById, key: 'libraryId' },
+})
 export class LibraryResourceResolver extends resourceResolver({
   type: LibraryResource,
   table: libraryResources,
@@ -41,10 +40,7 @@ export class LibraryResourceResolver extends resourceResolver({
     return { ...resourceColumns(input, false), ...(libraryId ? { libraryId } : {}) };
   },
   listArgs: LibraryResourcesArgs,
-  listWhere: async (ctx, args: LibraryResourcesArgs) => {
-    const library = args.libraryId != null ? await findOr404(ctx, libraryById, parseId(args.libraryId, 'Library'), 'Library') : null;
-    return library ? eq(libraryResources.libraryId, library.id) : undefined;
-  },
+  listWhere: (ctx, args: LibraryResourcesArgs) => rowMatch(ctx, libraryResources.libraryId, libraryById, args.libraryId, 'Library'),
   descriptions: {
     list: "The school's library resources, or those of one library.",
     create: 'Adds a resource to a library of the school (the argument names the library).',
@@ -52,8 +48,4 @@ export class LibraryResourceResolver extends resourceResolver({
     delete: 'Deletes a resource; in_use while a school product points at it.',
   },
 }) {
-  @FieldResolver(() => Library)
-  async library(@Root() resource: LibraryResourceRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(libraryById).load(resource.libraryId);
-  }
 }

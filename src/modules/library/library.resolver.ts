@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { Context } from '../../graphql/context.js';
+import { Resolver } from 'type-graphql';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { LibraryInput } from './library.input.js';
@@ -14,7 +14,7 @@ const LibraryBase = resourceResolver({
   table: libraries,
   byId: libraryById,
   columns: (_tx, input: LibraryInput, { current }) => {
-    new Checks()[current ? 'notCleared' : 'required']('name', input.name).throwIfAny();
+    new Checks().present(!current, 'name', input.name).throwIfAny();
     return input.name === undefined ? {} : { name: input.name!.trim() };
   },
   descriptions: {
@@ -24,9 +24,7 @@ const LibraryBase = resourceResolver({
 });
 
 @Resolver(() => Library)
-export class LibraryResolver extends LibraryBase {
-  @FieldResolver(() => [LibraryResource], { description: 'The resources of the library, in id order.' })
-  resources(@Root() library: LibraryRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(resourcesOfLibrary).load(library.id);
-  }
-}
+@RelationFields<LibraryRow>({
+  resources: { type: () => [LibraryResource], loader: resourcesOfLibrary, key: 'id', description: 'The resources of the library, in id order.' },
+})
+export class LibraryResolver extends LibraryBase {}

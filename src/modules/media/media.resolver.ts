@@ -8,6 +8,7 @@ import { parseId } from '../../graphql/ids.js';
 import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { type ContentScope, contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
@@ -51,6 +52,10 @@ const MediaBase = resourceResolver({
 const MediaPayload = MediaBase.Payload;
 
 @Resolver(() => Media)
+@RelationFields<MediaRow>({
+  video: { type: () => Image, loader: imageById, key: 'videoId', nullable: true, description: 'The video of a VideoSlide.' },
+  libraryResource: { type: () => LibraryResource, loader: libraryResourceById, key: 'libraryResourceId', nullable: true },
+})
 export class MediaResolver extends withScopedShow(MediaBase, {
   type: Media,
   description:
@@ -135,22 +140,10 @@ export class MediaResolver extends withScopedShow(MediaBase, {
   slideSyncs(@Root() row: MediaRow, @Ctx() ctx: Context) {
     return row.type === 'VideoSlide' ? ctx.loaders.get(slidesOfMedia).load(row.id) : [];
   }
-
-  @FieldResolver(() => Image, { nullable: true, description: 'The video of a VideoSlide.' })
-  video(@Root() row: MediaRow, @Ctx() ctx: Context) {
-    return row.videoId === null ? null : ctx.loaders.get(imageById).load(row.videoId);
-  }
-
-  @FieldResolver(() => LibraryResource, { nullable: true })
-  libraryResource(@Root() row: MediaRow, @Ctx() ctx: Context) {
-    return row.libraryResourceId === null ? null : ctx.loaders.get(libraryResourceById).load(row.libraryResourceId);
-  }
 }
 
 @Resolver(() => VideoSlideSync)
-export class VideoSlideSyncResolver {
-  @FieldResolver(() => Image, { nullable: true })
-  image(@Root() slide: { imageId: number }, @Ctx() ctx: Context) {
-    return ctx.loaders.get(imageById).load(slide.imageId);
-  }
-}
+@RelationFields<{ imageId: number }>({
+  image: { type: () => Image, loader: imageById, key: 'imageId', nullable: true },
+})
+export class VideoSlideSyncResolver {}

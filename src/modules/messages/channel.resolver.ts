@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { and, eq } from 'drizzle-orm';
+import { and } from 'drizzle-orm';
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { idOrNull } from '../../graphql/ids.js';
+import { idMatch } from '../../graphql/filters.js';
 import { ConnectionArgs } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
@@ -18,9 +18,7 @@ import { Channel, MessageConnection } from './message.type.js';
 
 /** The channel as it will be (`current` + `input`): a name, and at most one of an enrollment and a product of the school. */
 async function checkChannel(tx: Queryable, schoolId: number, input: ChannelInput, current?: ChannelRow) {
-  const checks = new Checks();
-  if (current) checks.notCleared('name', input.name);
-  else checks.required('name', input.name);
+  const checks = new Checks().present(!current, 'name', input.name);
   const enrollmentId = await existingId(tx, checks, 'enrollmentId', enrollments, input.enrollmentId, schoolId);
   const schoolProductId = await existingId(tx, checks, 'schoolProductId', schoolProducts, input.schoolProductId, schoolId);
   const values: Partial<typeof channels.$inferInsert> = {};
@@ -34,9 +32,6 @@ async function checkChannel(tx: Queryable, schoolId: number, input: ChannelInput
   return values;
 }
 
-const by = (column: typeof channels.enrollmentId | typeof channels.schoolProductId, id: string | null | undefined) =>
-  id === undefined || id === null ? undefined : eq(column, idOrNull(id) ?? 0);
-
 @Resolver(() => Channel)
 export class ChannelResolver extends resourceResolver({
   type: Channel,
@@ -45,7 +40,7 @@ export class ChannelResolver extends resourceResolver({
   columns: (tx, input: ChannelInput, { schoolId, current }) => checkChannel(tx, schoolId, input, current),
   listArgs: ChannelsArgs,
   listWhere: (ctx, args: ChannelsArgs) =>
-    and(visibleChannels(ctx), by(channels.enrollmentId, args.enrollmentId), by(channels.schoolProductId, args.schoolProductId)),
+    and(visibleChannels(ctx), idMatch(channels.enrollmentId, args.enrollmentId), idMatch(channels.schoolProductId, args.schoolProductId)),
   descriptions: {
     list: "The school's channels, narrowed by enrollment or school product; a student credential sees its own.",
     delete: 'Deletes the channel; its messages stay (in their other channels, or in the school).',

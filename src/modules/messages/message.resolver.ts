@@ -4,6 +4,7 @@ import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { ownStudentId, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
+import { rowMatch } from '../../graphql/filters.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate } from '../../graphql/mutation.js';
@@ -39,25 +40,17 @@ async function visibleEnrollment(ctx: Context, id: number) {
 
 /** The conditions of the list's scopes; each scope object must be visible to the caller (else 404). */
 async function scopes(ctx: Context, args: MessagesArgs): Promise<(SQL | undefined)[]> {
-  const out: (SQL | undefined)[] = [];
-  if (args.channelId !== undefined && args.channelId !== null) {
-    const channel = await findOr404(ctx, channelById, parseId(args.channelId, 'Channel'), 'Channel');
-    out.push(postedTo(ctx, eq(channels.id, channel.id)));
-  }
-  if (args.schoolId !== undefined && args.schoolId !== null) {
-    // The caller's school only (a platform credential: any school that exists).
-    const school = await findOr404(ctx, schoolById, parseId(args.schoolId, 'School'), 'School');
-    out.push(eq(messages.schoolId, school.id));
-  }
-  if (args.enrollmentId !== undefined && args.enrollmentId !== null) {
-    const enrollment = await visibleEnrollment(ctx, parseId(args.enrollmentId, 'Enrollment'));
-    out.push(postedTo(ctx, or(eq(channels.enrollmentId, enrollment.id), eq(channels.schoolProductId, enrollment.schoolProductId))));
-  }
-  if (args.schoolProductId !== undefined && args.schoolProductId !== null) {
-    const product = await findOr404(ctx, schoolProductById, parseId(args.schoolProductId, 'SchoolProduct'), 'SchoolProduct');
-    out.push(postedTo(ctx, eq(channels.schoolProductId, product.id)));
-  }
-  return out;
+  const channel = await rowMatch(ctx, channels.id, channelById, args.channelId, 'Channel');
+  // The caller's school only (a platform credential: any school that exists).
+  const school = await rowMatch(ctx, messages.schoolId, schoolById, args.schoolId, 'School');
+  const enrollment = args.enrollmentId != null ? await visibleEnrollment(ctx, parseId(args.enrollmentId, 'Enrollment')) : null;
+  const product = await rowMatch(ctx, channels.schoolProductId, schoolProductById, args.schoolProductId, 'SchoolProduct');
+  return [
+    channel && postedTo(ctx, channel),
+    school,
+    enrollment ? postedTo(ctx, or(eq(channels.enrollmentId, enrollment.id), eq(channels.schoolProductId, enrollment.schoolProductId))) : undefined,
+    product && postedTo(ctx, product),
+  ];
 }
 
 const MessageBase = resourceResolver({

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { and, isNotNull, isNull } from 'drizzle-orm';
+import { Resolver } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
 import type { Queryable } from '../../db/client.js';
-import type { Context } from '../../graphql/context.js';
+import { filterIdMatch } from '../../graphql/filters.js';
 import { given } from '../../graphql/ids.js';
 import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { existingId } from '../../graphql/references.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
@@ -30,7 +31,6 @@ import {
   type CouponTokenRow,
   type PaymentOptionRow,
 } from './order.table.js';
-import { filterId } from './order.rules.js';
 
 /**
  * The objects an order references (PaymentOption, Coupon, CouponToken, GatewayCredential): read
@@ -41,28 +41,21 @@ uniqueConstraintField('coupons_school_id_code_key', 'code');
 uniqueConstraintField('coupon_tokens_school_id_token_key', 'token');
 
 @Resolver(() => PaymentOption)
+@RelationFields<PaymentOptionRow>({
+  schoolProduct: { type: () => SchoolProduct, loader: schoolProductById, key: 'schoolProductId', nullable: true },
+})
 export class PaymentOptionResolver extends resourceResolver({
   type: PaymentOption,
   table: paymentOptions,
   byId: paymentOptionById,
   columns: (tx, input: PaymentOptionInput, { schoolId, current }) => paymentOptionValues(tx, schoolId, input, !current),
   listArgs: PaymentOptionsArgs,
-  listWhere: (_ctx, args: PaymentOptionsArgs) => {
-    const productId = filterId(args.schoolProductId, 'schoolProductId');
-    return productId === undefined ? undefined : eq(paymentOptions.schoolProductId, productId);
-  },
+  listWhere: (_ctx, args: PaymentOptionsArgs) => filterIdMatch(paymentOptions.schoolProductId, args.schoolProductId, 'schoolProductId'),
   omit: ['delete'],
-}) {
-  @FieldResolver(() => SchoolProduct, { nullable: true })
-  schoolProduct(@Root() option: PaymentOptionRow, @Ctx() ctx: Context) {
-    return option.schoolProductId ? ctx.loaders.get(schoolProductById).load(option.schoolProductId) : null;
-  }
-}
+}) {}
 
 async function paymentOptionValues(tx: Queryable, schoolId: number, input: PaymentOptionInput, creating: boolean) {
-  const checks = new Checks();
-  if (creating) checks.required('name', input.name).required('price', input.price);
-  else checks.notCleared('name', input.name).notCleared('price', input.price);
+  const checks = new Checks().present(creating, 'name', input.name).present(creating, 'price', input.price);
   checks.range('price', input.price, 0).range('installmentsMax', input.installmentsMax, 1);
   const productId = await existingId(tx, checks, 'schoolProductId', schoolProducts, input.schoolProductId, schoolId);
   checks.throwIfAny();
@@ -84,9 +77,7 @@ export class CouponResolver extends resourceResolver({
 
 /** A coupon as it will be (`current` + `input`) gives a percentage or an amount, not both. */
 function couponValues(input: CouponInput, current?: CouponRow) {
-  const checks = new Checks();
-  if (current) checks.notCleared('code', input.code);
-  else checks.required('code', input.code);
+  const checks = new Checks().present(!current, 'code', input.code);
   checks.range('discountPercent', input.discountPercent, 0, 100).range('discountAmount', input.discountAmount, 0);
   const after = { ...current, ...given(input) };
   const percent = after.discountPercent !== null && after.discountPercent !== undefined;
@@ -102,9 +93,8 @@ function couponValues(input: CouponInput, current?: CouponRow) {
 
 /** A token of a coupon of the school: a token given, or a random one on create. */
 async function couponTokenValues(tx: Queryable, schoolId: number, input: CouponTokenInput, current?: CouponTokenRow) {
-  const checks = new Checks();
-  if (current) checks.notCleared('couponId', input.couponId).notCleared('token', input.token);
-  else checks.required('couponId', input.couponId);
+  const checks = new Checks().present(!current, 'couponId', input.couponId);
+  if (current) checks.notCleared('token', input.token);
   const couponId = await existingId(tx, checks, 'couponId', coupons, input.couponId, schoolId);
   if (!current && input.token !== undefined && input.token !== null && input.token.trim() === '') checks.add('token', 'blank');
   checks.throwIfAny();
@@ -117,6 +107,9 @@ async function couponTokenValues(tx: Queryable, schoolId: number, input: CouponT
 }
 
 @Resolver(() => CouponToken)
+@RelationFields<CouponTokenRow>({
+  coupon: { type: () => Coupon, loader: couponById, key: 'couponId', nullable: true },
+})
 export class CouponTokenResolver extends resourceResolver({
   type: CouponToken,
   table: couponTokens,
@@ -124,16 +117,11 @@ export class CouponTokenResolver extends resourceResolver({
   columns: (tx, input: CouponTokenInput, { schoolId, current }) => couponTokenValues(tx, schoolId, input, current),
   listArgs: CouponTokensArgs,
   listWhere: (_ctx, args: CouponTokensArgs) => {
-    const couponId = filterId(args.couponId, 'couponId');
     const used = args.used === true ? isNotNull(couponTokens.usedAt) : args.used === false ? isNull(couponTokens.usedAt) : undefined;
-    return and(couponId === undefined ? undefined : eq(couponTokens.couponId, couponId), used);
+    return and(filterIdMatch(couponTokens.couponId, args.couponId, 'couponId'), used);
   },
   omit: ['delete'],
 }) {
-  @FieldResolver(() => Coupon, { nullable: true })
-  coupon(@Root() token: CouponTokenRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(couponById).load(token.couponId);
-  }
 }
 
 @Resolver(() => GatewayCredential)
@@ -148,9 +136,8 @@ export class GatewayCredentialResolver extends resourceResolver({
 
 /** The columns of a gateway credential input: the secret key encrypted (src/auth/secrets.ts) and its hint. */
 function gatewayCredentialValues(input: GatewayCredentialInput, creating: boolean) {
-  const checks = new Checks();
-  if (creating) checks.required('gateway', input.gateway);
-  else checks.notCleared('gateway', input.gateway).notCleared('environment', input.environment);
+  const checks = new Checks().present(creating, 'gateway', input.gateway);
+  if (!creating) checks.notCleared('environment', input.environment);
   if (input.secretKey !== undefined && input.secretKey !== null && input.secretKey.trim() === '') checks.add('secretKey', 'blank');
   checks.throwIfAny();
   const { secretKey, ...rest } = given(input);

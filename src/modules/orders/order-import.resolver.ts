@@ -37,6 +37,7 @@ import { lockKey } from '../../db/locks.js';
 import type { Context } from '../../graphql/context.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { Checks, isBlank } from '../../graphql/validation.js';
 import { emitEvent, emitEvents } from '../events/events.js';
 import { schoolById } from '../schools/school.loaders.js';
@@ -374,6 +375,10 @@ export async function importOrder(tx: Queryable, ctx: Context, schoolId: number,
 const Student = StudentTypes.Type;
 
 @Resolver(() => ImportedOrder)
+@RelationFields<ImportedOrderResult>({
+  student: { type: () => Student, loader: studentById, key: 'studentId', nullable: true },
+  school: { type: () => School, loader: schoolById, key: 'schoolId', nullable: true },
+})
 export class OrderImportResolver {
   @Mutation(() => ImportOrderPayload, {
     description:
@@ -407,16 +412,6 @@ export class OrderImportResolver {
   @FieldResolver(() => [ImportedInvoice])
   invoices(@Root() order: ImportedOrderResult, @Ctx() ctx: Context) {
     return order[PREVIEW]?.invoices ?? (order.id === null ? [] : ctx.loaders.get(invoicesOfOrder).load(order.id));
-  }
-
-  @FieldResolver(() => Student, { nullable: true })
-  student(@Root() order: ImportedOrderResult, @Ctx() ctx: Context) {
-    return ctx.loaders.get(studentById).load(order.studentId);
-  }
-
-  @FieldResolver(() => School, { nullable: true })
-  school(@Root() order: ImportedOrderResult, @Ctx() ctx: Context) {
-    return ctx.loaders.get(schoolById).load(order.schoolId);
   }
 }
 

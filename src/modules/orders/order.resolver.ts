@@ -30,18 +30,19 @@ import { hasRole, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
+import { filterIdMatch } from '../../graphql/filters.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { Checks } from '../../graphql/validation.js';
 import { emitEvent } from '../events/events.js';
 import { schoolById } from '../schools/school.loaders.js';
 import { School } from '../schools/school.type.js';
 import { users } from '../users/user.table.js';
 import { StudentTypes } from '../users/user.type.js';
-import { filterId } from './order.rules.js';
 import { Coupon, CouponToken, GatewayCredential, PaymentOption } from './billing.type.js';
 import { OrderInput, OrdersArgs } from './order.input.js';
 import {
@@ -81,9 +82,7 @@ const transitionError = (checks: Checks, from: OrderStatus, to: OrderStatus) =>
 
 /** Checks an order input (create: `current` absent) and returns the columns to write. */
 async function orderValues(tx: Queryable, ctx: Context, schoolId: number, input: OrderInput, current?: OrderRow) {
-  const checks = new Checks();
-  if (current) checks.notCleared('studentId', input.studentId);
-  else checks.required('studentId', input.studentId);
+  const checks = new Checks().present(!current, 'studentId', input.studentId);
   // Columns that always hold a value: given as null (an empty form field) they are blank, on create too.
   for (const field of ['status', 'kind', 'period', 'amountToPay', 'total', 'test', 'success'] as const) checks.notCleared(field, input[field]);
   checks
@@ -125,6 +124,12 @@ async function emitStatusEvent(tx: Queryable, order: OrderRow, status: OrderStat
 }
 
 @Resolver(() => Order)
+@RelationFields<OrderRow>({
+  items: { type: () => [OrderItem], loader: itemsOfOrder, key: 'id' },
+  invoices: { type: () => [Invoice], loader: invoicesOfOrder, key: 'id', description: 'By occurrence.' },
+  student: { type: () => Student, loader: studentById, key: 'studentId', nullable: true },
+  school: { type: () => School, loader: schoolById, key: 'schoolId', nullable: true },
+})
 export class OrderResolver {
   @Query(() => Order, { description: 'An order of the school; a student credential sees only its own.' })
   order(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
@@ -133,12 +138,11 @@ export class OrderResolver {
 
   @Query(() => OrderConnection, { description: "The school's orders, in id order; a student credential lists only its own." })
   orders(@Args(() => OrdersArgs) args: OrdersArgs, @Ctx() ctx: Context) {
-    const studentId = filterId(args.studentId, 'studentId');
     const where = and(
       inSchool(ctx, orders.schoolId),
       ownOrders(ctx),
       args.status ? eq(orders.status, args.status) : undefined,
-      studentId !== undefined ? eq(orders.studentId, studentId) : undefined,
+      filterIdMatch(orders.studentId, args.studentId, 'studentId'),
       args.createdFrom ? gte(orders.createdAt, args.createdFrom) : undefined,
       args.createdTo ? lt(orders.createdAt, args.createdTo) : undefined,
     );
@@ -208,26 +212,6 @@ export class OrderResolver {
     return (await ctx.loaders.get(invoicesOfOrder).load(order.id)).map((i) => i.id);
   }
 
-  @FieldResolver(() => [OrderItem])
-  items(@Root() order: OrderRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(itemsOfOrder).load(order.id);
-  }
-
-  @FieldResolver(() => [Invoice], { description: 'By occurrence.' })
-  invoices(@Root() order: OrderRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(invoicesOfOrder).load(order.id);
-  }
-
-  @FieldResolver(() => Student, { nullable: true })
-  student(@Root() order: OrderRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(studentById).load(order.studentId);
-  }
-
-  @FieldResolver(() => School, { nullable: true })
-  school(@Root() order: OrderRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(schoolById).load(order.schoolId);
-  }
-
   @FieldResolver(() => GatewayCredential, { nullable: true, description: 'Null for a student credential.' })
   gatewayCredential(@Root() order: OrderRow, @Ctx() ctx: Context) {
     if (!order.gatewayCredentialId || !hasRole(ctx, ...STAFF)) return null;
@@ -254,9 +238,7 @@ export class OrderItemResolver {
 }
 
 @Resolver(() => Invoice)
-export class InvoiceResolver {
-  @FieldResolver(() => [Payment])
-  payments(@Root() invoice: InvoiceRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(paymentsOfInvoice).load(invoice.id);
-  }
-}
+@RelationFields<InvoiceRow>({
+  payments: { type: () => [Payment], loader: paymentsOfInvoice, key: 'id' },
+})
+export class InvoiceResolver {}

@@ -1,10 +1,9 @@
 import type { Route } from '../../rest/route-table.js';
-import { EnrollmentPathsResolver, SchoolProductPathsResolver } from './path-relations.resolver.js';
 import { PathCoursesResolver } from './path-courses.resolver.js';
 import { PathResolver } from './path.resolver.js';
 import { pathRoutes } from './path.routes.js';
 
 export const pathsModule = {
-  resolvers: [PathResolver, PathCoursesResolver, SchoolProductPathsResolver, EnrollmentPathsResolver] as Function[],
+  resolvers: [PathResolver, PathCoursesResolver] as Function[],
   routes: pathRoutes as Route[],
 };

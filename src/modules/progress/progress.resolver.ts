@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { inSchool, ownStudentId, writeSchool } from '../../auth/tenancy.js';
+import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
@@ -16,6 +17,7 @@ import { schoolProducts } from '../school-products/school-product.table.js';
 import { users } from '../users/user.table.js';
 import { ActivityAttemptInput, LessonProgressInput, ProgressArgs } from './progress.input.js';
 import { certificateOfEnrollment, enrollmentProgress } from './progress.loaders.js';
+import type { LessonRow } from '../courses/course.table.js';
 import { activityAttempts, certificates, lessonProgress } from './progress.table.js';
 import { ActivityAttempt, ActivityAttemptConnection, CertificateVerification, LessonProgress, LessonProgressConnection } from './progress.type.js';
 import { certifyIfDue, lockEnrollment, openLesson, releasedActivity, releasedLesson, writeAttempt, writeLessonProgress } from './progress.write.js';
@@ -40,6 +42,31 @@ async function progressWhere(ctx: Context, args: ProgressArgs, table: typeof les
     conditions.push(inArray(table.enrollmentId, ctx.db.select({ id: enrollments.id }).from(enrollments).where(eq(enrollments.schoolProductId, product.id))));
   }
   return and(...conditions);
+}
+
+/**
+ * One progress write through an enrollment: the enrollment locked, the lesson (or the activity
+ * and its lesson) it releases (`release` of the `target` id), the lesson opened, the row written,
+ * then the certificate if now due.
+ */
+function recordProgress<Released extends { lesson: LessonRow }, R>(
+  ctx: Context,
+  key: 'lessonProgress' | 'activityAttempt',
+  enrollmentId: string,
+  [targetId, targetType]: [string, 'Lesson' | 'Activity'],
+  release: (tx: Queryable, enrollment: EnrollmentRow, targetId: number) => Promise<Released>,
+  write: (tx: Queryable, enrollment: EnrollmentRow, released: Released) => Promise<R>,
+) {
+  writeSchool(ctx);
+  const ids = { enrollment: parseId(enrollmentId, 'Enrollment'), target: parseId(targetId, targetType) };
+  return mutate(ctx, key, async (tx) => {
+    const enrollment = await lockEnrollment(tx, ctx, ids.enrollment);
+    const released = await release(tx, enrollment, ids.target);
+    await openLesson(tx, ctx, enrollment, released.lesson.id);
+    const row = await write(tx, enrollment, released);
+    await certifyIfDue(tx, ctx, enrollment);
+    return row;
+  });
 }
 
 @Resolver()
@@ -68,16 +95,14 @@ export class ProgressResolver {
     @Arg('input', () => LessonProgressInput) input: LessonProgressInput,
     @Ctx() ctx: Context,
   ) {
-    writeSchool(ctx);
-    const ids = { enrollment: parseId(enrollmentId, 'Enrollment'), lesson: parseId(lessonId, 'Lesson') };
-    return mutate(ctx, 'lessonProgress', async (tx) => {
-      const enrollment = await lockEnrollment(tx, ctx, ids.enrollment);
-      const lesson = await releasedLesson(tx, ctx, enrollment, ids.lesson);
-      await openLesson(tx, ctx, enrollment, lesson.id);
-      const row = await writeLessonProgress(tx, ctx, enrollment, lesson.id, input);
-      await certifyIfDue(tx, ctx, enrollment);
-      return row;
-    });
+    return recordProgress(
+      ctx,
+      'lessonProgress',
+      enrollmentId,
+      [lessonId, 'Lesson'],
+      async (tx, enrollment, id) => ({ lesson: await releasedLesson(tx, ctx, enrollment, id) }),
+      (tx, enrollment, { lesson }) => writeLessonProgress(tx, ctx, enrollment, lesson.id, input),
+    );
   }
 
   @Mutation(() => ActivityAttemptPayload, {
@@ -90,16 +115,14 @@ export class ProgressResolver {
     @Arg('input', () => ActivityAttemptInput) input: ActivityAttemptInput,
     @Ctx() ctx: Context,
   ) {
-    writeSchool(ctx);
-    const ids = { enrollment: parseId(enrollmentId, 'Enrollment'), activity: parseId(activityId, 'Activity') };
-    return mutate(ctx, 'activityAttempt', async (tx) => {
-      const enrollment = await lockEnrollment(tx, ctx, ids.enrollment);
-      const { activity, lesson } = await releasedActivity(tx, ctx, enrollment, ids.activity);
-      await openLesson(tx, ctx, enrollment, lesson.id);
-      const row = await writeAttempt(tx, ctx, enrollment, activity, lesson, input);
-      await certifyIfDue(tx, ctx, enrollment);
-      return row;
-    });
+    return recordProgress(
+      ctx,
+      'activityAttempt',
+      enrollmentId,
+      [activityId, 'Activity'],
+      (tx, enrollment, id) => releasedActivity(tx, ctx, enrollment, id),
+      (tx, enrollment, { activity, lesson }) => writeAttempt(tx, ctx, enrollment, activity, lesson, input),
+    );
   }
 
   @Query(() => CertificateVerification, { description: 'Confirms a certificate by its verification code, with no credential: the name, the product and the date only.' })

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, integer, jsonb, text } from 'drizzle-orm/pg-core';
+import { boolean, check, date, integer, jsonb, type PgColumn, text } from 'drizzle-orm/pg-core';
 import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
 import { schoolEntryTable, schoolTable } from '../../db/tables.js';
@@ -17,13 +17,16 @@ const studentRef = () =>
   integer()
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' });
+/** The enrollment a row is written through, and its student (kept on the row for a student's own lists). */
+const enrolledStudent = () => ({ enrollmentId: enrollmentRef(), studentId: studentRef() });
+/** A school's rows and a student's, each in id order (keyset pages). */
+const schoolAndStudentIndexes = (t: { id: PgColumn; schoolId: PgColumn; studentId: PgColumn }) => [orderedIndex(t.schoolId, t.id), orderedIndex(t.studentId, t.id)];
 
 /** A student's progress in one lesson through one enrollment: one row per (enrollment, lesson). */
 export const lessonProgress = schoolTable(
   'lesson_progress',
   {
-    enrollmentId: enrollmentRef(),
-    studentId: studentRef(),
+    ...enrolledStudent(),
     lessonId: belongsTo(() => lessons.id),
     startedAt: tstz().notNull(),
     /** Set once; a later write never clears it (the same completion twice is one). */
@@ -35,8 +38,7 @@ export const lessonProgress = schoolTable(
   },
   (t) => [
     uniqueIndexOn(t.enrollmentId, t.lessonId),
-    orderedIndex(t.schoolId, t.id),
-    orderedIndex(t.studentId, t.id),
+    ...schoolAndStudentIndexes(t),
     indexOn(t.lessonId),
     check('lesson_progress_last_position_non_negative', sql`${t.lastPosition} >= 0`),
     check('lesson_progress_time_spent_non_negative', sql`${t.timeSpent} >= 0`),
@@ -55,8 +57,7 @@ export interface AttemptAnswer {
 export const activityAttempts = schoolTable(
   'activity_attempts',
   {
-    enrollmentId: enrollmentRef(),
-    studentId: studentRef(),
+    ...enrolledStudent(),
     activityId: belongsTo(() => activities.id),
     /** The client's key for the attempt: the same key again answers the attempt already recorded. */
     key: text(),
@@ -71,8 +72,7 @@ export const activityAttempts = schoolTable(
   (t) => [
     uniqueIndexOn(t.enrollmentId, t.activityId, t.key),
     indexOn(t.enrollmentId, t.activityId),
-    orderedIndex(t.schoolId, t.id),
-    orderedIndex(t.studentId, t.id),
+    ...schoolAndStudentIndexes(t),
     indexOn(t.activityId),
   ],
 );
@@ -96,8 +96,7 @@ export const contentOpenings = schoolEntryTable(
 export const certificates = schoolTable(
   'certificates',
   {
-    enrollmentId: enrollmentRef(),
-    studentId: studentRef(),
+    ...enrolledStudent(),
     schoolProductId: belongsTo(() => schoolProducts.id),
     code: text().notNull(),
     issuedAt: tstz().notNull(),

@@ -1,6 +1,6 @@
 import { param, pathParam, rows, type Route } from '../../rest/route-table.js';
-import { SchoolProductResolver, SchoolProductsOfSchoolResolver } from './school-product.resolver.js';
-import { SchoolProductContentResolver } from './school-product-content.resolver.js';
+import { SchoolProductRelatedResolver, SchoolProductResolver, SchoolProductsOfSchoolResolver } from './school-product.resolver.js';
+import { ProductCourseCompositionResolver, ProductPathCompositionResolver } from './school-product-content.resolver.js';
 import { schoolProductRoutes } from './school-product.routes.js';
 import { SchoolProductTopicResolver } from './school-product-topic.resolver.js';
 
@@ -24,6 +24,6 @@ const compositionRoutes: Route[] = (['course', 'path'] as const).flatMap((kind) 
 });
 
 export const schoolProductsModule = {
-  resolvers: [SchoolProductResolver, SchoolProductsOfSchoolResolver, SchoolProductTopicResolver, SchoolProductContentResolver],
+  resolvers: [SchoolProductResolver, SchoolProductRelatedResolver, SchoolProductsOfSchoolResolver, SchoolProductTopicResolver, ProductCourseCompositionResolver, ProductPathCompositionResolver],
   routes: [...schoolProductRoutes, ...compositionRoutes],
 };

@@ -65,60 +65,44 @@ const Required = (name: string, type: typeof ID | typeof Int) => Arg(name, () =>
 
 const POSITION = 'position: 0-based place in the list; absent or past the end: last.';
 
-/** Add, remove and reorder one course or learning path of a school product (`courseIds`/`pathIds` replace the whole list). */
-@Resolver(() => SchoolProduct)
-export class SchoolProductContentResolver {
-  @Mutation(() => SchoolProductPayload, {
-    description: `Puts a course of the school into the product at position (${POSITION}). Adding a course the product has already changes nothing.`,
-  })
-  addCourseToSchoolProduct(
-    @Arg('id', () => ID) id: string,
-    @Required('courseId', ID) courseId: string | null,
-    @Arg('position', () => Int, { nullable: true }) position: number | null | undefined,
-    @Ctx() ctx: Context,
-  ) {
-    return changeLink(ctx, 'course', 'add', id, courseId, position);
-  }
+/**
+ * Add, remove and reorder one course or learning path (`noun`, with `addNote` on what adding it
+ * brings) of a school product (`courseIds`/`pathIds` replace the whole list).
+ */
+function compositionResolver(kind: Kind, noun: string, addNote = '') {
+  const { field } = kinds[kind];
+  const Kind = kind === 'course' ? 'Course' : 'Path';
 
-  @Mutation(() => SchoolProductPayload, { description: 'Takes a course out of the product (the others keep their order). A course it does not have: courseId inclusion.' })
-  removeCourseFromSchoolProduct(@Arg('id', () => ID) id: string, @Required('courseId', ID) courseId: string | null, @Ctx() ctx: Context) {
-    return changeLink(ctx, 'course', 'remove', id, courseId);
-  }
+  @Resolver(() => SchoolProduct)
+  class CompositionResolver {
+    @Mutation(() => SchoolProductPayload, {
+      name: `add${Kind}ToSchoolProduct`,
+      description: `Puts ${noun} of the school into the product at position (${POSITION})${addNote}. Adding a ${kind} the product has already changes nothing.`,
+    })
+    add(
+      @Arg('id', () => ID) id: string,
+      @Required(field, ID) childId: string | null,
+      @Arg('position', () => Int, { nullable: true }) position: number | null | undefined,
+      @Ctx() ctx: Context,
+    ) {
+      return changeLink(ctx, kind, 'add', id, childId, position);
+    }
 
-  @Mutation(() => SchoolProductPayload, { description: `Moves a course of the product to position (${POSITION}).` })
-  moveCourseInSchoolProduct(
-    @Arg('id', () => ID) id: string,
-    @Required('courseId', ID) courseId: string | null,
-    @Required('position', Int) position: number | null,
-    @Ctx() ctx: Context,
-  ) {
-    return changeLink(ctx, 'course', 'move', id, courseId, position);
-  }
+    @Mutation(() => SchoolProductPayload, {
+      name: `remove${Kind}FromSchoolProduct`,
+      description: `Takes ${noun} out of the product (the others keep their order). A ${kind} it does not have: ${field} inclusion.`,
+    })
+    remove(@Arg('id', () => ID) id: string, @Required(field, ID) childId: string | null, @Ctx() ctx: Context) {
+      return changeLink(ctx, kind, 'remove', id, childId);
+    }
 
-  @Mutation(() => SchoolProductPayload, {
-    description: `Puts a learning path of the school into the product at position (${POSITION}); its courses become content of the product. Adding a path the product has already changes nothing.`,
-  })
-  addPathToSchoolProduct(
-    @Arg('id', () => ID) id: string,
-    @Required('pathId', ID) pathId: string | null,
-    @Arg('position', () => Int, { nullable: true }) position: number | null | undefined,
-    @Ctx() ctx: Context,
-  ) {
-    return changeLink(ctx, 'path', 'add', id, pathId, position);
+    @Mutation(() => SchoolProductPayload, { name: `move${Kind}InSchoolProduct`, description: `Moves ${noun} of the product to position (${POSITION}).` })
+    move(@Arg('id', () => ID) id: string, @Required(field, ID) childId: string | null, @Required('position', Int) position: number | null, @Ctx() ctx: Context) {
+      return changeLink(ctx, kind, 'move', id, childId, position);
+    }
   }
-
-  @Mutation(() => SchoolProductPayload, { description: 'Takes a learning path out of the product (the others keep their order). A path it does not have: pathId inclusion.' })
-  removePathFromSchoolProduct(@Arg('id', () => ID) id: string, @Required('pathId', ID) pathId: string | null, @Ctx() ctx: Context) {
-    return changeLink(ctx, 'path', 'remove', id, pathId);
-  }
-
-  @Mutation(() => SchoolProductPayload, { description: `Moves a learning path of the product to position (${POSITION}).` })
-  movePathInSchoolProduct(
-    @Arg('id', () => ID) id: string,
-    @Required('pathId', ID) pathId: string | null,
-    @Required('position', Int) position: number | null,
-    @Ctx() ctx: Context,
-  ) {
-    return changeLink(ctx, 'path', 'move', id, pathId, position);
-  }
+  return CompositionResolver;
 }
+
+export const ProductCourseCompositionResolver = compositionResolver('course', 'a course');
+export const ProductPathCompositionResolver = compositionResolver('path', 'a learning path', '; its courses become content of the product');

@@ -6,13 +6,14 @@ import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
-import { findOr404, loadMany } from '../../graphql/loaders.js';
+import { findOr404 } from '../../graphql/loaders.js';
 import { mutate } from '../../graphql/mutation.js';
 import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { existingId, existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { emitEvent } from '../events/events.js';
+import { relationsResolver } from '../../graphql/relations.js';
 import { categoryById } from '../library/library.loaders.js';
 import { categories, libraryResources } from '../library/library.table.js';
 import { Category } from '../library/category.type.js';
@@ -155,52 +156,20 @@ export class SchoolProductResolver {
     const productId = parseId(id, 'SchoolProduct');
     return mutate(ctx, 'schoolProduct', (tx) => deleteOwned(tx, ctx, schoolProducts, productId, 'SchoolProduct'));
   }
-
-  @FieldResolver(() => School)
-  school(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(schoolById).load(product.schoolId);
-  }
-
-  @FieldResolver(() => [SchoolProductTopic])
-  topics(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(topicsOfProduct).load(product.id);
-  }
-
-  @FieldResolver(() => [ID])
-  categoryIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(categoryIdsOfProduct).load(product.id);
-  }
-
-  @FieldResolver(() => [Category])
-  async categories(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return loadMany(ctx, categoryById, await ctx.loaders.get(categoryIdsOfProduct).load(product.id));
-  }
-
-  @FieldResolver(() => [ID], { description: 'Gallery media ids, in gallery order.' })
-  galleryMediaIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(galleryMediaIdsOfProduct).load(product.id);
-  }
-
-  @FieldResolver(() => [Media])
-  async galleryMedia(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return loadMany(ctx, mediaById, await ctx.loaders.get(galleryMediaIdsOfProduct).load(product.id));
-  }
-
-  @FieldResolver(() => [ID])
-  classTeacherIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(classTeacherIdsOfProduct).load(product.id);
-  }
-
-  @FieldResolver(() => [ID], { description: "The product's own course ids, in its order (`courses` adds those of its paths)." })
-  courseIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(courseIdsOfProduct).load(product.id);
-  }
-
-  @FieldResolver(() => [ID], { description: "The product's learning path ids, in its order." })
-  pathIds(@Root() product: ProductRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(pathIdsOfProduct).load(product.id);
-  }
 }
+
+/** The product's related rows and link ids, each read through its loader. */
+export const SchoolProductRelatedResolver = relationsResolver<ProductRow>(SchoolProduct, {
+  school: { type: () => School, loader: schoolById, key: 'schoolId' },
+  topics: { type: () => [SchoolProductTopic], loader: topicsOfProduct, key: 'id' },
+  categoryIds: { type: () => [ID], loader: categoryIdsOfProduct, key: 'id' },
+  categories: { type: () => [Category], loader: categoryById, key: 'id', through: categoryIdsOfProduct },
+  galleryMediaIds: { type: () => [ID], loader: galleryMediaIdsOfProduct, key: 'id', description: 'Gallery media ids, in gallery order.' },
+  galleryMedia: { type: () => [Media], loader: mediaById, key: 'id', through: galleryMediaIdsOfProduct },
+  classTeacherIds: { type: () => [ID], loader: classTeacherIdsOfProduct, key: 'id' },
+  courseIds: { type: () => [ID], loader: courseIdsOfProduct, key: 'id', description: "The product's own course ids, in its order (`courses` adds those of its paths)." },
+  pathIds: { type: () => [ID], loader: pathIdsOfProduct, key: 'id', description: "The product's learning path ids, in its order." },
+});
 
 @Resolver(() => School)
 export class SchoolProductsOfSchoolResolver {

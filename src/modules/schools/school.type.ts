@@ -3,22 +3,25 @@ import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { connectionType } from '../../graphql/pagination.js';
+import { Timestamped, type Timestamps } from '../../graphql/record.js';
 import { schoolStatus } from './school.table.js';
 import { schoolEvents } from './school.state.js';
 
 export const SchoolStatusEnum = graphqlEnum('SchoolStatus', schoolStatus.enumValues, 'Where a school is in its lifecycle.');
 export const SchoolEventEnum = graphqlEnum('SchoolEvent', schoolEvents, 'Events that move a school between states.');
 
+@Timestamped()
 @ObjectType({ description: 'The legal entity behind one or more schools.' })
-export class Organization {
+export class Organization implements Timestamps {
   @Field(() => ID) id!: number;
   @Field(() => String) name!: string;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
+  declare createdAt: Date;
+  declare updatedAt: Date;
 }
 
+@Timestamped()
 @ObjectType({ description: 'An online school: the tenant that owns every other record.' })
-export class School {
+export class School implements Timestamps {
   @Field(() => ID) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) subdomain!: string;
@@ -50,8 +53,8 @@ export class School {
   @Field(() => String, { nullable: true }) logo!: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata!: Record<string, unknown> | null;
   @Field(() => GraphQLJSON, { nullable: true }) metaAvailableLocales!: unknown;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
+  declare createdAt: Date;
+  declare updatedAt: Date;
 }
 
 export const SchoolConnection = connectionType(School);

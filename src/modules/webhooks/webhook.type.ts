@@ -3,7 +3,7 @@ import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { connectionType } from '../../graphql/pagination.js';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from './webhook.table.js';
-import { SchoolOwned } from '../../graphql/record.js';
+import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 export const WebhookDeliveryStatusEnum = graphqlEnum(
   'WebhookDeliveryStatus',
@@ -24,12 +24,13 @@ export class WebhookAttempt {
   nextAttemptAt!: Date | null;
 }
 
+@Timestamped()
 @ObjectType({
   description:
     'One event sent to one integration as a signed webhook (Standard Webhooks). Retried on a schedule (immediately, 5 s, 5 min, ' +
     '30 min, 2 h, 5 h, 10 h, 10 h, with ±20 % jitter), then failed; redeliverWebhook starts it again.',
 })
-export class WebhookDelivery extends SchoolOwned {
+export class WebhookDelivery extends SchoolRecord {
   @Field(() => ID) integrationId!: number;
   @Field(() => ID, { description: 'The event (also the webhook-id header and the body id, the same on every attempt).' }) eventId!: number;
   @Field(() => String) eventName!: string;
@@ -40,8 +41,6 @@ export class WebhookDelivery extends SchoolOwned {
   @Field(() => Int, { nullable: true }) lastResponseStatus!: number | null;
   @Field(() => String, { nullable: true }) lastError!: string | null;
   @Field(() => Date, { nullable: true }) deliveredAt!: Date | null;
-  @Field(() => Date) createdAt!: Date;
-  @Field(() => Date) updatedAt!: Date;
   @Extensions({ rest: 'embed' })
   @Field(() => [WebhookAttempt], { description: 'Every attempt, oldest first.' })
   attempts?: WebhookAttempt[];

@@ -1,0 +1,63 @@
+import 'reflect-metadata';
+import { type ClassType, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { Context, LoaderDefinition } from './context.js';
+import { loadMany } from './loaders.js';
+
+/** A type function as `@FieldResolver` takes it. */
+type ReturnTypeFunc = NonNullable<Parameters<typeof FieldResolver>[0]>;
+
+/** A field of a type that only loads related rows through a batch loader, keyed by a column of the parent row. */
+export interface Relation<TRow> {
+  /** The field's type function, as `@FieldResolver` takes it (`() => Activity`, `() => [ExamQuestion]`). */
+  type: ReturnTypeFunc;
+  loader: LoaderDefinition<number, unknown>;
+  /** The parent row's column that holds the loader's key (`activityId`; `id` for its children). */
+  key: keyof TRow & string;
+  /**
+   * Rows linked through a list of ids (a product's categories): `through` loads the ids for the key,
+   * `loader` (a by-id loader) the rows, those not visible left out.
+   */
+  through?: LoaderDefinition<number, number[]>;
+  /** A nullable field: a null key is null, with no load. */
+  nullable?: boolean;
+  description?: string;
+}
+
+function resolveRelation<TRow>({ loader, key, through, nullable }: Relation<TRow>) {
+  if (through) {
+    return async (row: TRow, ctx: Context) =>
+      loadMany(ctx, loader as LoaderDefinition<number, unknown>, await ctx.loaders.get(through).load(row[key] as number));
+  }
+  return (row: TRow, ctx: Context) => {
+    const id = row[key] as number | null;
+    return nullable && id === null ? null : ctx.loaders.get(loader).load(id as number);
+  };
+}
+
+/**
+ * A class decorator for a resolver (under its `@Resolver(() => Type)`): adds one field resolver per relation,
+ * each `ctx.loaders.get(loader).load(row[key])`, so a field that only loads its related rows is a line of a table
+ * rather than a method. Fields that compute anything stay methods of the class.
+ */
+export function RelationFields<TRow>(relations: Record<string, Relation<TRow>>) {
+  return (target: abstract new (...args: never[]) => object) => {
+    const proto = target.prototype as Record<string, unknown>;
+    for (const [field, relation] of Object.entries(relations)) {
+      const { type, nullable, description } = relation;
+      proto[field] = resolveRelation(relation);
+      const options = { ...(nullable ? { nullable } : {}), ...(description ? { description } : {}) };
+      FieldResolver(type, options)(proto, field, Object.getOwnPropertyDescriptor(proto, field)!);
+      Root()(proto, field, 0);
+      Ctx()(proto, field, 1);
+    }
+  };
+}
+
+/** A resolver of `Type` that holds only relation fields (`RelationFields`), for a type whose other resolver is long enough. */
+export function relationsResolver<TRow>(Type: ClassType, relations: Record<string, Relation<TRow>>): ClassType {
+  @Resolver(() => Type)
+  @RelationFields<TRow>(relations)
+  class TypeRelationsResolver {}
+  Object.defineProperty(TypeRelationsResolver, 'name', { value: `${Type.name}RelationsResolver` });
+  return TypeRelationsResolver;
+}
