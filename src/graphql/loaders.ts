@@ -42,19 +42,20 @@ function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, 
   };
 }
 
+/** A by-id loader that names its table (a resource's base reads the table from its loader). */
+export interface ByIdLoader<T extends Owned> extends LoaderDefinition<number, T['$inferSelect'] | null> {
+  readonly table: T;
+}
+
 /**
  * Rows of a school-owned table by id, filtered by the caller's school, or by `visible` where a
  * credential sees less (a student its own rows). A row not visible is null.
  */
-export function byIdLoader<T extends Owned>(
-  name: string,
-  table: T,
-  visible?: (ctx: Context) => SQL | undefined,
-): LoaderDefinition<number, T['$inferSelect'] | null> {
+export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined): ByIdLoader<T> {
   type Row = T['$inferSelect'] & { id: number };
   const prepared = visible ? null : schoolScopedRead<Row>(table, name, (db, where) => db.select().from(table as PgTable).where(where), inListPlaceholder(table.id, 'ids'));
   const condition = visible ?? ((ctx: Context) => inSchool(ctx, table.schoolId));
-  return defineLoader(name, async (ctx, ids) => {
+  const loader = defineLoader(name, async (ctx, ids: readonly number[]) => {
     const rows = ((await prepared?.(ctx, { ids: [...ids] })) ??
       (await ctx.db
         .select()
@@ -63,6 +64,7 @@ export function byIdLoader<T extends Owned>(
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   });
+  return { ...loader, table };
 }
 
 /** All children of each parent, in `orderBy` order (then id). */
