@@ -32,3 +32,12 @@ export const codedRowIndexes = (t: { id: PgColumn; schoolId: PgColumn; code: PgC
   orderedIndex(t.schoolId, t.id),
   uniqueIndexOn(t.schoolId, t.code),
 ];
+
+/**
+ * The rows of a parent in id order (the keyset pages of its list), and the school's rows (found by the school's
+ * delete and by tenancy checks): comments of a discussion, answers of a question, topics of a product.
+ */
+export const childRowIndexes = (t: { id: PgColumn; schoolId: PgColumn }, parent: PgColumn): IndexBuilder[] => [
+  orderedIndex(parent, t.id),
+  indexOn(t.schoolId),
+];

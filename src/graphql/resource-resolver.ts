@@ -6,7 +6,7 @@ import { inSchool, writeSchool } from '../auth/tenancy.js';
 import type { Queryable } from '../db/client.js';
 import type { Context, LoaderDefinition } from './context.js';
 import { parseId } from './ids.js';
-import { findOr404 } from './loaders.js';
+import { type ByIdLoader, findOr404 } from './loaders.js';
 import { mutate, Payload } from './mutation.js';
 import { deleteOwned, lockOwned } from './owned.js';
 import { ConnectionArgs, paginate } from './pagination.js';
@@ -70,6 +70,14 @@ export interface ParentSpec<T extends Owned> {
   optional?: boolean;
 }
 
+/** A resource's type, its GraphQL name, its loader by id and its table, as its resolver base holds them (`ResourceResolver.resource`). */
+export interface Resource<T extends Owned> {
+  type: ClassType;
+  name: string;
+  byId: LoaderDefinition<number, T['$inferSelect'] | null>;
+  table: T;
+}
+
 /** The write `spec.written` follows. */
 export interface Written<TInput> {
   op: 'create' | 'update' | 'delete';
@@ -77,7 +85,17 @@ export interface Written<TInput> {
   input?: TInput;
 }
 
-export interface ResourceSpec<T extends Owned, TInput extends object, TArgs extends ConnectionArgs> {
+/**
+ * The table and its tenancy-scoped loader by id: a `byIdLoader` names its table, so the table is given only beside
+ * another loader (one that reads more than a select by id).
+ */
+export type ResourceTable<T extends Owned> =
+  | { table?: undefined; byId: ByIdLoader<T> }
+  | { table: T; byId: LoaderDefinition<number, T['$inferSelect'] | null> };
+
+export type ResourceSpec<T extends Owned, TInput extends object, TArgs extends ConnectionArgs> = ResourceTable<T> & ResourceFields<T, TInput, TArgs>;
+
+interface ResourceFields<T extends Owned, TInput extends object, TArgs extends ConnectionArgs> {
   /** The GraphQL object type, its connection (a resource with a list) and its input: `<Name>Connection` and `<Name>Input` unless given. */
   type: ClassType;
   connection?: ClassType;
@@ -92,9 +110,6 @@ export interface ResourceSpec<T extends Owned, TInput extends object, TArgs exte
    */
   key?: string;
   plural?: string;
-  table: T;
-  /** The tenancy-scoped loader by id. */
-  byId: LoaderDefinition<number, T['$inferSelect'] | null>;
   /** Checks the input (as the row will be) and maps it to the columns to write; `scope.current` on update. */
   columns: (tx: Queryable, input: TInput, scope: ColumnsScope<T>) => Values<T> | Promise<Values<T>>;
   /** Throws when the caller may not change the row (an author's own posts): checked on the locked row before an update or a delete. */
@@ -132,7 +147,8 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
   const name = spec.name ?? spec.type.name;
   const key = spec.key ?? fieldName(name);
   const plural = spec.plural ?? `${key}s`;
-  const { table, parent } = spec;
+  const { parent } = spec;
+  const table = spec.table ?? (spec.byId as ByIdLoader<T>).table;
   const input = () => spec.input ?? typeNamed('inputTypes', `${name}Input`);
   const ResourcePayload = spec.payload ?? Payload(spec.type, key, `${name}Payload`);
   const description = (op: Operation) => (spec.descriptions?.[op] ? { description: spec.descriptions[op] } : {});
@@ -155,6 +171,8 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
   @Resolver()
   abstract class ResourceResolver {
     static readonly Payload = ResourcePayload;
+    /** What the resource reads (its type, GraphQL name, loader by id and table), for a base that adds to it (`withScopedShow`). */
+    static readonly resource: Resource<T> = { type: spec.type, name, byId: spec.byId, table };
 
     showOne(id: string, ctx: Context) {
       return findOr404(ctx, spec.byId, parseId(id, name), name);

@@ -52,7 +52,6 @@ const guardStudent = (ctx: Context, scope: ContentScope) =>
 const ActivityBase = resourceResolver({
   type: Activity,
   plural: 'activities',
-  table: activities,
   byId: activityById,
   columns: async (tx, input: ActivityInput, { schoolId, current, afterWrite }) => {
     const { values, questions } = await checkActivity(tx, schoolId, input, current);
@@ -88,11 +87,8 @@ const ActivityBase = resourceResolver({
 
 @Resolver(() => Activity)
 export class ActivityResolver extends withScopedShow(ActivityBase, {
-  type: Activity,
   description:
     "An activity; with schoolProductId or enrollmentId, only when its lesson is in that scope (an enrollment's: released). Students need enrollmentId.",
-  byId: activityById,
-  table: activities,
   inScope: (ctx, scope) => inArray(activities.examLessonId, scopedLessonIds(ctx, scope)),
   guard: guardStudent,
 }) {}

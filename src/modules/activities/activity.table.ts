@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, integer, pgEnum, text } from 'drizzle-orm/pg-core';
 import { belongsTo, tstz } from '../../db/columns.js';
-import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
+import { childRowIndexes, indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
 import { schoolTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 import { lessons } from '../courses/course.table.js';
@@ -107,10 +107,9 @@ export const examQuestionAnswers = schoolTable(
     correct: boolean(),
   },
   (t) => [
-    orderedIndex(t.examQuestionId, t.id),
+    ...childRowIndexes(t, t.examQuestionId),
     indexOn(t.examAnswerId),
     indexOn(t.examQuestionOptionId),
-    indexOn(t.schoolId),
   ],
 );
 

@@ -122,7 +122,6 @@ const ExamAnswerBase = resourceResolver({
   type: ExamAnswer,
   input: CreateExamAnswerInput,
   updateInput: UpdateExamAnswerInput,
-  table: examAnswers,
   byId: examAnswerById,
   columns: (tx, input: CreateExamAnswerInput, { ctx, schoolId, current }) =>
     current ? gradingColumns(tx, ctx, input, current) : attemptColumns(tx, ctx, schoolId, input),

@@ -77,7 +77,6 @@ async function questionOf(tx: Queryable, id: number): Promise<ExamQuestionRow> {
 
 const ExamQuestionAnswerBase = resourceResolver({
   type: ExamQuestionAnswer,
-  table: examQuestionAnswers,
   byId: examQuestionAnswerById,
   parent: { arg: 'examQuestionId', type: 'ExamQuestion', byId: examQuestionById, column: 'examQuestionId', inList: true },
   columns: async (tx, input: ExamQuestionAnswerInput, { ctx, current, parent }) => {

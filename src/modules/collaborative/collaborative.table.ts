@@ -1,6 +1,6 @@
 import { integer, text } from 'drizzle-orm/pg-core';
 import { belongsTo } from '../../db/columns.js';
-import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { childRowIndexes, indexOn, orderedIndex } from '../../db/indexes.js';
 import { schoolTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 import { lessons } from '../courses/course.table.js';
@@ -26,9 +26,8 @@ export const collaborativeComments = schoolTable(
     text: text().notNull(),
   },
   (t) => [
-    orderedIndex(t.collaborativeDiscussionId, t.id),
+    ...childRowIndexes(t, t.collaborativeDiscussionId),
     indexOn(t.userId),
-    indexOn(t.schoolId),
   ],
 );
 

@@ -5,7 +5,7 @@ import type { Queryable } from '../../db/client.js';
 import { rowMatch } from '../../graphql/filters.js';
 import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
-import { emitEvent } from '../events/events.js';
+import { emitRowEvent } from '../events/events.js';
 import { postColumns, schoolUserById } from '../forums/forum-author.js';
 import { assertMayEdit } from '../forums/forum.rules.js';
 import { CollaborativeCommentInput, CollaborativeCommentsArgs } from './collaborative.input.js';
@@ -15,18 +15,12 @@ import { CollaborativeComment, CollaborativeDiscussion, CollaborativeUser } from
 
 /** The callback of a new comment: its event. */
 function commentCreated(tx: Queryable, comment: CollaborativeCommentRow) {
-  return emitEvent(tx, {
-    schoolId: comment.schoolId,
-    name: 'collaborative_comment.created',
-    subjectType: 'CollaborativeComment',
-    subjectId: comment.id,
-    payload: { id: comment.id, collaborative_discussion_id: comment.collaborativeDiscussionId, user_id: comment.userId },
-  });
+  const payload = { id: comment.id, collaborative_discussion_id: comment.collaborativeDiscussionId, user_id: comment.userId };
+  return emitRowEvent(tx, 'collaborative_comment.created', comment, payload);
 }
 
 const CollaborativeCommentBase = resourceResolver({
   type: CollaborativeComment,
-  table: collaborativeComments,
   byId: commentById,
   parent: { arg: 'collaborativeDiscussionId', type: 'CollaborativeDiscussion', byId: discussionById, column: 'collaborativeDiscussionId' },
   // A comment names its author: userId is required, so never null.
@@ -52,7 +46,6 @@ const CollaborativeCommentBase = resourceResolver({
     delete: 'Deletes a comment (staff, or its author).',
   },
 });
-export const CollaborativeCommentPayload = CollaborativeCommentBase.Payload;
 
 @Resolver(() => CollaborativeComment)
 @RelationFields<CollaborativeCommentRow>({

@@ -27,7 +27,6 @@ async function discussionColumns(tx: Queryable, input: CollaborativeDiscussionIn
 @Resolver(() => CollaborativeDiscussion)
 export class CollaborativeDiscussionResolver extends resourceResolver({
   type: CollaborativeDiscussion,
-  table: collaborativeDiscussions,
   byId: discussionById,
   columns: (tx, input: CollaborativeDiscussionInput, { schoolId, current }) => discussionColumns(tx, input, schoolId, current),
   listArgs: CollaborativeDiscussionsArgs,

@@ -3,7 +3,7 @@ import { CasingCache } from 'drizzle-orm/casing';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
 import { activities, examQuestionAssertions, examQuestionOptions, examQuestions } from '../activities/activity.table.js';
-import { emitEvent } from '../events/events.js';
+import { emitRowEvent } from '../events/events.js';
 import { courseModuleLinks as links, courseModules, type CourseRow, courses, lessons } from './course.table.js';
 
 /**
@@ -107,12 +107,6 @@ export async function duplicateCourse(tx: Queryable, source: CourseRow): Promise
     if (!parents.length) break;
     parents = await copyRows(tx, table, childrenOf(table, parent, parents), parent);
   }
-  await emitEvent(tx, {
-    schoolId: copy.schoolId,
-    name: 'course.created',
-    subjectType: 'Course',
-    subjectId: copy.id,
-    payload: { name: copy.name, code: copy.code, duplicatedFromId: source.id },
-  });
+  await emitRowEvent(tx, 'course.created', copy, { name: copy.name, code: copy.code, duplicatedFromId: source.id });
   return copy;
 }

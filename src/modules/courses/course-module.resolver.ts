@@ -21,7 +21,6 @@ import { CourseModule, CourseModuleConnection, Lesson } from './course.type.js';
 
 const CourseModuleBase = resourceResolver({
   type: CourseModule,
-  table: courseModules,
   byId: courseModuleById,
   // Only updates go through here: a module is created inside a course (createCourseModule below).
   columns: (_tx, input: CourseModuleInput) => {
@@ -40,11 +39,8 @@ export const CourseModulePayload = CourseModuleBase.Payload;
 
 @Resolver(() => CourseModule)
 export class CourseModuleResolver extends withScopedShow(CourseModuleBase, {
-  type: CourseModule,
   description: 'A course module; with schoolProductId or enrollmentId, only a module of that scope (404 otherwise).',
-  byId: courseModuleById,
-  table: courseModules,
-  inScope: (ctx, scope) => moduleCondition(ctx, scope, courseModules.id),
+  inScope: moduleCondition,
 }) {
   @Query(() => CourseModuleConnection, {
     description:

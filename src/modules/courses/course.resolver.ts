@@ -9,11 +9,12 @@ import { given, parseId } from '../../graphql/ids.js';
 import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
 import { windowOf } from '../../graphql/pagination.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { contentScope, courseCondition } from '../content/content-scope.js';
-import { emitEvent } from '../events/events.js';
+import { emitRowEvent } from '../events/events.js';
 import { pathsOfProduct } from '../paths/path.loaders.js';
 import { Path } from '../paths/path.type.js';
 import { courseRanks, scopedList } from '../content/content-order.js';
@@ -53,12 +54,11 @@ const described = (row: CourseRow) => ({ name: row.name, code: row.code });
 
 const CourseBase = resourceResolver({
   type: Course,
-  table: courses,
   byId: courseById,
   // Only deletes go through here: a create or an update also writes the course's modules (below).
   columns: () => ({}),
   written: (tx, row) =>
-    emitEvent(tx, { schoolId: row.schoolId, name: 'course.deleted', subjectType: 'Course', subjectId: row.id, payload: described(row) }),
+    emitRowEvent(tx, 'course.deleted', row, described(row)),
   descriptions: {
     delete:
       "Deletes a course (its links to modules, products and paths, and its classes). Its modules stay: they are the school's and may belong to other courses.",
@@ -68,12 +68,12 @@ const CourseBase = resourceResolver({
 export const CoursePayload = CourseBase.Payload;
 
 @Resolver(() => Course)
+@RelationFields<CourseRow>({
+  courseModulesIds: { type: () => [ID], loader: moduleIdsOfCourse, key: 'id', description: "The course's module ids, in the course's order." },
+})
 export class CourseResolver extends withScopedShow(CourseBase, {
-  type: Course,
   description: 'A course; with schoolProductId or enrollmentId, only a course of that scope (404 otherwise).',
-  byId: courseById,
-  table: courses,
-  inScope: (ctx, scope) => courseCondition(ctx, scope, courses.id),
+  inScope: courseCondition,
 }) {
   @Query(() => CourseConnection, {
     description: "Courses of the school (id order), or of a school product or an enrollment's product (in the product's order).",
@@ -94,7 +94,7 @@ export class CourseResolver extends withScopedShow(CourseBase, {
         .values({ ...values, name: values.name!, schoolId })
         .returning();
       await writeModules(tx, row.id, input, moduleIds);
-      await emitEvent(tx, { schoolId, name: 'course.created', subjectType: 'Course', subjectId: row.id, payload: described(row) });
+      await emitRowEvent(tx, 'course.created', row, described(row));
       return row;
     });
   }
@@ -114,7 +114,7 @@ export class CourseResolver extends withScopedShow(CourseBase, {
         .where(eq(courses.id, courseId))
         .returning();
       const changed = Object.keys(given(input));
-      await emitEvent(tx, { schoolId: row.schoolId, name: 'course.updated', subjectType: 'Course', subjectId: row.id, payload: { ...described(row), changed } });
+      await emitRowEvent(tx, 'course.updated', row, { ...described(row), changed });
       return row;
     });
   }
@@ -130,11 +130,6 @@ export class CourseResolver extends withScopedShow(CourseBase, {
       const source = await lockOwned(tx, ctx, courses, courseId, 'Course');
       return duplicateCourse(tx, source);
     });
-  }
-
-  @FieldResolver(() => [ID], { description: "The course's module ids, in the course's order." })
-  courseModulesIds(@Root() course: CourseRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(moduleIdsOfCourse).load(course.id);
   }
 
   @FieldResolver(() => [CourseModule], { description: "The course's modules, in the course's order." })

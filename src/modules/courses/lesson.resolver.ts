@@ -68,7 +68,6 @@ const described = (row: LessonRow) => ({ title: row.title, courseModuleId: row.c
 
 const LessonBase = resourceResolver({
   type: Lesson,
-  table: lessons,
   byId: lessonById,
   columns: async (tx, input: LessonInput, { ctx, schoolId, current }) => {
     const values = await checkLesson(tx, schoolId, input, current);
@@ -90,15 +89,11 @@ const LessonBase = resourceResolver({
   },
   omit: ['show', 'list'],
 });
-export const LessonPayload = LessonBase.Payload;
 
 @Resolver(() => Lesson)
 export class LessonResolver extends withScopedShow(LessonBase, {
-  type: Lesson,
   description:
     'A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.',
-  byId: lessonById,
-  table: lessons,
   inScope: lessonCondition,
   guard: guardStudent,
 }) {

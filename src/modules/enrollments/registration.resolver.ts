@@ -6,6 +6,7 @@ import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { existingId } from '../../graphql/references.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
@@ -19,9 +20,11 @@ import { EnrollmentConnection, Registration } from './enrollment.type.js';
 uniqueConstraintField('registrations_school_id_student_id_key', 'studentId');
 
 @Resolver(() => Registration)
+@RelationFields<RegistrationRow>({
+  student: { type: () => StudentTypes.Type, loader: studentById, key: 'studentId' },
+})
 export class RegistrationResolver extends resourceResolver({
   type: Registration,
-  table: registrations,
   byId: registrationById,
   columns: async (tx, input: RegistrationInput, { schoolId }) => {
     const checks = new Checks().required('studentId', input.studentId);
@@ -45,11 +48,6 @@ export class RegistrationResolver extends resourceResolver({
   },
   omit: ['update', 'delete'],
 }) {
-  @FieldResolver(() => StudentTypes.Type)
-  student(@Root() registration: RegistrationRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(studentById).load(registration.studentId);
-  }
-
   @FieldResolver(() => EnrollmentConnection)
   enrollments(@Root() registration: RegistrationRow, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
     return enrollmentsOfRegistration(ctx, registration.id, args);

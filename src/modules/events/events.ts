@@ -12,11 +12,20 @@ import { eventSignals } from './event-bus.js';
  */
 // The catalog (names, versions, subjects, payload schemas) lives in catalog.ts; re-exported here.
 export { EVENT_NAMES, type DomainEvent, type EventName, type EventPayload, eventCatalog, isEventName } from './catalog.js';
-import type { DomainEvent } from './catalog.js';
+import { type DomainEvent, eventCatalog, type EventName, type EventPayload } from './catalog.js';
 
 export async function emitEvent(tx: Queryable, event: DomainEvent): Promise<void> {
   await emitEvents(tx, [event]);
 }
+
+/** An event whose subject is a row of a school: the row's school and id, the subject type the catalog gives the name. */
+function rowEvent<N extends EventName>(name: N, row: { id: number; schoolId: number }, payload: EventPayload<N>): DomainEvent {
+  return { schoolId: row.schoolId, name, subjectType: eventCatalog[name].subject, subjectId: row.id, payload } as DomainEvent;
+}
+
+/** Emits `rowEvent(name, row, payload)`: what a write says of the row it wrote. */
+export const emitRowEvent = <N extends EventName>(tx: Queryable, name: N, row: { id: number; schoolId: number }, payload: EventPayload<N>) =>
+  emitEvent(tx, rowEvent(name, row, payload));
 
 /**
  * Several events in one statement (a batch write emits one per row): the outbox rows, their webhook

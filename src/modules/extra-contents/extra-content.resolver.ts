@@ -16,7 +16,6 @@ import { ExtraContent } from './extra-content.type.js';
 @Resolver(() => ExtraContent)
 export class ExtraContentResolver extends resourceResolver({
   type: ExtraContent,
-  table: extraContents,
   byId: extraContentById,
   columns: (tx, input: ExtraContentInput, { schoolId, current }) => checkExtraContent(tx, schoolId, input, current),
   listArgs: ExtraContentsArgs,

@@ -6,12 +6,11 @@ import { ForumAuthor, postColumns, schoolUserById } from './forum-author.js';
 import { ForumAnswerInput } from './forum.input.js';
 import { answerById, questionById } from './forum.loaders.js';
 import { answerCreated, assertMayEdit, takeStaffTurn } from './forum.rules.js';
-import { forumAnswers, type ForumAnswerRow } from './forum.table.js';
+import type { ForumAnswerRow } from './forum.table.js';
 import { ForumAnswer, ForumQuestion } from './forum.type.js';
 
 const ForumAnswerBase = resourceResolver({
   type: ForumAnswer,
-  table: forumAnswers,
   byId: answerById,
   parent: { arg: 'forumQuestionId', type: 'ForumQuestion', byId: questionById, column: 'forumQuestionId' },
   columns: async (tx, input: ForumAnswerInput, scope) => {
@@ -29,7 +28,6 @@ const ForumAnswerBase = resourceResolver({
   // No list of answers: a question's answers field lists them.
   omit: ['list'],
 });
-export const ForumAnswerPayload = ForumAnswerBase.Payload;
 
 @Resolver(() => ForumAnswer)
 @RelationFields<ForumAnswerRow>({

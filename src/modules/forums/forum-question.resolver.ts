@@ -64,7 +64,6 @@ const ForumQuestionBase = resourceResolver({
   type: ForumQuestion,
   input: CreateForumQuestionInput,
   updateInput: UpdateForumQuestionInput,
-  table: forumQuestions,
   byId: questionById,
   // A section named by the argument that is not the school's is a 404; one named in the input is a 422.
   parent: { arg: 'forumSectionId', type: 'ForumSection', byId: sectionById, column: 'forumSectionId', optional: true },

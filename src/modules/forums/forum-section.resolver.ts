@@ -90,7 +90,6 @@ async function sectionChanges(tx: Queryable, input: ForumSectionInput, current: 
 
 const ForumSectionBase = resourceResolver({
   type: ForumSection,
-  table: forumSections,
   byId: sectionById,
   // A forum named by the argument that is not the school's is a 404; one named in the input is a 422.
   parent: { arg: 'forumId', type: 'Forum', byId: forumById, column: 'forumId', inList: true, optional: true },
@@ -106,7 +105,6 @@ const ForumSectionBase = resourceResolver({
     delete: 'Deletes the section with its subsections, questions and answers.',
   },
 });
-export const ForumSectionPayload = ForumSectionBase.Payload;
 
 @Resolver(() => ForumSection)
 @RelationFields<ForumSectionRow>({

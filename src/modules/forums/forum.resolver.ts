@@ -7,12 +7,11 @@ import { schoolById } from '../schools/school.loaders.js';
 import { School } from '../schools/school.type.js';
 import { ForumInput } from './forum.input.js';
 import { forumById, rootSectionsOfForum, sectionsOfForum } from './forum.loaders.js';
-import { forums, type ForumRow } from './forum.table.js';
+import type { ForumRow } from './forum.table.js';
 import { Forum, ForumSection } from './forum.type.js';
 
 const ForumBase = resourceResolver({
   type: Forum,
-  table: forums,
   byId: forumById,
   columns: (_tx, input: ForumInput, { current }) => {
     new Checks().present(!current, 'title', input.title).throwIfAny();

@@ -4,7 +4,7 @@ import type { Context } from '../../graphql/context.js';
 import { forbidden } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import type { Checks } from '../../graphql/validation.js';
-import { emitEvent } from '../events/events.js';
+import { emitEvent, emitRowEvent } from '../events/events.js';
 import { notifications } from '../notifications/notification.table.js';
 import { users } from '../users/user.table.js';
 import { isStaff, STAFF_USER_TYPES, staffOfSchool } from './forum-author.js';
@@ -117,13 +117,8 @@ export async function questionCreated(tx: Queryable, question: ForumQuestionRow)
     .where(and(staffOfSchool(question.schoolId), question.userId === null ? undefined : ne(users.id, question.userId)));
   if (recipients.length)
     await tx.insert(notifications).values(recipients.map((r) => ({ schoolId: question.schoolId, userId: r.id, text, url })));
-  await emitEvent(tx, {
-    schoolId: question.schoolId,
-    name: 'forum_question.created',
-    subjectType: 'ForumQuestion',
-    subjectId: question.id,
-    payload: { id: question.id, forum_section_id: question.forumSectionId, user_id: question.userId, title: question.title },
-  });
+  const payload = { id: question.id, forum_section_id: question.forumSectionId, user_id: question.userId, title: question.title };
+  await emitRowEvent(tx, 'forum_question.created', question, payload);
 }
 
 /** A user who answers for the school (a collaborator or an admin), as a condition on `users`. */
@@ -145,7 +140,7 @@ export async function takeStaffTurn(tx: Queryable, questionId: number, userId: n
 export async function answerCreated(tx: Queryable, answer: ForumAnswerRow) {
   const { schoolId, forumQuestionId: questionId, userId } = answer;
   const created = { id: answer.id, forum_question_id: questionId, user_id: userId };
-  await emitEvent(tx, { schoolId, name: 'forum_answer.created', subjectType: 'ForumAnswer', subjectId: answer.id, payload: created });
+  await emitRowEvent(tx, 'forum_answer.created', answer, created);
   const staffAnswers = await tx
     .select({ id: forumAnswers.id })
     .from(forumAnswers)

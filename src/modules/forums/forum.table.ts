@@ -1,6 +1,6 @@
 import { boolean, integer, text, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { belongsTo } from '../../db/columns.js';
-import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { childRowIndexes, indexOn, orderedIndex } from '../../db/indexes.js';
 import { schoolTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 
@@ -57,9 +57,8 @@ export const forumAnswers = schoolTable(
     text: text().notNull(),
   },
   (t) => [
-    orderedIndex(t.forumQuestionId, t.id),
+    ...childRowIndexes(t, t.forumQuestionId),
     indexOn(t.userId),
-    indexOn(t.schoolId),
   ],
 );
 

@@ -35,7 +35,6 @@ async function checkIntegration(tx: Queryable, schoolId: number, input: Integrat
 @Resolver(() => Integration)
 export class IntegrationResolver extends resourceResolver({
   type: Integration,
-  table: integrations,
   byId: integrationById,
   columns: (tx, input: IntegrationInput, { schoolId, current }) => checkIntegration(tx, schoolId, input, current),
   // The webhook signing secret, shown this once (Integration.signingSecret).

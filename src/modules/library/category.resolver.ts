@@ -54,7 +54,6 @@ async function categoryColumns(tx: Queryable, schoolId: number, input: CategoryI
 export class CategoryResolver extends resourceResolver({
   type: Category,
   plural: 'categories',
-  table: categories,
   byId: categoryById,
   columns: (tx, input: CategoryInput, { schoolId, current }) => categoryColumns(tx, schoolId, input, current),
   descriptions: {

@@ -48,7 +48,6 @@ function hostCredentialColumns(input: HostCredentialInput, current?: HostCredent
 @Resolver(() => HostCredential)
 export class HostCredentialResolver extends resourceResolver({
   type: HostCredential,
-  table: hostCredentials,
   byId: hostCredentialById,
   parent: { arg: 'libraryId', type: 'Library', byId: libraryById, column: 'libraryId', inList: true },
   columns: (_tx, input: HostCredentialInput, { current }) => hostCredentialColumns(input, current),

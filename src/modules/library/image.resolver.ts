@@ -29,7 +29,6 @@ function imageColumns(input: ImageInput, creating: boolean) {
 @Resolver(() => Image)
 export class ImageResolver extends resourceResolver({
   type: Image,
-  table: images,
   byId: imageById,
   columns: (_tx, input: ImageInput, { current }) => imageColumns(input, !current),
   descriptions: { list: "The school's images.", delete: 'Deletes an image; in_use while a video slide shows it.' },

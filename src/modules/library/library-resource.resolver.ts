@@ -29,7 +29,6 @@ function resourceColumns(input: LibraryResourceInput, creating: boolean) {
 })
 export class LibraryResourceResolver extends resourceResolver({
   type: LibraryResource,
-  table: libraryResources,
   byId: libraryResourceById,
   parent: { arg: 'libraryId', type: 'Library', byId: libraryById, column: 'libraryId' },
   columns: async (tx, input: LibraryResourceInput, { current }) => {

@@ -5,13 +5,12 @@ import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { LibraryInput } from './library.input.js';
 import { libraryById, resourcesOfLibrary } from './library.loaders.js';
-import { libraries, type LibraryRow } from './library.table.js';
+import type { LibraryRow } from './library.table.js';
 import { Library, LibraryResource } from './library.type.js';
 
 const LibraryBase = resourceResolver({
   type: Library,
   plural: 'libraries',
-  table: libraries,
   byId: libraryById,
   columns: (_tx, input: LibraryInput, { current }) => {
     new Checks().present(!current, 'name', input.name).throwIfAny();

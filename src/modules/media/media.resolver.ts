@@ -14,7 +14,7 @@ import { Checks } from '../../graphql/validation.js';
 import { type ContentScope, contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { scopedPage } from '../content/content-read.js';
 import { withScopedShow } from '../content/content-show.js';
-import { emitEvent } from '../events/events.js';
+import { emitRowEvent } from '../events/events.js';
 import { imageById, libraryResourceById } from '../library/library.loaders.js';
 import { Image, LibraryResource } from '../library/library.type.js';
 import { MediaInput, MediaListArgs } from './media.input.js';
@@ -36,7 +36,6 @@ async function storeSlides(tx: Queryable, mediaId: number, schoolId: number, sli
 
 const MediaBase = resourceResolver({
   type: Media,
-  table: media,
   byId: mediaById,
   columns: async (tx, input: MediaInput, { ctx, schoolId, current, afterWrite }) => {
     const { values, slides } = await checkMedia(tx, schoolId, input, current);
@@ -57,11 +56,8 @@ const MediaPayload = MediaBase.Payload;
   libraryResource: { type: () => LibraryResource, loader: libraryResourceById, key: 'libraryResourceId', nullable: true },
 })
 export class MediaResolver extends withScopedShow(MediaBase, {
-  type: Media,
   description:
     "A media; with schoolProductId or enrollmentId, only a media of that scope's lessons and extra contents (404 otherwise). Students need enrollmentId.",
-  byId: mediaById,
-  table: media,
   inScope: mediaCondition,
   guard: guardStudent,
 }) {
@@ -91,13 +87,7 @@ export class MediaResolver extends withScopedShow(MediaBase, {
         .set({ processingStatus: 'queued', processingRequestedAt: now, processedAt: null, updatedAt: now })
         .where(eq(media.id, mediaId))
         .returning();
-      await emitEvent(tx, {
-        schoolId: current.schoolId,
-        name: 'media.reprocess_requested',
-        subjectType: 'Media',
-        subjectId: mediaId,
-        payload: { type: current.type, previousStatus: current.processingStatus },
-      });
+      await emitRowEvent(tx, 'media.reprocess_requested', current, { type: current.type, previousStatus: current.processingStatus });
       return row;
     });
   }
@@ -124,7 +114,7 @@ export class MediaResolver extends withScopedShow(MediaBase, {
         .where(eq(media.id, mediaId))
         .returning();
       if (done) {
-        await emitEvent(tx, { schoolId: current.schoolId, name: 'media.processed', subjectType: 'Media', subjectId: mediaId, payload: { status } });
+        await emitRowEvent(tx, 'media.processed', current, { status });
       }
       return row;
     });

@@ -35,7 +35,6 @@ async function checkChannel(tx: Queryable, schoolId: number, input: ChannelInput
 @Resolver(() => Channel)
 export class ChannelResolver extends resourceResolver({
   type: Channel,
-  table: channels,
   byId: channelById,
   columns: (tx, input: ChannelInput, { schoolId, current }) => checkChannel(tx, schoolId, input, current),
   listArgs: ChannelsArgs,

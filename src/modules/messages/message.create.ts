@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { existingId, existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
-import { emitEvent } from '../events/events.js';
+import { emitRowEvent } from '../events/events.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { notify } from '../notifications/notification.notify.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
@@ -102,12 +102,6 @@ export async function postMessage(tx: Queryable, schoolId: number, channelId: nu
     schoolId,
     (await recipients(tx, message, channelIds, owners)).map((userId) => ({ userId, text: `New message: ${message.subject}`, url: `/messages/${message.id}` })),
   );
-  await emitEvent(tx, {
-    schoolId,
-    name: 'message.created',
-    subjectType: 'Message',
-    subjectId: message.id,
-    payload: { channelIds, senderId: message.senderId, owners, notifiedUserIds: notified.map((n) => n.userId) },
-  });
+  await emitRowEvent(tx, 'message.created', message, { channelIds, senderId: message.senderId, owners, notifiedUserIds: notified.map((n) => n.userId) });
   return message;
 }

@@ -56,7 +56,6 @@ async function scopes(ctx: Context, args: MessagesArgs): Promise<(SQL | undefine
 const MessageBase = resourceResolver({
   type: Message,
   input: MessageUpdateInput,
-  table: messages,
   byId: messageById,
   // Only updates go through here: a create also posts the message to its channels (createMessage below).
   columns: (_tx, input: MessageUpdateInput) => {

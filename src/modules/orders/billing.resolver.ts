@@ -46,7 +46,6 @@ uniqueConstraintField('coupon_tokens_school_id_token_key', 'token');
 })
 export class PaymentOptionResolver extends resourceResolver({
   type: PaymentOption,
-  table: paymentOptions,
   byId: paymentOptionById,
   columns: (tx, input: PaymentOptionInput, { schoolId, current }) => paymentOptionValues(tx, schoolId, input, !current),
   listArgs: PaymentOptionsArgs,
@@ -69,7 +68,6 @@ async function paymentOptionValues(tx: Queryable, schoolId: number, input: Payme
 @Resolver(() => Coupon)
 export class CouponResolver extends resourceResolver({
   type: Coupon,
-  table: coupons,
   byId: couponById,
   columns: (_tx, input: CouponInput, { current }) => couponValues(input, current),
   omit: ['delete'],
@@ -112,7 +110,6 @@ async function couponTokenValues(tx: Queryable, schoolId: number, input: CouponT
 })
 export class CouponTokenResolver extends resourceResolver({
   type: CouponToken,
-  table: couponTokens,
   byId: couponTokenById,
   columns: (tx, input: CouponTokenInput, { schoolId, current }) => couponTokenValues(tx, schoolId, input, current),
   listArgs: CouponTokensArgs,
@@ -127,7 +124,6 @@ export class CouponTokenResolver extends resourceResolver({
 @Resolver(() => GatewayCredential)
 export class GatewayCredentialResolver extends resourceResolver({
   type: GatewayCredential,
-  table: gatewayCredentials,
   byId: gatewayCredentialById,
   columns: (_tx, input: GatewayCredentialInput, { current }) => gatewayCredentialValues(input, !current),
   descriptions: { update: 'Updates a gateway account; a secretKey replaces the stored one, null removes it.' },

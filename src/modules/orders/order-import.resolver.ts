@@ -39,7 +39,7 @@ import { idOrNull } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { RelationFields } from '../../graphql/relations.js';
 import { Checks, isBlank } from '../../graphql/validation.js';
-import { emitEvent, emitEvents } from '../events/events.js';
+import { emitEvents, emitRowEvent } from '../events/events.js';
 import { schoolById } from '../schools/school.loaders.js';
 import { School } from '../schools/school.type.js';
 import { users } from '../users/user.table.js';
@@ -339,18 +339,12 @@ async function writeImport(tx: Queryable, plan: Plan, input: ImportOrderInput): 
       .set({ usedAt: plan.when })
       .where(and(inArray(couponTokens.id, tokenIds), eq(couponTokens.schoolId, order.schoolId), isNull(couponTokens.usedAt)));
   if (!input.createdAt) {
-    await emitEvent(tx, {
-      schoolId: order.schoolId,
-      name: 'order.imported',
-      subjectType: 'Order',
-      subjectId: order.id,
-      payload: {
-        uuid: order.uuid,
-        status: order.status,
-        items: plan.items.length,
-        invoices: plan.invoices.length,
-        payments: plan.invoices.reduce((n, invoice) => n + invoice.payments.length, 0),
-      },
+    await emitRowEvent(tx, 'order.imported', order, {
+      uuid: order.uuid,
+      status: order.status,
+      items: plan.items.length,
+      invoices: plan.invoices.length,
+      payments: plan.invoices.reduce((n, invoice) => n + invoice.payments.length, 0),
     });
   }
   return { ...order, created: true, dryRun: false };

@@ -38,7 +38,7 @@ import { paginate } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
 import { RelationFields } from '../../graphql/relations.js';
 import { Checks } from '../../graphql/validation.js';
-import { emitEvent } from '../events/events.js';
+import { emitRowEvent } from '../events/events.js';
 import { schoolById } from '../schools/school.loaders.js';
 import { School } from '../schools/school.type.js';
 import { users } from '../users/user.table.js';
@@ -114,13 +114,7 @@ async function orderValues(tx: Queryable, ctx: Context, schoolId: number, input:
 /** The events of an order that became `status` (none for a status it already had). */
 async function emitStatusEvent(tx: Queryable, order: OrderRow, status: OrderStatus | null, from: OrderStatus | null) {
   if (status !== 'confirmed' && status !== 'canceled') return;
-  await emitEvent(tx, {
-    schoolId: order.schoolId,
-    name: status === 'confirmed' ? 'order.confirmed' : 'order.canceled',
-    subjectType: 'Order',
-    subjectId: order.id,
-    payload: { from, to: status, studentId: order.studentId },
-  });
+  await emitRowEvent(tx, status === 'confirmed' ? 'order.confirmed' : 'order.canceled', order, { from, to: status, studentId: order.studentId });
 }
 
 @Resolver(() => Order)
@@ -158,13 +152,7 @@ export class OrderResolver {
         .insert(orders)
         .values({ ...values, studentId: values.studentId!, schoolId })
         .returning();
-      await emitEvent(tx, {
-        schoolId,
-        name: 'order.created',
-        subjectType: 'Order',
-        subjectId: row.id,
-        payload: { status: row.status, studentId: row.studentId },
-      });
+      await emitRowEvent(tx, 'order.created', row, { status: row.status, studentId: row.studentId });
       await emitStatusEvent(tx, row, becomes, null);
       return row;
     });

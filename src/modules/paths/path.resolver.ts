@@ -4,6 +4,7 @@ import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
 import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
@@ -26,7 +27,6 @@ const normalCode = (code: string | null | undefined) => (code === undefined ? un
 const PathBase = resourceResolver({
   type: Path,
   input: UpdatePathInput,
-  table: paths,
   byId: pathById,
   payload: PathPayload,
   // Only updates go through here: a create also links the path's courses (createPath below).
@@ -45,13 +45,13 @@ const PathBase = resourceResolver({
 });
 
 @Resolver(() => Path)
+@RelationFields<PathRow>({
+  courseIds: { type: () => [ID], loader: courseIdsOfPath, key: 'id', description: 'The course ids of the path, in its order.' },
+})
 export class PathResolver extends withScopedShow(PathBase, {
-  type: Path,
   description: 'A path; with schoolProductId or enrollmentId, only a path of that scope (404 otherwise).',
-  byId: pathById,
-  table: paths,
   // The scope travels with the path, so its courses' lessons keep the scope's release rules.
-  inScope: (ctx, scope) => pathCondition(ctx, scope, paths.id),
+  inScope: pathCondition,
 }) {
   @Query(() => PathConnection, {
     description: "Paths of the school (in id order), or of a school product or of an enrollment (its product's, when active), in the product's order.",
@@ -77,11 +77,6 @@ export class PathResolver extends withScopedShow(PathBase, {
       if (courseIds.length) await replaceLinks(tx, t, t.pathId, row.id, t.courseId, courseIds, t.position);
       return row;
     });
-  }
-
-  @FieldResolver(() => [ID], { description: 'The course ids of the path, in its order.' })
-  courseIds(@Root() path: PathRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(courseIdsOfPath).load(path.id);
   }
 
   @FieldResolver(() => [Course], { description: "The path's courses, in its order (read in the path's scope: an enrollment's release rules hold below)." })

@@ -9,6 +9,7 @@ import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { enrollmentById, studentById } from '../enrollments/enrollment.loaders.js';
 import { enrollments, type EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { Enrollment } from '../enrollments/enrollment.type.js';
@@ -141,14 +142,15 @@ export class ProgressResolver {
 
 /** `Enrollment.progress` and `Enrollment.certificateCode`, batched per request. */
 @Resolver(() => Enrollment)
-export class EnrollmentProgressResolver {
-  @FieldResolver(() => Int, {
+@RelationFields<EnrollmentRow>({
+  progress: {
+    type: () => Int,
+    loader: enrollmentProgress,
+    key: 'id',
     description: 'Percent (0-100, rounded down) of the required items completed: every lesson the enrollment releases and every activity on one (see the README).',
-  })
-  progress(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(enrollmentProgress).load(enrollment.id);
-  }
-
+  },
+})
+export class EnrollmentProgressResolver {
   @FieldResolver(() => String, { nullable: true, description: "The verification code of the enrollment's certificate, once issued (GET /certificates/:code)." })
   async certificateCode(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
     return (await ctx.loaders.get(certificateOfEnrollment).load(enrollment.id))?.code ?? null;

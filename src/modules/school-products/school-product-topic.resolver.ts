@@ -25,7 +25,6 @@ async function topicColumns(tx: Queryable, input: SchoolProductTopicInput, curre
 @Resolver(() => SchoolProductTopic)
 export class SchoolProductTopicResolver extends resourceResolver({
   type: SchoolProductTopic,
-  table: schoolProductTopics,
   byId: topicById,
   parent: { arg: 'schoolProductId', type: 'SchoolProduct', byId: schoolProductById, column: 'schoolProductId', inList: true },
   columns: (tx, input: SchoolProductTopicInput, { current }) => topicColumns(tx, input, current),

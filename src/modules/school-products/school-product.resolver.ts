@@ -12,7 +12,7 @@ import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { existingId, existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
-import { emitEvent } from '../events/events.js';
+import { emitRowEvent } from '../events/events.js';
 import { relationsResolver } from '../../graphql/relations.js';
 import { categoryById } from '../library/library.loaders.js';
 import { categories, libraryResources } from '../library/library.table.js';
@@ -117,7 +117,7 @@ export class SchoolProductResolver {
         .values({ ...checked.values, title: checked.values.title!, schoolId })
         .returning();
       await writeLinks(tx, row.id, input, checked);
-      await emitEvent(tx, { schoolId, name: 'school_product.created', subjectType: 'SchoolProduct', subjectId: row.id, payload: { title: row.title, published: row.published } });
+      await emitRowEvent(tx, 'school_product.created', row, { title: row.title, published: row.published });
       return row;
     });
   }
@@ -140,13 +140,7 @@ export class SchoolProductResolver {
           ? current
           : (await tx.update(schoolProducts).set(checked.values).where(eq(schoolProducts.id, productId)).returning())[0];
       if (changed.length)
-        await emitEvent(tx, {
-          schoolId: row.schoolId,
-          name: 'school_product.updated',
-          subjectType: 'SchoolProduct',
-          subjectId: row.id,
-          payload: { title: row.title, published: row.published, changed },
-        });
+        await emitRowEvent(tx, 'school_product.updated', row, { title: row.title, published: row.published, changed });
       return row;
     });
   }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, integer, pgEnum, text } from 'drizzle-orm/pg-core';
 import { belongsTo, tstz } from '../../db/columns.js';
-import { indexOn, orderedIndex } from '../../db/indexes.js';
+import { childRowIndexes, indexOn, orderedIndex } from '../../db/indexes.js';
 import { linkTable, schoolTable } from '../../db/tables.js';
 import { categories, libraryResources } from '../library/library.table.js';
 import { media } from '../media/media.table.js';
@@ -55,10 +55,7 @@ export const schoolProductTopics = schoolTable(
     title: text().notNull(),
     description: text().notNull(),
   },
-  (t) => [
-    orderedIndex(t.schoolProductId, t.id),
-    indexOn(t.schoolId),
-  ],
+  (t) => childRowIndexes(t, t.schoolProductId),
 );
 
 export const schoolProductCategories = linkTable(

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { users } from '../users/user.table.js';
 import { CreateSchoolInput, SchoolsArgs, UpdateSchoolInput } from './school.input.js';
 import { domainsOfSchool, organizationById } from './school.loaders.js';
@@ -36,6 +37,10 @@ function visibleSchools(ctx: Context): SQL | undefined {
 }
 
 @Resolver(() => School)
+@RelationFields<School>({
+  domains: { type: () => [String], loader: domainsOfSchool, key: 'id' },
+  organization: { type: () => Organization, loader: organizationById, key: 'organizationId', nullable: true },
+})
 export class SchoolResolver {
   @Query(() => School, { description: "A school: any for a platform credential, otherwise the credential's own." })
   async school(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
@@ -119,16 +124,6 @@ export class SchoolResolver {
       await credentialsChanged(ctx.db, tx);
       return row;
     });
-  }
-
-  @FieldResolver(() => [String])
-  domains(@Root() school: School, @Ctx() ctx: Context) {
-    return ctx.loaders.get(domainsOfSchool).load(school.id);
-  }
-
-  @FieldResolver(() => Organization, { nullable: true })
-  organization(@Root() school: School, @Ctx() ctx: Context) {
-    return school.organizationId ? ctx.loaders.get(organizationById).load(school.organizationId) : null;
   }
 }
 

@@ -9,6 +9,7 @@ import { byIdLoader, childrenLoader, findOr404 } from '../../graphql/loaders.js'
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { owned } from './webhook.owned.js';
 import { childConnectionLoaders, paginate } from '../../graphql/pagination.js';
+import { RelationFields } from '../../graphql/relations.js';
 import { Checks } from '../../graphql/validation.js';
 import { type IntegrationRow, integrations } from '../integrations/integration.table.js';
 import { Integration } from '../integrations/integration.type.js';
@@ -44,6 +45,9 @@ const redelivery = { status: 'pending' as const, attemptCount: 0, nextAttemptAt:
 const MAX_OVERLAP_SECONDS = 7 * 24 * 60 * 60;
 
 @Resolver(() => WebhookDelivery)
+@RelationFields<WebhookDeliveryRow>({
+  attempts: { type: () => [WebhookAttempt], loader: attemptsOf, key: 'id' },
+})
 export class WebhookDeliveryResolver {
   @Query(() => WebhookDeliveryConnection, {
     description: "An integration's webhook deliveries, oldest first, narrowed by status and creation time. REST: GET /integrations/:id/deliveries.",
@@ -134,11 +138,6 @@ export class WebhookDeliveryResolver {
       const signingSecret = await rotateSigningSecret(tx, integration, overlap ?? undefined);
       return { ...integration, signingSecret };
     });
-  }
-
-  @FieldResolver(() => [WebhookAttempt])
-  attempts(@Root() delivery: WebhookDeliveryRow, @Ctx() ctx: Context) {
-    return ctx.loaders.get(attemptsOf).load(delivery.id);
   }
 }
 
