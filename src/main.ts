@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { checkSecretsKey } from './auth/secrets.js';
 import { config, ConfigurationError, validateEnvironment } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { holdEmbedded } from './db/embedded-lock.js';
+import { superviseWorkers } from './http/workers.js';
 import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
 import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
 import { startWebhookWorker } from './modules/webhooks/index.js';
@@ -59,15 +61,33 @@ async function open(dataDir: string): Promise<Database> {
   return database;
 }
 
+/**
+ * WEB_CONCURRENCY processes on PostgreSQL: the primary checks the settings and the port and
+ * migrates the database once, then forks the workers (http/workers.ts), each of which serves.
+ */
 async function main() {
+  if (cluster.isWorker) return serve();
   validateEnvironment();
   const warning = checkSecretsKey(process.env);
   if (warning) console.warn(warning);
   await checkPort(config.port, config.host);
+  if (config.processes === 1 || !config.databaseUrl) {
+    if (config.processes > 1) console.warn('WEB_CONCURRENCY is for PostgreSQL (DATABASE_URL): the embedded database is served by one process');
+    return serve();
+  }
+  const database = await open(resolve(config.dataDir ?? '.data'));
+  await database.migrate();
+  await database.close();
+  console.log(`Starting ${config.processes} worker processes`);
+  superviseWorkers(config.processes, { say: (line) => console.log(line), stopTimeoutMs: SHUTDOWN_TIMEOUT_MS });
+}
+
+/** One process serving: the settings, the port and the migrations are checked by main (or the primary) first. */
+async function serve() {
   const dataDir = resolve(config.dataDir ?? '.data');
   const hold = config.databaseUrl ? null : holdEmbedded(dataDir);
   const database = await open(dataDir);
-  await database.migrate();
+  if (cluster.isPrimary) await database.migrate();
   const devToken = database.driver === 'pglite' ? await developmentToken(database, dataDir) : undefined;
   const app = await createApp({
     database,

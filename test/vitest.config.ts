@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
  * last, on a clean clone with no timing cache, one of them alone would keep a worker busy after the
  * other has finished.
  */
-const SLOW = ['fuzz', 'isolation', 'process', 'playground.browser', 'docs.browser', 'operations'];
+const SLOW = ['fuzz', 'isolation', 'process', 'workers', 'playground.browser', 'docs.browser', 'operations'];
 class SlowFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);

@@ -9,6 +9,7 @@
  * Statements are postgres.js's default: named prepared statements, batches as `= any($1)`.
  */
 import { createHash } from 'node:crypto';
+import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import postgres from 'postgres';
 import { ENROLL, S1, S2, S3, S5 } from './scenarios.js';
@@ -336,7 +337,19 @@ const server = createServer(async (req, res) => {
   }
 });
 
-server.listen(Number(process.env.PORT || 4100), process.env.HOST || '127.0.0.1');
-const close = () => server.close(() => void sql.end({ timeout: 5 }).then(() => process.exit(0)));
-process.on('SIGTERM', close);
-process.on('SIGINT', close);
+// WEB_CONCURRENCY processes on one port, as the service runs with it (node:cluster).
+const processes = Number(process.env.WEB_CONCURRENCY || 1);
+if (cluster.isPrimary && processes > 1) {
+  for (let i = 0; i < processes; i++) cluster.fork();
+  const stopAll = () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    cluster.on('exit', () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0));
+  };
+  process.on('SIGTERM', stopAll);
+  process.on('SIGINT', stopAll);
+} else {
+  server.listen(Number(process.env.PORT || 4100), process.env.HOST || '127.0.0.1');
+  const close = () => server.close(() => void sql.end({ timeout: 5 }).then(() => process.exit(0)));
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+}

@@ -21,7 +21,9 @@
  * BENCH_CONNECTIONS (10), BENCH_ROUNDS (3), BENCH_WARMUP seconds per scenario and target (2),
  * BENCH_POOL registrations for createEnrollment (50000), BENCH_SCENARIOS (comma-separated keys, all),
  * BENCH_KEEP=1 keeps the database, BENCH_SKIP_BUILD=1 runs the dist/ already built,
- * BENCH_SERVICE_NODE_ARGS node flags for the service (`--cpu-prof --cpu-prof-dir=.bench/profiles`).
+ * BENCH_SERVICE_NODE_ARGS node flags for the service (`--cpu-prof --cpu-prof-dir=.bench/profiles`),
+ * BENCH_PROCESSES processes of each target behind its port (1; the service's WEB_CONCURRENCY, and the
+ * bare handler's the same way), RSS then the sum over a target's processes.
  */
 import 'reflect-metadata';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -49,6 +51,8 @@ const settings = {
   keep: process.env.BENCH_KEEP === '1',
   /** Node flags for the service's process, e.g. `--cpu-prof --cpu-prof-dir=.bench/profiles` to profile it. */
   serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS || '').split(' ').filter(Boolean),
+  /** Processes per target (WEB_CONCURRENCY of both): the service as deployed on a machine's cores, and the bare handler alike. */
+  processes: Number(process.env.BENCH_PROCESSES || 1),
 };
 
 const log = (line: string) => process.stderr.write(line + '\n');
@@ -162,6 +166,7 @@ async function start(name: Target['name'], databaseUrl: string, secretsKey: stri
     HOST: '127.0.0.1',
     LOG_REQUESTS: 'false',
     RATE_LIMIT_ENABLED: 'false',
+    WEB_CONCURRENCY: String(settings.processes),
   };
   const [command, args] =
     name === 'service' ? ['node', [...settings.serviceNodeArgs, 'dist/src/main.js']] : ['node', ['--import', 'tsx', 'test/bench/bare.ts']];
@@ -199,11 +204,19 @@ async function stop(target: Target) {
   if (children.has(target.process)) target.process.kill('SIGKILL');
 }
 
+/** The resident memory of a process and its children (a primary and its workers). */
 function rssMb(pid: number | undefined): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-    return Number.isFinite(kb) ? kb / 1024 : null;
+    if (!Number.isFinite(kb)) return null;
+    let children: number[] = [];
+    try {
+      children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      // no children list on this kernel: the process alone
+    }
+    return kb / 1024 + children.reduce((sum, child) => sum + (rssMb(child) ?? 0), 0);
   } catch {
     return null;
   }
@@ -517,7 +530,7 @@ async function main() {
   };
   const report = {
     startedAt: startedAt.toISOString(),
-    settings: { duration: settings.duration, connections: settings.connections, rounds: settings.rounds, warmup: settings.warmup, database: databaseName },
+    settings: { processes: settings.processes, duration: settings.duration, connections: settings.connections, rounds: settings.rounds, warmup: settings.warmup, database: databaseName },
     machine,
     seedSeconds: Number(seedSeconds.toFixed(1)),
     dataSet: fixture.counts,
@@ -534,7 +547,7 @@ async function main() {
     `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB; Node ${machine.node}; PostgreSQL ${machine.postgres}; load average at start ${machine.loadAverageAtStart.join(' ')}.`,
   );
   console.log(
-    `Settings: ${settings.duration} s × ${settings.connections} connections, ${settings.rounds} round(s), median requests/s (p50/p99 of the median round); seeded in ${report.seedSeconds} s.`,
+    `Settings: ${settings.processes} process(es) per target, ${settings.duration} s × ${settings.connections} connections, ${settings.rounds} round(s), median requests/s (p50/p99 of the median round); seeded in ${report.seedSeconds} s.`,
   );
   mkdirSync(join(root, '.bench'), { recursive: true });
   const file = join(root, '.bench', `results-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
