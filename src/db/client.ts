@@ -5,9 +5,10 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { drizzle as drizzlePostgres, PostgresJsSession } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { decodeRowsOfSessions } from './row-decoder.js';
 
 /** The drizzle database both drivers give: code is written against this type only. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -111,6 +112,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       onnotice: () => {},
       connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE },
     });
+    decodeRowsOfSessions(PostgresJsSession);
     const db = drizzlePostgres(options.prepare === false ? client : preparing(client), { casing, logger: statements }) as unknown as Db;
     return {
       db,
@@ -142,7 +144,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   }
   const dataDir = options.dataDir ?? resolve(projectRoot, '.data');
   // Loaded only for the embedded database: an instance on PostgreSQL starts without it.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+  const [{ PGlite }, { drizzle: drizzlePglite, PgliteSession }, { migrate: migratePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
@@ -150,6 +152,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   // PGlite is one session: set once, the zone holds for every statement.
   await pglite.exec(`set time zone '${SESSION_TIME_ZONE}'`);
+  decodeRowsOfSessions(PgliteSession);
   const db = drizzlePglite(pglite, { casing, logger: statements }) as unknown as Db;
   return {
     db,

@@ -3,7 +3,6 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { inSchool, schoolScope } from '../auth/tenancy.js';
 import type { Queryable } from '../db/client.js';
 import { columnKey, inList, inListPlaceholder } from '../db/columns.js';
-import { decodeRowsOnce } from '../db/row-decoder.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
 import { notFound } from './errors.js';
 
@@ -33,8 +32,8 @@ type Preparable = { prepare(name: string): { execute(values: Record<string, unkn
  * rows (the caller's general path decides).
  */
 function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => Preparable, ownWhere: SQL) {
-  const inOneSchool = builtOnce((db) => decodeRowsOnce(query(db, and(ownWhere, eq(table.schoolId, sql.placeholder('schoolId')))!).prepare(`${name}.school`)));
-  const acrossSchools = builtOnce((db) => decodeRowsOnce(query(db, ownWhere).prepare(`${name}.all`)));
+  const inOneSchool = builtOnce((db) => query(db, and(ownWhere, eq(table.schoolId, sql.placeholder('schoolId')))!).prepare(`${name}.school`));
+  const acrossSchools = builtOnce((db) => query(db, ownWhere).prepare(`${name}.all`));
   return (ctx: Context, values: Record<string, unknown>): Promise<R[]> | null => {
     const scope = schoolScope(ctx);
     if (scope === 'none') return null;
