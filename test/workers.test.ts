@@ -29,16 +29,20 @@ function start(env: Record<string, string>) {
   return { child, lines, exit, until, listening };
 }
 
-/** The processes whose parent is `pid` (ps exits 1 when there are none). */
+/** The node processes whose parent is `pid` (not tsx's esbuild service; ps exits 1 when there are none). */
 function childrenOf(pid: number): number[] {
   let listed: string;
   try {
-    listed = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+    listed = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(pid)], { encoding: 'utf8' });
   } catch (error) {
     if ((error as { status?: number }).status === 1) return [];
     throw error;
   }
-  return listed.split('\n').map((l) => Number(l.trim())).filter(Boolean);
+  return listed
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([id, command]) => id && command === 'node')
+    .map(([id]) => Number(id));
 }
 
 describe.runIf(database.kind === 'postgres')('WEB_CONCURRENCY on PostgreSQL', () => {

@@ -48,7 +48,7 @@ export function overHttp(baseUrl: string): SendGraphQL {
 
 /**
  * The service running on the embedded database in `dataDir`, with the development platform token
- * it keeps there; null when none runs. Both files are the service's own (main.ts writes them).
+ * it keeps there; null when none runs. Both files are the service's own (server.ts writes them).
  */
 export function runningEmbeddedService(dataDir: string): { pid: number; url: string; token: string } | null {
   const owner = embeddedOwner(dataDir);

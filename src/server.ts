@@ -1,0 +1,92 @@
+import 'reflect-metadata';
+import cluster from 'node:cluster';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createApp } from './app.js';
+import { findCredential, issueToken } from './auth/credential.js';
+import { config } from './config.js';
+import type { Database } from './db/client.js';
+import { holdEmbedded } from './db/embedded-lock.js';
+import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
+import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
+import { startWebhookWorker } from './modules/webhooks/index.js';
+import { open, SHUTDOWN_TIMEOUT_MS } from './startup.js';
+
+
+/**
+ * On the embedded database, a development platform token is kept in the data directory and
+ * printed at start-up, so a new user can call the service at once. Never on PostgreSQL.
+ */
+async function developmentToken(database: Database, dataDir: string): Promise<string> {
+  const file = join(dataDir, 'dev-token.txt');
+  if (existsSync(file)) {
+    const saved = readFileSync(file, 'utf8').trim();
+    if (saved && (await findCredential(database.db, saved))) return saved;
+  }
+  const token = await issueToken(database.db, { role: 'platform', label: 'development' });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  return token;
+}
+
+/** One process serving: the settings and the port are checked by main.ts first, the migrations by its primary when it has workers. */
+export async function serve() {
+  const dataDir = resolve(config.dataDir ?? '.data');
+  const hold = config.databaseUrl ? null : holdEmbedded(dataDir);
+  const database = await open(dataDir);
+  if (cluster.isPrimary) await database.migrate();
+  const devToken = database.driver === 'pglite' ? await developmentToken(database, dataDir) : undefined;
+  const app = await createApp({
+    database,
+    logger: config.logRequests,
+    playgroundToken: process.env.NODE_ENV === 'production' ? undefined : devToken,
+  });
+  // With request logs on, start-up and stop lines are JSON log lines too (one format per stream).
+  const say = (message: string) => (config.logRequests ? app.log.info(message) : console.log(message));
+  const address = await app.listen({ port: config.port, host: config.host });
+  hold?.advertise(address);
+  say(`Learning platform listening on ${address} (GraphQL at /graphql, REST at the spec's paths, reference at /docs)`);
+  if (devToken) {
+    say(`Embedded database in ${dataDir}`);
+    say(`Development platform token: ${devToken}`);
+  }
+
+  // Records enrollment.expired events; safe with several instances (progress/expiry.ts).
+  const sweep = setInterval(() => {
+    sweepExpiredEnrollments(database.db).catch((error) => console.error(`Expiry sweep failed: ${(error as Error).message}`));
+  }, EXPIRY_SWEEP_INTERVAL_MS);
+  sweep.unref();
+  // Old events go after EVENT_RETENTION_DAYS (a plain delete: safe with several instances).
+  const prune = setInterval(() => {
+    pruneEvents(database.db, new Date(), config.eventRetentionDays).catch((error) => console.error(`Event pruning failed: ${(error as Error).message}`));
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
+  // Webhook delivery runs in every instance; claims with SKIP LOCKED keep one event to one sender.
+  const webhooks = startWebhookWorker(database, {
+    allowPrivateNetworks: config.webhooksAllowPrivateNetworks,
+    onError: (error) => console.error(`Webhook delivery failed: ${(error as Error).message}`),
+  });
+
+  // The service owns its signals: stop accepting, let requests in flight finish, close the
+  // database, exit 0; past the timeout, exit 1 without waiting further.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(sweep);
+    clearInterval(prune);
+    say(`${signal}: finishing requests in flight, then stopping`);
+    setTimeout(() => {
+      console.error(`Stopped after ${SHUTDOWN_TIMEOUT_MS} ms with requests still in flight`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    await app.close();
+    await webhooks.stop();
+    await database.close();
+    hold?.release();
+    say('Stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}

@@ -1,0 +1,46 @@
+import { createServer } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { config, ConfigurationError } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+
+// What start-up checks before it serves (server.ts), or before it starts workers (main.ts): none of it loads the service itself.
+
+/** How long a stop waits for requests in flight before it gives up on them. */
+export const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
+
+/** A taken or forbidden port fails at once, before the database is opened and migrated. */
+export async function checkPort(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((done, fail) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      fail(new ConfigurationError(`PORT ${port} on ${host} cannot be used (${error.code === 'EADDRINUSE' ? 'another process listens there' : error.code})`)),
+    );
+    probe.listen(port, host, () => probe.close(() => done()));
+  });
+}
+
+export async function open(dataDir: string): Promise<Database> {
+  if (!config.databaseUrl) return openDatabase({ dataDir });
+  const database = await openDatabase({ url: config.databaseUrl, maxConnections: config.maxConnections, prepare: config.prepareStatements });
+  try {
+    await database.db.execute(sql`select 1`);
+  } catch (error) {
+    await database.close().catch(() => {});
+    // drizzle wraps the driver's error: its cause says why (ECONNREFUSED, a password refused, ...).
+    const cause = ((error as Error).cause ?? error) as NodeJS.ErrnoException;
+    const reason = cause.code ?? cause.message.split('\n')[0];
+    throw new ConfigurationError(`DATABASE_URL names a database that cannot be reached (${reason})`);
+  }
+  return database;
+}
+
+/** A primary with workers migrates the database once, before any worker opens it. */
+export async function migrateOnce(dataDir: string): Promise<void> {
+  const database = await open(dataDir);
+  try {
+    await database.migrate();
+  } finally {
+    await database.close();
+  }
+}
