@@ -12,7 +12,6 @@ import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/pro
 import { startWebhookWorker } from './modules/webhooks/index.js';
 import { open, SHUTDOWN_TIMEOUT_MS } from './startup.js';
 
-
 /**
  * On the embedded database, a development platform token is kept in the data directory and
  * printed at start-up, so a new user can call the service at once. Never on PostgreSQL.
