@@ -16,6 +16,15 @@ export function withScope<T extends object>(row: T, scope: ContentScope | undefi
   return scope && scope.kind !== 'school' ? { ...row, [SCOPE]: scope } : row;
 }
 
+/**
+ * The mark of a module or a lesson. Below them only an enrollment's scope (released lessons, available
+ * extra contents) or one that shows nothing changes what is read: a product's scope reads as the
+ * school's there, so their rows are not copied for it (a read of a thousand lessons copied each one).
+ */
+export function withModuleScope<T extends object>(row: T, scope: ContentScope | undefined): T {
+  return scope?.kind === 'enrollment' || scope?.kind === 'nothing' ? withScope(row, scope) : row;
+}
+
 export function scopeOf(row: object): ContentScope | undefined {
   return (row as Scoped)[SCOPE];
 }
@@ -31,6 +40,5 @@ export async function visibleLessons(ctx: Context, scope: ContentScope | undefin
   if (scope?.kind === 'enrollment') {
     return (await releasedLessons(ctx, scope, rows)).map((l) => withScope(l, scope));
   }
-  if (ctx.credential?.role === 'student') return [];
-  return scope ? rows.map((l) => withScope(l, scope)) : rows;
+  return ctx.credential?.role === 'student' ? [] : rows;
 }

@@ -19,7 +19,7 @@ import { pathsOfProduct } from '../paths/path.loaders.js';
 import { Path } from '../paths/path.type.js';
 import { courseRanks, scopedList } from '../content/content-order.js';
 import { withScopedShow } from '../content/content-show.js';
-import { scopeOf, withScope } from '../content/content-view.js';
+import { scopeOf, withModuleScope, withScope } from '../content/content-view.js';
 import { duplicateCourse } from './course-duplicate.js';
 import { CourseInput, CoursesArgs } from './course.input.js';
 import { courseById, moduleIdsOfCourse, modulesOfCourse, pathsOfCourse } from './course.loaders.js';
@@ -135,7 +135,7 @@ export class CourseResolver extends withScopedShow(CourseBase, {
   @FieldResolver(() => [CourseModule], { description: "The course's modules, in the course's order." })
   async modules(@Root() course: CourseRow, @Ctx() ctx: Context) {
     const scope = scopeOf(course);
-    return (await ctx.loaders.get(modulesOfCourse).load(course.id)).map((m) => withScope(m, scope));
+    return (await ctx.loaders.get(modulesOfCourse).load(course.id)).map((m) => withModuleScope(m, scope));
   }
 
   @FieldResolver(() => [Path], {

@@ -18,7 +18,7 @@ import { Media } from '../media/media.type.js';
 import { emptyConnection, lessonRanks, moduleLessonRanks, rankedPage, scopedList } from '../content/content-order.js';
 import { scopedPage, scopedRow } from '../content/content-read.js';
 import { withScopedShow } from '../content/content-show.js';
-import { scopeOf, withScope } from '../content/content-view.js';
+import { scopeOf, withModuleScope } from '../content/content-view.js';
 import { LessonInput, LessonsArgs } from './course.input.js';
 import { courseModuleById, lessonById } from './course.loaders.js';
 import { courseModules, type LessonRow, lessons } from './course.table.js';
@@ -119,7 +119,7 @@ export class LessonResolver extends withScopedShow(LessonBase, {
   async module(@Root() lesson: LessonRow, @Ctx() ctx: Context) {
     if (lesson.courseModuleId === null) return null;
     const module = await ctx.loaders.get(courseModuleById).load(lesson.courseModuleId);
-    return module && withScope(module, scopeOf(lesson));
+    return module && withModuleScope(module, scopeOf(lesson));
   }
 
   @FieldResolver(() => Media, { nullable: true })
