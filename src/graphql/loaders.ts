@@ -31,7 +31,7 @@ type Preparable = { prepare(name: string): { execute(values: Record<string, unkn
  * `query` the select around a condition. The read answers null when the context reads no school's
  * rows (the caller's general path decides).
  */
-function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => Preparable, ownWhere: SQL) {
+export function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => Preparable, ownWhere: SQL) {
   const inOneSchool = builtOnce((db) => query(db, and(ownWhere, eq(table.schoolId, sql.placeholder('schoolId')))!).prepare(`${name}.school`));
   const acrossSchools = builtOnce((db) => query(db, ownWhere).prepare(`${name}.all`));
   return (ctx: Context, values: Record<string, unknown>): Promise<R[]> | null => {
@@ -117,15 +117,24 @@ export function linkedIdsLoader(
   parent: Owned,
   orderBy?: PgColumn,
 ): LoaderDefinition<number, number[]> {
-  return defineLoader(name, async (ctx, parentIds) => {
-    const rows = await ctx.db
+  type Link = { parentId: number; childId: number };
+  const order = [...(orderBy ? [asc(orderBy)] : []), asc(childColumn)];
+  const select = (db: Queryable, where: SQL) =>
+    db
       .select({ parentId: parentColumn, childId: childColumn })
       .from(table)
       .innerJoin(parent as PgTable, eq(parent.id, parentColumn))
-      .where(and(inList(parentColumn, parentIds), inSchool(ctx, parent.schoolId)))
-      .orderBy(...(orderBy ? [asc(orderBy)] : []), asc(childColumn));
+      .where(where)
+      .orderBy(...order);
+  const prepared = schoolScopedRead<Link>(parent, name, select, inListPlaceholder(parentColumn, 'parentIds'));
+  return defineLoader(name, async (ctx, parentIds) => {
+    const rows = (await prepared(ctx, { parentIds: [...parentIds] })) ?? ((await select(ctx.db, and(inList(parentColumn, parentIds), inSchool(ctx, parent.schoolId))!)) as Link[]);
     const byParent = new Map<number, number[]>();
-    for (const r of rows as { parentId: number; childId: number }[]) byParent.set(r.parentId, [...(byParent.get(r.parentId) ?? []), r.childId]);
+    for (const r of rows) {
+      const ids = byParent.get(r.parentId);
+      if (ids) ids.push(r.childId);
+      else byParent.set(r.parentId, [r.childId]);
+    }
     return parentIds.map((id) => byParent.get(id) ?? []);
   });
 }

@@ -1,9 +1,10 @@
 import { and, asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { inSchool } from '../../auth/tenancy.js';
-import type { Db } from '../../db/client.js';
-import { inList } from '../../db/columns.js';
+import type { Db, Queryable } from '../../db/client.js';
+import { inList, inListPlaceholder } from '../../db/columns.js';
 import { type Context, defineLoader, type LoaderDefinition } from '../../graphql/context.js';
+import { schoolScopedRead } from '../../graphql/loaders.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
 
@@ -30,14 +31,20 @@ export function linkedRowsLoader<T extends Owned>(
   child: T,
   orderBy: (PgColumn | SQL)[],
 ): LoaderDefinition<number, T['$inferSelect'][]> {
-  return defineLoader(name, async (ctx, parentIds) => {
-    const rows = await ctx.db
+  type Linked = { parentId: number; row: T['$inferSelect'] };
+  const order = [asc(parentColumn), ...orderBy.map((c) => asc(c))];
+  const select = (db: Queryable, where: SQL) =>
+    db
       .select({ parentId: parentColumn, row: getTableColumns(child as PgTable) })
       .from(link)
       .innerJoin(child as PgTable, eq(child.id, childColumn))
-      .where(and(inList(parentColumn, [...parentIds]), inSchool(ctx, child.schoolId)))
-      .orderBy(asc(parentColumn), ...orderBy.map((c) => asc(c)));
-    return byParent(parentIds, rows as { parentId: number; row: T['$inferSelect'] }[]);
+      .where(where)
+      .orderBy(...order);
+  // Built once (a prepared statement) for the usual reader of one school's rows.
+  const prepared = schoolScopedRead<Linked>(child, name, select, inListPlaceholder(parentColumn, 'parentIds'));
+  return defineLoader(name, async (ctx, parentIds) => {
+    const rows = (await prepared(ctx, { parentIds: [...parentIds] })) ?? ((await select(ctx.db, and(inList(parentColumn, [...parentIds]), inSchool(ctx, child.schoolId))!)) as Linked[]);
+    return byParent(parentIds, rows);
   });
 }
 
