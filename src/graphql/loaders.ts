@@ -67,6 +67,17 @@ export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (c
   return { ...loader, table };
 }
 
+/** A batch's rows grouped by their parent, in the order of the parents asked for (none for a parent without rows). */
+export function groupedByParent<R, V>(parentIds: readonly number[], rows: readonly R[], parentOf: (row: R) => number, valueOf: (row: R) => V): V[][] {
+  const byParent = new Map<number, V[]>();
+  for (const row of rows) {
+    const values = byParent.get(parentOf(row));
+    if (values) values.push(valueOf(row));
+    else byParent.set(parentOf(row), [valueOf(row)]);
+  }
+  return parentIds.map((id) => byParent.get(id) ?? []);
+}
+
 /** All children of each parent, in `orderBy` order (then id). */
 export function childrenLoader<T extends Owned>(
   name: string,
@@ -87,13 +98,7 @@ export function childrenLoader<T extends Owned>(
         .from(table as PgTable)
         .where(and(inList(parentColumn, parentIds), inSchool(ctx, table.schoolId), where?.(ctx)))
         .orderBy(...order))) as Record<string, any>[];
-    const byParent = new Map<number, T['$inferSelect'][]>();
-    for (const row of rows) {
-      const list = byParent.get(row[parentKey]) ?? [];
-      list.push(row as T['$inferSelect']);
-      byParent.set(row[parentKey], list);
-    }
-    return parentIds.map((id) => byParent.get(id) ?? []);
+    return groupedByParent(parentIds, rows, (row) => row[parentKey] as number, (row) => row as T['$inferSelect']);
   });
 }
 
@@ -117,25 +122,35 @@ export function linkedIdsLoader(
   parent: Owned,
   orderBy?: PgColumn,
 ): LoaderDefinition<number, number[]> {
-  type Link = { parentId: number; childId: number };
-  const order = [...(orderBy ? [asc(orderBy)] : []), asc(childColumn)];
+  return linkLoader(name, table, parentColumn, parent, eq(parent.id, parentColumn), childColumn, [...(orderBy ? [asc(orderBy)] : []), asc(childColumn)]);
+}
+
+/**
+ * What a link table (`path_courses`) gives each parent, in `order`: `value` (a column, or a table's
+ * columns) of the link joined to the table whose school scopes the rows (`scopedBy`, on `joinOn`).
+ * One statement for the batch, built once for the usual reader of one school's rows.
+ */
+export function linkLoader<V>(
+  name: string,
+  link: PgTable,
+  parentColumn: PgColumn,
+  scopedBy: Owned,
+  joinOn: SQL,
+  value: PgColumn | Record<string, PgColumn>,
+  order: SQL[],
+): LoaderDefinition<number, V[]> {
+  type Linked = { parentId: number; value: V };
   const select = (db: Queryable, where: SQL) =>
     db
-      .select({ parentId: parentColumn, childId: childColumn })
-      .from(table)
-      .innerJoin(parent as PgTable, eq(parent.id, parentColumn))
+      .select({ parentId: parentColumn, value })
+      .from(link)
+      .innerJoin(scopedBy as PgTable, joinOn)
       .where(where)
       .orderBy(...order);
-  const prepared = schoolScopedRead<Link>(parent, name, select, inListPlaceholder(parentColumn, 'parentIds'));
+  const prepared = schoolScopedRead<Linked>(scopedBy, name, select, inListPlaceholder(parentColumn, 'parentIds'));
   return defineLoader(name, async (ctx, parentIds) => {
-    const rows = (await prepared(ctx, { parentIds: [...parentIds] })) ?? ((await select(ctx.db, and(inList(parentColumn, parentIds), inSchool(ctx, parent.schoolId))!)) as Link[]);
-    const byParent = new Map<number, number[]>();
-    for (const r of rows) {
-      const ids = byParent.get(r.parentId);
-      if (ids) ids.push(r.childId);
-      else byParent.set(r.parentId, [r.childId]);
-    }
-    return parentIds.map((id) => byParent.get(id) ?? []);
+    const rows = (await prepared(ctx, { parentIds: [...parentIds] })) ?? ((await select(ctx.db, and(inList(parentColumn, parentIds), inSchool(ctx, scopedBy.schoolId))!)) as Linked[]);
+    return groupedByParent(parentIds, rows, (r) => r.parentId, (r) => r.value);
   });
 }
 
