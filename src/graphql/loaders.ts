@@ -22,8 +22,8 @@ function builtOnce<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
   };
 }
 
-/** A drizzle select that can be prepared (what `db.select()...` gives). */
-type Preparable = { prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown> } };
+/** A drizzle select, run as it is or prepared (what `db.select()...` gives). */
+type Select = PromiseLike<unknown> & { prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown> } };
 
 /**
  * The two shapes of a school-scoped read with the tenancy of `inSchool` (tenancy.ts): one school's
@@ -31,7 +31,7 @@ type Preparable = { prepare(name: string): { execute(values: Record<string, unkn
  * `query` the select around a condition. The read answers null when the context reads no school's
  * rows (the caller's general path decides).
  */
-export function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => Preparable, ownWhere: SQL) {
+function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => Select, ownWhere: SQL) {
   const inOneSchool = builtOnce((db) => query(db, and(ownWhere, eq(table.schoolId, sql.placeholder('schoolId')))!).prepare(`${name}.school`));
   const acrossSchools = builtOnce((db) => query(db, ownWhere).prepare(`${name}.all`));
   return (ctx: Context, values: Record<string, unknown>): Promise<R[]> | null => {
@@ -40,6 +40,18 @@ export function schoolScopedRead<R>(table: Owned, name: string, query: (db: Quer
     const read = scope === 'all' ? acrossSchools(ctx.db).execute(values) : inOneSchool(ctx.db).execute({ ...values, schoolId: scope });
     return read as Promise<R[]>;
   };
+}
+
+/**
+ * The rows of a batch: those whose `column` holds one of the keys, with the tenancy of `inSchool` on
+ * `table`, or `condition` where a read sees otherwise (a student its own rows). `select` is the read
+ * around a condition; without a condition of its own, it is built once (schoolScopedRead).
+ */
+function keyedRead<R>(table: Owned, name: string, column: PgColumn, select: (db: Queryable, where: SQL) => Select, condition?: (ctx: Context) => SQL | undefined) {
+  const prepared = condition ? null : schoolScopedRead<R>(table, name, select, inListPlaceholder(column, 'keys'));
+  const where = condition ?? ((ctx: Context) => inSchool(ctx, table.schoolId));
+  return async (ctx: Context, keys: readonly number[]): Promise<R[]> =>
+    ((await prepared?.(ctx, { keys: [...keys] })) ?? (await select(ctx.db, and(inList(column, keys), where(ctx))!))) as R[];
 }
 
 /** A by-id loader that names its table (a resource's base reads the table from its loader). */
@@ -53,14 +65,9 @@ export interface ByIdLoader<T extends Owned> extends LoaderDefinition<number, T[
  */
 export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined): ByIdLoader<T> {
   type Row = T['$inferSelect'] & { id: number };
-  const prepared = visible ? null : schoolScopedRead<Row>(table, name, (db, where) => db.select().from(table as PgTable).where(where), inListPlaceholder(table.id, 'ids'));
-  const condition = visible ?? ((ctx: Context) => inSchool(ctx, table.schoolId));
+  const read = keyedRead<Row>(table, name, table.id, (db, where) => db.select().from(table as PgTable).where(where), visible);
   const loader = defineLoader(name, async (ctx, ids: readonly number[]) => {
-    const rows = ((await prepared?.(ctx, { ids: [...ids] })) ??
-      (await ctx.db
-        .select()
-        .from(table as PgTable)
-        .where(and(inList(table.id, ids), condition(ctx))))) as Row[];
+    const rows = await read(ctx, ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => byId.get(id) ?? null);
   });
@@ -88,16 +95,15 @@ export function childrenLoader<T extends Owned>(
 ): LoaderDefinition<number, T['$inferSelect'][]> {
   const parentKey = columnKey(table, parentColumn);
   const order = [...orderBy.map((c) => asc(c)), asc(table.id)];
-  const prepared = where
-    ? null
-    : schoolScopedRead<Record<string, any>>(table, name, (db, condition) => db.select().from(table as PgTable).where(condition).orderBy(...order), inListPlaceholder(parentColumn, 'parentIds'));
+  const read = keyedRead<Record<string, any>>(
+    table,
+    name,
+    parentColumn,
+    (db, condition) => db.select().from(table as PgTable).where(condition).orderBy(...order),
+    where && ((ctx) => and(inSchool(ctx, table.schoolId), where(ctx))),
+  );
   return defineLoader(name, async (ctx, parentIds) => {
-    const rows = ((await prepared?.(ctx, { parentIds: [...parentIds] })) ??
-      (await ctx.db
-        .select()
-        .from(table as PgTable)
-        .where(and(inList(parentColumn, parentIds), inSchool(ctx, table.schoolId), where?.(ctx)))
-        .orderBy(...order))) as Record<string, any>[];
+    const rows = await read(ctx, parentIds);
     return groupedByParent(parentIds, rows, (row) => row[parentKey] as number, (row) => row as T['$inferSelect']);
   });
 }
@@ -147,9 +153,9 @@ export function linkLoader<V>(
       .innerJoin(scopedBy as PgTable, joinOn)
       .where(where)
       .orderBy(...order);
-  const prepared = schoolScopedRead<Linked>(scopedBy, name, select, inListPlaceholder(parentColumn, 'parentIds'));
+  const read = keyedRead<Linked>(scopedBy, name, parentColumn, select);
   return defineLoader(name, async (ctx, parentIds) => {
-    const rows = (await prepared(ctx, { parentIds: [...parentIds] })) ?? ((await select(ctx.db, and(inList(parentColumn, parentIds), inSchool(ctx, scopedBy.schoolId))!)) as Linked[]);
+    const rows = await read(ctx, parentIds);
     return groupedByParent(parentIds, rows, (r) => r.parentId, (r) => r.value);
   });
 }
