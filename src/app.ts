@@ -132,7 +132,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   subscriptions.attach(app.server);
   // Before the HTTP server closes: it would wait for the open sockets.
   app.addHook('preClose', () => subscriptions.close());
-  const execute = compiledExecutor(schema, options.compileAfterRuns);
+  const execute = compiledExecutor(schema, options.compileAfterRuns, resolveLimits(options.graphqlLimits));
   executors.set(app, execute);
   const apollo = createApollo(schema, execute, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits, options.playgroundToken, [subscriptions.plugin]);
   await apollo.start();

@@ -8,7 +8,7 @@ import type { Context } from './context.js';
 import { errorCodes } from './error-codes.js';
 import { type Executor, localGateway } from './executor.js';
 import { inputGuard } from './input-guard.js';
-import { type GraphqlLimits, limitCodes, limitsPlugin, resolveLimits } from './limits.js';
+import { allLimitCodes, type GraphqlLimits, limitCodes, limitsPlugin, resolveLimits } from './limits.js';
 
 const exampleQuery = (hint: string) => `${hint}
 # Subscriptions run here too (over WebSocket), e.g. subscription { notificationReceived { id text url } }
@@ -68,7 +68,7 @@ const clientCodes = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
-  ...limitCodes,
+  ...allLimitCodes,
   // The service's own raised codes (a bad credential fails while the context is built).
   ...Object.values(errorCodes)
     .flatMap((e) => ('raised' in e && 'graphql' in e.raised ? [e.raised.graphql] : []))

@@ -3,6 +3,7 @@ import type { Credential } from '../auth/credential.js';
 import type { Db } from '../db/client.js';
 import type { SchoolStatus } from '../modules/schools/school.state.js';
 import { checkSchoolRows } from '../auth/egress.js';
+import type { ExecutionBudget } from './budget.js';
 
 /**
  * Who a request acts for, explicitly: the platform across schools, one school, or nobody. Tenancy
@@ -24,6 +25,8 @@ export interface Context {
   schoolStatus: SchoolStatus | null;
   now(): Date;
   loaders: LoaderRegistry;
+  /** What the running operation may still take (graphql/budget.ts); set by the executor per operation. */
+  budget?: ExecutionBudget;
 }
 
 /** A batch function defined once per module; the registry turns it into a per-request DataLoader. */

@@ -56,6 +56,9 @@ export const errorCodes = {
   unsupported_media_type: { message: 'Send JSON, urlencoded or multipart bodies', raised: { status: 415 } },
   headers_too_large: { message: 'The request headers are too large', raised: { status: 431 } },
   rate_limited: { message: 'Too many requests: retry after the Retry-After seconds', raised: { status: 429 } },
+  // An operation's budget, spent while it ran (graphql/budget.ts).
+  result_too_large: { message: 'The reply would be too large', raised: { status: 400 } },
+  query_timeout: { message: 'The operation ran too long', raised: { status: 503 } },
 } as const satisfies Record<string, CodeEntry>;
 
 export type ErrorCode = keyof typeof errorCodes;

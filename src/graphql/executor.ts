@@ -5,10 +5,12 @@ import {
   type ExecutionResult,
   getOperationAST,
   getVariableValues,
+  GraphQLError,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
+import { type BudgetLimits, ExecutionBudget } from './budget.js';
 import type { Context } from './context.js';
 
 /** How an operation runs: the document, which operation of it, the request's context and variables. */
@@ -22,7 +24,7 @@ export type Executor = (
 /** The runs of an operation on graphql-js before it is compiled: a one-off query is not worth compiling. */
 const COMPILE_AFTER_RUNS = 1;
 
-type Entry = { runs: number; jit?: { query: CompiledQuery; operation: OperationDefinitionNode } | null };
+type Entry = { runs: number; mutation: boolean; jit?: { query: CompiledQuery; operation: OperationDefinitionNode } | null };
 
 /**
  * Runs operations compiled by graphql-jit: an operation is compiled into a function that resolves
@@ -34,7 +36,11 @@ type Entry = { runs: number; jit?: { query: CompiledQuery; operation: OperationD
  * on graphql-js. Variables are checked by graphql-js first, so a bad variable gets graphql-js's own
  * error word for word (graphql-jit's differ).
  */
-export function compiledExecutor(schema: GraphQLSchema, compileAfterRuns = COMPILE_AFTER_RUNS): Executor & { compiledOperations(): number } {
+export function compiledExecutor(
+  schema: GraphQLSchema,
+  compileAfterRuns = COMPILE_AFTER_RUNS,
+  budget?: BudgetLimits,
+): Executor & { compiledOperations(): number } {
   let compiledOperations = 0;
   const entries = new WeakMap<DocumentNode, Map<string, Entry>>();
   const compiled = (document: DocumentNode, operationName: string | null | undefined) => {
@@ -42,17 +48,17 @@ export function compiledExecutor(schema: GraphQLSchema, compileAfterRuns = COMPI
     if (!byOperation) entries.set(document, (byOperation = new Map()));
     const key = operationName ?? '';
     let entry = byOperation.get(key);
-    if (!entry) byOperation.set(key, (entry = { runs: 0 }));
+    if (!entry) byOperation.set(key, (entry = { runs: 0, mutation: getOperationAST(document, operationName)?.operation === 'mutation' }));
     if (entry.jit === undefined && entry.runs++ >= compileAfterRuns) {
       const query = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
       const operation = getOperationAST(document, operationName);
       entry.jit = isCompiledQuery(query) && operation ? { query, operation } : null;
       if (entry.jit) compiledOperations += 1;
     }
-    return entry.jit;
+    return entry;
   };
-  const run: Executor = async (document, operationName, contextValue, variableValues) => {
-    const jit = compiled(document, operationName);
+  const once = async (entry: Entry, document: DocumentNode, operationName: string | null | undefined, contextValue: Context, variableValues: Record<string, unknown> | undefined) => {
+    const jit = entry.jit;
     if (!jit) return execute({ schema, document, operationName, contextValue, variableValues });
     const inputs = variableValues ?? {};
     if (jit.operation.variableDefinitions?.length) {
@@ -60,6 +66,21 @@ export function compiledExecutor(schema: GraphQLSchema, compileAfterRuns = COMPI
       if (checked.errors) return { errors: checked.errors };
     }
     return jit.query.query(undefined, contextValue, inputs);
+  };
+  const run: Executor = async (document, operationName, contextValue, variableValues) => {
+    const entry = compiled(document, operationName);
+    if (!budget) return once(entry, document, operationName, contextValue, variableValues);
+    // A query is stopped at its deadline, while a statement may still be running; a mutation is
+    // waited for (its transaction commits or rolls back as a whole), and only its reply is budgeted.
+    const spent = (contextValue.budget = new ExecutionBudget(budget, !entry.mutation));
+    const timer = entry.mutation ? undefined : setTimeout(() => spent.timeOut(), budget.timeoutMs);
+    try {
+      const result = await Promise.race([once(entry, document, operationName, contextValue, variableValues), spent.stopped]);
+      // Stopped: the reply is that one error; the abandoned execution settles no further field.
+      return result instanceof GraphQLError ? { errors: [result] } : result;
+    } finally {
+      clearTimeout(timer);
+    }
   };
   return Object.assign(run, { compiledOperations: () => compiledOperations });
 }

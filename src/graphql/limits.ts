@@ -24,6 +24,7 @@ import {
 } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import { config, ConfigurationError } from '../config.js';
+import { type BudgetLimits, budgetCodes, type ExecutionBudget } from './budget.js';
 import { DEFAULT_PAGE_SIZE, DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from './pagination.js';
 
 /**
@@ -31,7 +32,7 @@ import { DEFAULT_PAGE_SIZE, DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from './pagination
  * before execution. A query beyond one is refused with a 400 before any resolver runs, and every
  * reply that went through the request pipeline reports `extensions.cost: { requested, maximum }`.
  */
-export interface GraphqlLimits {
+export interface GraphqlLimits extends BudgetLimits {
   maxDepth: number;
   maxAliases: number;
   maxDirectives: number;
@@ -47,6 +48,9 @@ const settings = {
   maxDirectives: 'GRAPHQL_MAX_DIRECTIVES',
   maxTokens: 'GRAPHQL_MAX_TOKENS',
   maxCost: 'GRAPHQL_MAX_COST',
+  maxObjects: 'GRAPHQL_MAX_OBJECTS',
+  maxResultBytes: 'GRAPHQL_MAX_RESULT_BYTES',
+  timeoutMs: 'GRAPHQL_TIMEOUT_MS',
 } as const;
 
 /** The configured limits with `overrides` (tests); a limit that is not a whole number stops start-up rather than fail open. */
@@ -60,6 +64,8 @@ export function resolveLimits(overrides: Partial<GraphqlLimits> = {}): GraphqlLi
 }
 
 export const limitCodes = ['QUERY_TOO_LARGE', 'QUERY_TOO_DEEP', 'TOO_MANY_ALIASES', 'TOO_MANY_DIRECTIVES', 'QUERY_TOO_COMPLEX', 'INTROSPECTION_DISABLED'] as const;
+/** Every code of a limit, those refused before execution and those of the budget while it runs. */
+export const allLimitCodes = [...limitCodes, ...budgetCodes] as const;
 type LimitCode = (typeof limitCodes)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -291,14 +297,15 @@ export function limitsPlugin(limits: GraphqlLimits): ApolloServerPlugin<any> {
           const broken = brokenLimit(shape, requested, limits);
           if (broken) throw broken;
         },
-        async willSendResponse({ response }) {
+        async willSendResponse({ response, contextValue }) {
           if (response.body.kind !== 'single') return;
           const result = response.body.singleResult;
           if (tooManyTokens) result.errors = [tooLarge];
           // Without introspection, validation's "Did you mean ...?" would still spell out the schema.
           if (!limits.introspection && result.errors)
             result.errors = result.errors.map((e) => ({ ...e, message: e.message.replace(/ Did you mean .*\?$/s, '') }));
-          result.extensions = { ...result.extensions, cost: { requested, maximum: limits.maxCost } };
+          const used = (contextValue as { budget?: ExecutionBudget } | undefined)?.budget?.use();
+          result.extensions = { ...result.extensions, cost: { requested, maximum: limits.maxCost, ...used } };
         },
       };
     },
@@ -311,7 +318,7 @@ export function limitsPlugin(limits: GraphqlLimits): ApolloServerPlugin<any> {
  * end with their own `extensions.cost`, found by looking at the reply's tail only.
  */
 export function withCostReported(payload: unknown, maximum: number): unknown {
-  if (typeof payload !== 'string' || payload.includes('"cost":{', Math.max(0, payload.length - 160))) return payload;
+  if (typeof payload !== 'string' || payload.includes('"cost":{', Math.max(0, payload.length - 400))) return payload;
   try {
     const body = JSON.parse(payload) as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body) || !('errors' in body || 'data' in body)) return payload;

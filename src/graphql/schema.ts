@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { installRoleMatrix } from '../auth/guard.js';
 import { resolvers } from '../modules/index.js';
+import { installExecutionBudget } from './budget.js';
 import { checkTextLimits } from './text-limits.js';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -39,13 +40,13 @@ const noTopics: PubSub = {
 export function appSchema(): Promise<GraphQLSchema> {
   built ??= (async () => {
     plainFieldsAreSimple();
-    return installRoleMatrix(await buildSchema({
+    return installExecutionBudget(installRoleMatrix(await buildSchema({
       resolvers: resolvers as unknown as NonEmptyArray<Function>,
       validate: true,
       validateFn: checkTextLimits,
       scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
       pubSub: noTopics,
-    }));
+    })));
   })();
   return built;
 }

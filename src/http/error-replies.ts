@@ -34,6 +34,9 @@ export function toRestReply(error: unknown): RestReply | null {
   if (raised) return raisedReply(raised);
   if (error instanceof GraphQLError) {
     const code = error.extensions?.code;
+    // The operation's budget ran out while it ran (graphql/budget.ts): its own status and code.
+    if (code === 'RESULT_TOO_LARGE' || code === 'QUERY_TIMEOUT')
+      return { status: (error.extensions.http as { status: number }).status, errors: baseError(code === 'RESULT_TOO_LARGE' ? 'result_too_large' : 'query_timeout', error.message) };
     // No path: the request itself failed (a variable its type refuses), before any resolver ran.
     if (code === 'BAD_USER_INPUT' || !error.path || (!error.originalError && !code)) return { status: 400, errors: baseError('bad_request', error.message) };
   }

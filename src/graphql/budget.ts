@@ -1,0 +1,229 @@
+import {
+  defaultFieldResolver,
+  getNamedType,
+  getNullableType,
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  GraphQLError,
+  type GraphQLSchema,
+  isCompositeType,
+  isListType,
+  isObjectType,
+  isScalarType,
+} from 'graphql';
+
+/**
+ * What one operation may take while it runs, counted as it resolves: the static cost (limits.ts)
+ * is an estimate made before the data is known, this is the data itself. Every object a reply holds
+ * (one for an object field, one per item of a list) and every character of its text and JSON values
+ * is charged to the operation's budget, and past a deadline nothing more resolves. The first limit
+ * crossed stops the operation (not the process): the reply is that one error at once, with what was
+ * used in its extensions, and the abandoned execution resolves nothing more.
+ */
+export interface BudgetLimits {
+  /** Objects one reply may hold (GRAPHQL_MAX_OBJECTS). */
+  maxObjects: number;
+  /** Characters of text and JSON one reply may hold (GRAPHQL_MAX_RESULT_BYTES). */
+  maxResultBytes: number;
+  /** Milliseconds one operation may run (GRAPHQL_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
+export const budgetCodes = ['RESULT_TOO_LARGE', 'QUERY_TIMEOUT'] as const;
+
+/** How long one operation may run its fields before it lets the event loop turn. */
+const SLICE_MS = 50;
+/**
+ * Objects an operation holds before it starts to take turns. Fields resumed in a later turn load in
+ * a later batch (one more statement), so the usual reply, smaller than this, is never cut in turns
+ * and its statements stay bounded by its depth.
+ */
+const SLICE_AFTER_OBJECTS = 5000;
+
+/** What an operation used, as `extensions.cost` reports it. */
+export interface BudgetUse {
+  objects: number;
+  maximumObjects: number;
+  resultBytes: number;
+  maximumResultBytes: number;
+  milliseconds: number;
+  timeoutMs: number;
+}
+
+export class ExecutionBudget {
+  objects = 0;
+  bytes = 0;
+  /** The error that stopped the operation, once one did. */
+  exceeded: GraphQLError | null = null;
+  /** Resolves with that error when the operation is stopped (the executor answers it at once). */
+  readonly stopped: Promise<GraphQLError>;
+  /**
+   * What every field answers once the operation is stopped: a promise that never settles, so the
+   * abandoned execution does no more work, creates no error per field, and is collected with it.
+   */
+  readonly stalled: Promise<never> = new Promise<never>(() => {});
+  private stop!: (error: GraphQLError) => void;
+  private readonly started = performance.now();
+  /** When this operation's fields began to run in the current turn of the event loop, and that turn's end. */
+  private turnStarted = 0;
+  private turnEnd: Promise<void> | null = null;
+  private readonly deadline: number;
+
+  /** `deadline`: false for a mutation, whose transaction is waited for rather than abandoned. */
+  constructor(
+    readonly limits: BudgetLimits,
+    deadline = true,
+  ) {
+    this.deadline = deadline ? this.started + limits.timeoutMs : Infinity;
+    this.stopped = new Promise((resolve) => (this.stop = resolve));
+  }
+
+  /** Whether a field may still resolve: not once the operation was stopped or its time is up. */
+  admits(): boolean {
+    if (this.exceeded) return false;
+    if (performance.now() <= this.deadline) return true;
+    this.timeOut();
+    return false;
+  }
+
+  /**
+   * A promise to wait on before the next field when this operation has held the event loop for
+   * SLICE_MS in one turn (null: go on): its fields then resume in the loop's next turn, after the
+   * I/O that waited (a health check, other requests). A reply of thousands of objects otherwise
+   * resolves in one run of microtasks, during which the process answers nothing else.
+   */
+  yieldPoint(): Promise<void> | null {
+    if (this.objects < SLICE_AFTER_OBJECTS) return null;
+    if (!this.turnEnd) {
+      this.turnStarted = performance.now();
+      this.turnEnd = new Promise((resolve) =>
+        setImmediate(() => {
+          this.turnEnd = null;
+          resolve();
+        }),
+      );
+      return null;
+    }
+    return performance.now() - this.turnStarted > SLICE_MS ? this.turnEnd : null;
+  }
+
+  /** `objects` more objects in the reply; false when that is past the limit. */
+  chargeObjects(objects: number): boolean {
+    this.objects += objects;
+    if (this.objects <= this.limits.maxObjects) return !this.exceeded;
+    this.halt('RESULT_TOO_LARGE', 400, `The reply would hold more than ${this.limits.maxObjects} objects; ask for smaller pages or nest fewer lists`);
+    return false;
+  }
+
+  /** `bytes` more characters of text in the reply; false when that is past the limit. */
+  chargeBytes(bytes: number): boolean {
+    this.bytes += bytes;
+    if (this.bytes <= this.limits.maxResultBytes) return !this.exceeded;
+    this.halt('RESULT_TOO_LARGE', 400, `The reply would hold more than ${this.limits.maxResultBytes} bytes of text; select fewer fields or smaller pages`);
+    return false;
+  }
+
+  /** Stops the operation at its deadline (the executor's timer, or a field that starts too late). */
+  timeOut(): void {
+    this.halt('QUERY_TIMEOUT', 503, `The operation ran longer than ${this.limits.timeoutMs} ms and was stopped; ask for less`);
+  }
+
+  use(): BudgetUse {
+    return {
+      objects: this.objects,
+      maximumObjects: this.limits.maxObjects,
+      resultBytes: this.bytes,
+      maximumResultBytes: this.limits.maxResultBytes,
+      milliseconds: Math.round(performance.now() - this.started),
+      timeoutMs: this.limits.timeoutMs,
+    };
+  }
+
+  private halt(code: (typeof budgetCodes)[number], status: number, message: string): void {
+    if (this.exceeded) return;
+    const used = this.use();
+    this.exceeded = new GraphQLError(message, {
+      extensions: { code, objects: used.objects, resultBytes: used.resultBytes, milliseconds: used.milliseconds, http: { status } },
+    });
+    this.stop(this.exceeded);
+  }
+}
+
+/** Contexts that carry a budget (a query's and a mutation's; subscriptions set one per event). */
+interface Budgeted {
+  budget?: ExecutionBudget;
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+
+/** Characters of a JSON value, measured once per value object (rows are shared by every place a reply repeats them). */
+const jsonSizes = new WeakMap<object, number>();
+function jsonSize(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  if (typeof value !== 'object') return String(value).length;
+  let size = jsonSizes.get(value);
+  if (size === undefined) jsonSizes.set(value, (size = JSON.stringify(value)?.length ?? 0));
+  return size;
+}
+
+/** Runs `go` now, or in a later turn of the event loop when the operation has held this one too long (checked again then). */
+function inTurn(budget: ExecutionBudget, go: () => unknown): unknown {
+  const pause = budget.yieldPoint();
+  return pause ? pause.then(() => (budget.admits() ? inTurn(budget, go) : budget.stalled)) : go();
+}
+
+/**
+ * Wraps `field`'s resolver so that what it yields is charged to the context's budget by `charge`
+ * (false: past a limit). Once the operation is stopped, the field answers the budget's stalled promise.
+ */
+function charged(field: GraphQLField<unknown, Budgeted>, charge: (budget: ExecutionBudget, value: unknown) => boolean) {
+  const resolve: GraphQLFieldResolver<unknown, Budgeted> = field.resolve ?? defaultFieldResolver;
+  field.resolve = (source, args, ctx, info) => {
+    const budget = ctx?.budget;
+    if (!budget) return resolve(source, args, ctx, info);
+    if (!budget.admits()) return budget.stalled;
+    // Graphql completes each item of a list it is handed: many lists arriving at once are spread over turns too.
+    const handOn = (v: unknown) => (charge(budget, v) ? inTurn(budget, () => v) : budget.stalled);
+    return inTurn(budget, () => {
+      const value = resolve(source, args, ctx, info);
+      return isThenable(value) ? Promise.resolve(value).then(handOn) : handOn(value);
+    });
+  };
+}
+
+const chargeObjects = (list: boolean) => (budget: ExecutionBudget, value: unknown) => {
+  if (value === null || value === undefined) return true;
+  return budget.chargeObjects(list ? (Array.isArray(value) ? value.length : 0) : 1);
+};
+const chargeText = (list: boolean) => (budget: ExecutionBudget, value: unknown) => {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return budget.chargeBytes(value.length);
+  if (list && Array.isArray(value)) {
+    let size = 0;
+    for (const item of value) size += typeof item === 'string' ? item.length : jsonSize(item);
+    return budget.chargeBytes(size);
+  }
+  return budget.chargeBytes(jsonSize(value));
+};
+
+/** Scalars whose values have no fixed size: the only leaves worth counting. */
+const UNBOUNDED_SCALARS = new Set(['String', 'JSON', 'JSONObject']);
+
+/**
+ * Installs the budget on every field that can grow a reply: fields of an object type (and lists of
+ * them), and text or JSON leaves. Numbers, ids, booleans, dates and enums have a fixed size and are
+ * paid for by their object. Runs once, on the built schema; a field runs unchanged when its context
+ * carries no budget.
+ */
+export function installExecutionBudget(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__') || type === schema.getSubscriptionType()) continue;
+    for (const field of Object.values(type.getFields())) {
+      const named = getNamedType(field.type);
+      const list = isListType(getNullableType(field.type));
+      if (isCompositeType(named)) charged(field as GraphQLField<unknown, Budgeted>, chargeObjects(list));
+      else if (isScalarType(named) && UNBOUNDED_SCALARS.has(named.name)) charged(field as GraphQLField<unknown, Budgeted>, chargeText(list));
+    }
+  }
+  return schema;
+}
