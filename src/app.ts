@@ -50,6 +50,8 @@ export interface AppOptions {
   credentialCacheSeconds?: number;
   /** Runs of an operation on graphql-js before it is compiled (graphql/executor.ts; tests compile at once, so they check the compiled path). */
   compileAfterRuns?: number;
+  /** Integrations may save webhook URLs of loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE_NETWORKS by default). */
+  webhooksAllowPrivateNetworks?: boolean;
 }
 
 
@@ -78,7 +80,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const schema = await appSchema();
   const cacheSeconds = options.credentialCacheSeconds ?? config.credentialCache.seconds;
   const credentials = cacheSeconds > 0 ? new CredentialCache(cacheSeconds * 1000, config.credentialCache.size) : undefined;
-  const deps: ContextDeps = { db: options.database.db, now: options.now ?? (() => new Date()), credentials };
+  const deps: ContextDeps = {
+    db: options.database.db,
+    now: options.now ?? (() => new Date()),
+    credentials,
+    webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? config.webhooksAllowPrivateNetworks,
+  };
   const app = Fastify({
     logger: options.logger ? loggerOptions(options.logStream) : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,

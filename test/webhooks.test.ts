@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitEvents } from '../src/modules/events/events.js';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
+import { metaconfigColumns } from '../src/modules/integrations/integration.rules.js';
 import { integrations } from '../src/modules/integrations/integration.table.js';
 import { notifications } from '../src/modules/notifications/notification.table.js';
 import { startWebhookWorker, type WebhookWorkerOptions } from '../src/modules/webhooks/index.js';
@@ -12,7 +13,7 @@ import { refusedAddress } from '../src/modules/webhooks/webhook.http.js';
 import { webhookDeliveries } from '../src/modules/webhooks/webhook.table.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
-// Signed webhook delivery (issue 14): a real receiver on loopback, workers allowed private networks.
+// Signed webhook delivery (issue 14): a real receiver on loopback, the service and workers allowed private networks.
 
 interface Receipt {
   headers: IncomingHttpHeaders;
@@ -58,7 +59,7 @@ const receiver = async () => {
 };
 
 beforeAll(async () => {
-  service = await startService();
+  service = await startService({ webhooksAllowPrivateNetworks: true });
 });
 afterAll(async () => {
   for (const r of receivers) await r.stop();
@@ -274,7 +275,7 @@ describe('webhook delivery', () => {
   });
 
   it('a private address is refused without WEBHOOKS_ALLOW_PRIVATE_NETWORKS', async () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::'])
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::', '::127.0.0.1'])
       expect(refusedAddress(address), address).not.toBeNull();
     for (const address of ['8.8.8.8', '2606:4700:4700::1111', '::ffff:1.1.1.1']) expect(refusedAddress(address), address).toBeNull();
 
@@ -283,11 +284,16 @@ describe('webhook delivery', () => {
     const localhostUrl = `http://localhost:${r.port}/hooks`;
     const a = await integrationFor(school, r.url);
     const b = await integrationFor(school, localhostUrl);
-    const c = await integrationFor(school, `ftp://127.0.0.1:${r.port}/hooks`);
+    // An IPv4-compatible address (::/96) carries an IPv4 one: refused whatever that is.
+    const d = await integrationFor(school, `http://[::127.0.0.1]:${r.port}/hooks`);
+    // Saving refuses an ftp URL now; a row stored before that is still refused when sent.
+    const c = await integrationFor(school, r.url);
+    await service.db.update(integrations).set(metaconfigColumns({ next: { url: `ftp://127.0.0.1:${r.port}/hooks` }, newUrl: true })).where(eq(integrations.id, Number(c.id)));
     await createCourse(school);
     await drain(startWebhookWorker(service.database, { ...fast, allowPrivateNetworks: false, schedule: [0] }));
     expect(r.receipts).toHaveLength(0);
-    for (const [integration, pattern] of [[a, /refused: 127\.0\.0\.1 is a loopback address/], [b, /refused: localhost resolves to .* loopback/], [c, /http or https/]] as const) {
+    const refused = [[a, /refused: 127\.0\.0\.1 is a loopback address/], [b, /refused: localhost resolves to .* loopback/], [c, /http or https/], [d, /refused: ::7f00:1 is an IPv4-compatible address/]] as const;
+    for (const [integration, pattern] of refused) {
       const [d] = (await school.admin.graphql(deliveriesQuery, { id: integration.id })).data.webhookDeliveries.nodes;
       expect(d.status).toBe('failed');
       expect(d.lastError).toMatch(pattern);

@@ -24,6 +24,8 @@ export interface Context {
   /** The status of the credential's own school (null for the platform and anonymous): it gates what the credential may do. */
   schoolStatus: SchoolStatus | null;
   now(): Date;
+  /** Webhook URLs may name loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE_NETWORKS): checked when an integration is saved. */
+  webhooksAllowPrivateNetworks?: boolean;
   loaders: LoaderRegistry;
   /** What the running operation may still take (graphql/budget.ts); set by the executor per operation. */
   budget?: ExecutionBudget;

@@ -9,6 +9,8 @@ export interface ContextDeps {
   now: () => Date;
   /** Credentials checked a moment ago (auth/credential-cache.ts); without it every request reads its credential. */
   credentials?: CredentialCache;
+  /** See Context.webhooksAllowPrivateNetworks (off unless given). */
+  webhooksAllowPrivateNetworks?: boolean;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -44,12 +46,14 @@ export async function contextFor(deps: ContextDeps, headers: Headers): Promise<C
     tenancy: credential.role === 'platform' && schoolId === null ? 'platform' : 'school',
     schoolStatus: credential.role === 'platform' ? null : schoolStatus,
     now: deps.now,
+    webhooksAllowPrivateNetworks: deps.webhooksAllowPrivateNetworks,
   });
 }
 
 /** A context with no credential (public routes, or no Authorization header): it matches no school's rows. */
 export function anonymousContext(deps: ContextDeps): Context {
-  return withLoaders({ db: deps.db, credential: null, schoolId: null, tenancy: 'anonymous', schoolStatus: null, now: deps.now });
+  const { db, now, webhooksAllowPrivateNetworks } = deps;
+  return withLoaders({ db, credential: null, schoolId: null, tenancy: 'anonymous', schoolStatus: null, now, webhooksAllowPrivateNetworks });
 }
 
 function withLoaders(fields: Omit<Context, 'loaders'>): Context {

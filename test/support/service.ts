@@ -207,6 +207,8 @@ export async function startService(
     credentialCache?: boolean;
     /** graphql/executor.ts: 0 (the default here) compiles every operation at once; 1 is production's. */
     compileAfterRuns?: number;
+    /** Integrations may save webhook URLs of loopback and private addresses (off, as WEBHOOKS_ALLOW_PRIVATE_NETWORKS's default). */
+    webhooksAllowPrivateNetworks?: boolean;
   } = {},
 ): Promise<Service> {
   const info = inject('testDatabase');
@@ -232,7 +234,7 @@ export async function startService(
   const clock = new TestClock(options.now);
   // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
   // Every operation compiled from its first run, so the suite checks the compiled path production takes (graphql/executor.ts).
-  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: options.compileAfterRuns ?? 0 });
+  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: options.compileAfterRuns ?? 0, webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? false });
   await app.ready();
   const service = new Service(app, database, clock, cleanup);
   service.databaseUrl = databaseUrl;

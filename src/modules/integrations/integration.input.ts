@@ -22,7 +22,8 @@ export class IntegrationInput {
     nullable: true,
     description:
       'Configuration, write-only: stored encrypted, shown as its keys with masked values. On update, the given keys ' +
-      'are merged in: a key set to null is removed, a masked value sent back unchanged keeps the stored one; null clears it all.',
+      'are merged in: a key set to null is removed, a masked value sent back unchanged keeps the stored one; null clears it all. ' +
+      'A `url` is where webhooks go: an http(s) URL of a public address, refused when saved otherwise (and checked again at each delivery).',
   })
   metaconfig?: Record<string, unknown> | null;
   @Field(() => Boolean, { nullable: true, description: 'Defaults to true.' }) active?: boolean | null;

@@ -3,12 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Queryable } from '../../db/client.js';
+import type { Context } from '../../graphql/context.js';
 import { idMatch } from '../../graphql/filters.js';
 import { byIdLoader } from '../../graphql/loaders.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
 import { IntegrationInput, IntegrationsArgs } from './integration.input.js';
-import { checkMetadata, checkOwner, metaconfigColumns, ownerTypeOf } from './integration.rules.js';
+import { checkMetaconfigUrl, checkMetadata, checkOwner, metaconfigChange, metaconfigColumns, ownerTypeOf } from './integration.rules.js';
 import { type IntegrationRow, integrations } from './integration.table.js';
 import { Integration } from './integration.type.js';
 import { createSigningSecret } from '../webhooks/webhook.secrets.js';
@@ -16,7 +17,7 @@ import { createSigningSecret } from '../webhooks/webhook.secrets.js';
 const integrationById = byIdLoader('integration.byId', integrations);
 
 /** The columns of a create or an update, checked as the integration will be after it. */
-async function checkIntegration(tx: Queryable, schoolId: number, input: IntegrationInput, current?: IntegrationRow) {
+async function checkIntegration(tx: Queryable, ctx: Context, schoolId: number, input: IntegrationInput, current?: IntegrationRow) {
   const checks = new Checks().present(!current, 'ownerType', input.ownerType).present(!current, 'ownerId', input.ownerId);
   if (current) checks.notCleared('active', input.active);
   const ownerChanges = input.ownerType != null || input.ownerId != null;
@@ -24,8 +25,10 @@ async function checkIntegration(tx: Queryable, schoolId: number, input: Integrat
     ? await checkOwner(tx, checks, schoolId, input.ownerType ?? current?.ownerType, input.ownerId ?? current?.ownerId)
     : null;
   const metadata = checkMetadata(checks, input.metadata);
+  const metaconfig = metaconfigChange(input.metaconfig, current);
+  await checkMetaconfigUrl(checks, metaconfig, ctx.webhooksAllowPrivateNetworks ?? false);
   checks.throwIfAny();
-  const values: Partial<typeof integrations.$inferInsert> = { ...(owner ?? {}), ...metaconfigColumns(input.metaconfig, current) };
+  const values: Partial<typeof integrations.$inferInsert> = { ...(owner ?? {}), ...metaconfigColumns(metaconfig) };
   if (metadata !== undefined) values.metadata = metadata;
   if (input.active !== undefined && input.active !== null) values.active = input.active;
   if (input.type !== undefined) values.type = input.type;
@@ -36,7 +39,7 @@ async function checkIntegration(tx: Queryable, schoolId: number, input: Integrat
 export class IntegrationResolver extends resourceResolver({
   type: Integration,
   byId: integrationById,
-  columns: (tx, input: IntegrationInput, { schoolId, current }) => checkIntegration(tx, schoolId, input, current),
+  columns: (tx, input: IntegrationInput, { ctx, schoolId, current }) => checkIntegration(tx, ctx, schoolId, input, current),
   // The webhook signing secret, shown this once (Integration.signingSecret).
   created: async (tx, row) => ({ ...row, signingSecret: await createSigningSecret(tx, row) }),
   listArgs: IntegrationsArgs,

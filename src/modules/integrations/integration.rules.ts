@@ -8,6 +8,7 @@ import { courses } from '../courses/course.table.js';
 import { EVENT_NAMES } from '../events/events.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { users } from '../users/user.table.js';
+import { refusedWebhookUrl } from '../webhooks/webhook.http.js';
 import type { IntegrationRow } from './integration.table.js';
 
 /** What an integration may belong to; each must be an object of the integration's school. */
@@ -87,16 +88,18 @@ const hint = (value: unknown) => secretHint(typeof value === 'string' ? value : 
 
 export const maskedConfig = (config: Record<string, unknown>) => Object.fromEntries(Object.keys(config).map((k) => [k, hint(config[k])]));
 
-/**
- * The stored columns for a metaconfig change. The whole hash is encrypted as JSON; the masked view
- * (keys and hints) is kept beside it so replies never decrypt. Update merges (see IntegrationInput).
- */
-export function metaconfigColumns(
+/** A metaconfig change: the hash as it will be (null: cleared) and whether its `url` is new. Update merges (see IntegrationInput). */
+export interface MetaconfigChange {
+  next: Record<string, unknown> | null;
+  newUrl: boolean;
+}
+
+export function metaconfigChange(
   given: Record<string, unknown> | null | undefined,
   current?: Pick<IntegrationRow, 'metaconfigCiphertext'>,
-): Partial<Pick<IntegrationRow, 'metaconfigCiphertext' | 'metaconfigPublic'>> {
-  if (given === undefined) return {};
-  if (given === null) return { metaconfigCiphertext: null, metaconfigPublic: null };
+): MetaconfigChange | undefined {
+  if (given === undefined) return undefined;
+  if (given === null) return { next: null, newUrl: false };
   const stored: Record<string, unknown> = current?.metaconfigCiphertext ? JSON.parse(decryptSecret(current.metaconfigCiphertext)) : {};
   const next: Record<string, unknown> = { ...stored };
   for (const [key, value] of Object.entries(given)) {
@@ -104,5 +107,25 @@ export function metaconfigColumns(
     else if (key in stored && typeof value === 'string' && value === hint(stored[key])) continue;
     else next[key] = value;
   }
-  return { metaconfigCiphertext: encryptSecret(JSON.stringify(next)), metaconfigPublic: maskedConfig(next) };
+  return { next, newUrl: next.url !== undefined && next.url !== stored.url };
+}
+
+/**
+ * A new `url` must be one webhooks may call (webhooks/webhook.http.ts): http(s), and a public
+ * address, its name resolved now. The stored one was checked when it was saved; delivery checks again.
+ */
+export async function checkMetaconfigUrl(checks: Checks, change: MetaconfigChange | undefined, allowPrivate: boolean) {
+  if (!change?.newUrl) return;
+  const why = await refusedWebhookUrl(change.next!.url, allowPrivate);
+  if (why) checks.nested('metaconfig').add('url', 'invalid', why);
+}
+
+/**
+ * The stored columns for a metaconfig change. The whole hash is encrypted as JSON; the masked view
+ * (keys and hints) is kept beside it so replies never decrypt.
+ */
+export function metaconfigColumns(change: MetaconfigChange | undefined): Partial<Pick<IntegrationRow, 'metaconfigCiphertext' | 'metaconfigPublic'>> {
+  if (change === undefined) return {};
+  if (change.next === null) return { metaconfigCiphertext: null, metaconfigPublic: null };
+  return { metaconfigCiphertext: encryptSecret(JSON.stringify(change.next)), metaconfigPublic: maskedConfig(change.next) };
 }
