@@ -12,6 +12,7 @@ import { createApollo } from './graphql/apollo.js';
 import { compiledExecutor } from './graphql/executor.js';
 import { PersistedQueryCache } from './graphql/apq-cache.js';
 import { type GraphqlLimits, resolveLimits, withCostReported } from './graphql/limits.js';
+import { ListBounds } from './graphql/list-bounds.js';
 import type { Context } from './graphql/context.js';
 import { anonymousContext, contextFor, type ContextDeps } from './graphql/request-context.js';
 import { appSchema } from './graphql/schema.js';
@@ -48,6 +49,8 @@ export interface AppOptions {
   graphqlLimits?: Partial<GraphqlLimits>;
   /** Seconds a checked credential is reused (CREDENTIAL_CACHE_SECONDS by default; 0: every request reads it). */
   credentialCacheSeconds?: number;
+  /** Seconds between reads of the lists' sizes from the database's statistics (GRAPHQL_LIST_BOUNDS_SECONDS by default; 0: constants, as the suite prices). */
+  listBoundsSeconds?: number;
   /** Runs of an operation on graphql-js before it is compiled (graphql/executor.ts; tests compile at once, so they check the compiled path). */
   compileAfterRuns?: number;
   /** Integrations may save webhook URLs of loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE_NETWORKS by default). */
@@ -141,7 +144,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', () => subscriptions.close());
   const execute = compiledExecutor(schema, options.compileAfterRuns, resolveLimits(options.graphqlLimits));
   executors.set(app, execute);
-  const apollo = createApollo(schema, execute, log, new PersistedQueryCache(deps.db, deps.now, log), options.graphqlLimits, options.playgroundToken, [subscriptions.plugin]);
+  // Plain lists are priced by the database's statistics (graphql/list-bounds.ts), refreshed now and then.
+  const boundsSeconds = options.listBoundsSeconds ?? config.listBoundsSeconds;
+  const bounds = boundsSeconds > 0 ? new ListBounds(options.database, log) : undefined;
+  if (bounds) {
+    await bounds.start(boundsSeconds);
+    app.addHook('onClose', async () => bounds.stop());
+  }
+  const persisted = new PersistedQueryCache(deps.db, deps.now, log);
+  const apollo = createApollo(schema, execute, log, persisted, options.graphqlLimits, options.playgroundToken, [subscriptions.plugin], bounds);
   await apollo.start();
   app.addHook('onClose', () => apollo.stop());
   app.route({

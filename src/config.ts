@@ -63,6 +63,7 @@ const environment = z.object({
   GRAPHQL_MAX_RESULT_BYTES: wholeNumber(1, 1_000_000_000).default(32 * 1024 * 1024),
   GRAPHQL_TIMEOUT_MS: wholeNumber(1, 3_600_000).default(10_000),
   GRAPHQL_INTROSPECTION: flag.default(true),
+  GRAPHQL_LIST_BOUNDS_SECONDS: wholeNumber(0, 86_400).default(300),
   EVENT_RETENTION_DAYS: wholeNumber(2, 3650).default(30),
   WEBHOOKS_ALLOW_PRIVATE_NETWORKS: flag.default(false),
 });
@@ -135,6 +136,8 @@ export const config = {
     timeoutMs: env.GRAPHQL_TIMEOUT_MS,
     introspection: env.GRAPHQL_INTROSPECTION,
   },
+  /** How often each instance reads the lists' sizes from the database's statistics for the static cost (graphql/list-bounds.ts); 0: never, lists priced by constants. */
+  listBoundsSeconds: env.GRAPHQL_LIST_BOUNDS_SECONDS,
   /** Days the outbox keeps events (the pull feed and redelivery reach back that far); at least 2, past the webhook retries. */
   eventRetentionDays: env.EVENT_RETENTION_DAYS,
   /** Lets webhooks go to loopback and private addresses (development, tests); off, an integration cannot probe the service's network. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { courses } from '../src/modules/courses/course.table.js';
@@ -8,7 +9,8 @@ import { Client, type Service, startService, type TestSchool } from './support/s
 // The budget of a running operation (graphql/budget.ts): the issue-23 reproducer in small (courses
 // that are all in the same paths, read round the cycle under many aliases) stays within the static
 // cost limit, and is stopped while it runs by the count of objects, with a clear error, while the
-// process keeps answering; text is counted too; a blocked read is answered at its deadline.
+// process keeps answering; text is counted too; a blocked read is answered at its deadline. With the
+// database's statistics (graphql/list-bounds.ts) the same reproducer is refused before it runs.
 
 const COURSES = 12;
 const PATHS = 12;
@@ -18,8 +20,16 @@ let courseId: number;
 const apps: FastifyInstance[] = [];
 
 /** A second app over the service's database with its own GraphQL limits. */
-async function clientWith(limits: Partial<GraphqlLimits>, token: string, credentialCacheSeconds = 0): Promise<Client> {
-  const app = await createApp({ database: service.database, now: service.clock.now, rateLimit: { enabled: false }, graphqlLimits: limits, compileAfterRuns: 0, credentialCacheSeconds });
+async function clientWith(limits: Partial<GraphqlLimits>, token: string, credentialCacheSeconds = 0, listBoundsSeconds = 0): Promise<Client> {
+  const app = await createApp({
+    database: service.database,
+    now: service.clock.now,
+    rateLimit: { enabled: false },
+    graphqlLimits: limits,
+    compileAfterRuns: 0,
+    credentialCacheSeconds,
+    listBoundsSeconds,
+  });
   await app.ready();
   apps.push(app);
   return new Client(app, token);
@@ -49,17 +59,40 @@ afterAll(async () => {
   await service?.stop();
 });
 
+describe('the static cost of plain lists, from the database statistics', () => {
+  it('given statistics, when the cycle is priced, then a list costs its average size and a returning one its largest (at least a page): the reproducer is refused before it runs', async () => {
+    // PostgreSQL's autovacuum analyzes on its own schedule; here the statistics are made now.
+    await service.db.execute(sql`analyze path_courses`);
+    const priced = await clientWith({}, school.admin.token!, 0, 3600);
+    const plain = await clientWith({}, school.admin.token!);
+    // Without statistics a course's paths count 2; with them, the 12 each course is in.
+    const guessed: any = await plain.graphql(cycle(1), { id: courseId });
+    expect(guessed.extensions.cost.requested).toBe(1 + 2 * (1 + 25 * (1 + 25)));
+    const known: any = await priced.graphql(cycle(1), { id: courseId });
+    expect(known.errors).toBeUndefined();
+    expect(known.extensions.cost.requested).toBe(1 + PATHS * (1 + 25 * (1 + 25)));
+    // The issue's 19 aliases fit the constants (24,757) but not the data.
+    expect(((await plain.graphql(cycle(19), { id: courseId })) as any).extensions.cost.requested).toBe(19 * (1 + 2 * (1 + 25 * (1 + 25))));
+    const refused: any = await priced.graphql(cycle(19), { id: courseId });
+    expect(refused.errors?.[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+    expect(refused.extensions.cost.requested).toBe(19 * (1 + PATHS * (1 + 25 * (1 + 25))));
+    // A list with no statistics (modules: none exist) keeps the constant.
+    const modules: any = await priced.graphql('query ($id: ID!) { course(id: $id) { modules { id } } }', { id: courseId });
+    expect(modules.extensions.cost.requested).toBe(1 + 2 * 1);
+  });
+});
+
 describe('the budget of a running operation', () => {
   it('given a cycle that fits the static cost but fans out over the data, when it runs, then it is stopped at the object limit with a 400 RESULT_TOO_LARGE and the count', async () => {
     const admin = await clientWith({ maxObjects: 5000 }, school.admin.token!);
     // One alias holds 1 + 12 + 144 + 1,728 objects: within the limit, and priced below the maximum cost.
-    const one = await admin.graphql(cycle(1), { id: courseId });
+    const one: any = await admin.graphql(cycle(1), { id: courseId });
     expect(one.errors).toBeUndefined();
     expect(one.data.a0.paths).toHaveLength(PATHS);
     expect(one.extensions.cost.objects).toBe(1 + PATHS + PATHS * COURSES + PATHS * COURSES * PATHS);
     expect(one.extensions.cost.maximumObjects).toBe(5000);
 
-    const many = await admin.graphql(cycle(19), { id: courseId });
+    const many: any = await admin.graphql(cycle(19), { id: courseId });
     expect(many.extensions.cost.requested).toBeLessThanOrEqual(25_000);
     expect(many.status).toBe(400);
     expect(many.data).toBeUndefined();
@@ -87,7 +120,7 @@ describe('the budget of a running operation', () => {
   it('given text, when a reply repeats it past the byte limit, then it is stopped with RESULT_TOO_LARGE', async () => {
     const admin = await clientWith({ maxResultBytes: 20_000 }, school.admin.token!);
     // Each course description is 1,000 characters: 12 fit, 144 do not.
-    const few = await admin.graphql('query ($id: ID!) { course(id: $id) { paths { id } } courses(first: 12) { nodes { description } } }', { id: courseId });
+    const few: any = await admin.graphql('query ($id: ID!) { course(id: $id) { paths { id } } courses(first: 12) { nodes { description } } }', { id: courseId });
     expect(few.errors).toBeUndefined();
     expect(few.extensions.cost.resultBytes).toBeGreaterThanOrEqual(12_000);
     const many = await admin.graphql('query ($id: ID!) { course(id: $id) { paths { courses { description } } } }', { id: courseId });
@@ -122,7 +155,7 @@ describe('the budget of a running operation', () => {
   });
 
   it('given a query within every limit, when it answers, then extensions.cost reports what it used beside what it was priced', async () => {
-    const res = await school.admin.graphql('{ courses(first: 5) { nodes { id name } } }');
+    const res: any = await school.admin.graphql('{ courses(first: 5) { nodes { id name } } }');
     expect(res.extensions.cost).toMatchObject({ requested: 6, maximum: 25_000, objects: 6, maximumObjects: 50_000, timeoutMs: 10_000 });
     expect(res.extensions.cost.resultBytes).toBeGreaterThan(0);
     expect(res.extensions.cost.milliseconds).toBeGreaterThanOrEqual(0);

@@ -8,6 +8,7 @@ import type { Context } from './context.js';
 import { errorCodes } from './error-codes.js';
 import { type Executor, localGateway } from './executor.js';
 import { inputGuard } from './input-guard.js';
+import type { ListBounds } from './list-bounds.js';
 import { allLimitCodes, type GraphqlLimits, limitCodes, limitsPlugin, resolveLimits } from './limits.js';
 
 const exampleQuery = (hint: string) => `${hint}
@@ -168,6 +169,8 @@ export function createApollo(
   playgroundToken?: string,
   /** More plugins (subscriptions.ts: closes the WebSocket server when Apollo stops, refuses subscriptions over HTTP). */
   plugins: ApolloServerPlugin<Context>[] = [],
+  /** The lists' sizes from the database's statistics, for the static cost (none: the constants). */
+  bounds?: ListBounds,
 ): ApolloServer<Context> {
   const limits = resolveLimits(limitOverrides);
   return new ApolloServer<Context>({
@@ -175,7 +178,7 @@ export function createApollo(
     gateway: localGateway(schema, execute),
     // httpStatusPlugin last: it reads the errors as the limits plugin leaves them.
     // No HTTP cache hints are sent (every reply depends on the credential): the cache-control plugin only costs time.
-    plugins: [ApolloServerPluginCacheControlDisabled(), playground(playgroundToken), inputGuard, limitsPlugin(limits), ...plugins, httpStatusPlugin(persisted)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), playground(playgroundToken), inputGuard, limitsPlugin(limits, bounds), ...plugins, httpStatusPlugin(persisted)],
     // The parser stops at the token limit; limits.ts switches introspection (Apollo's refusal names the engine).
     parseOptions: { maxTokens: limits.maxTokens },
     // main.ts owns SIGTERM and SIGINT: it lets requests in flight finish before Apollo stops.

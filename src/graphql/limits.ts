@@ -25,6 +25,7 @@ import {
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import { config, ConfigurationError } from '../config.js';
 import { type BudgetLimits, budgetCodes, type ExecutionBudget } from './budget.js';
+import type { ListBounds } from './list-bounds.js';
 import { DEFAULT_PAGE_SIZE, DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from './pagination.js';
 
 /**
@@ -71,9 +72,16 @@ type LimitCode = (typeof limitCodes)[number];
 // ---------------------------------------------------------------------------------------------
 // Cost: about the number of objects a query may return, counted as GitHub and Shopify do.
 
-/** A list that is not a connection (a course's modules) is bounded by the data, not the query: priced as this many items, so each nesting level costs more. */
+/**
+ * A list that is not a connection (a course's modules) is bounded by the data, not the query: priced
+ * at the average number of items the database's statistics give (list-bounds.ts), and at least this
+ * many, so each nesting level costs more.
+ */
 const LIST_SIZE = 2;
-/** A list that leads back to a type already on its path (course → paths → courses) fans out again at every return: priced as a default page. */
+/**
+ * A list that leads back to a type already on its path (course → paths → courses) fans out again at
+ * every return: priced at the largest count the statistics give, and at least a default page.
+ */
 const RETURNING_LIST_SIZE = DEFAULT_PAGE_SIZE;
 /** Selections a document may expand to through its fragments; beyond it the cost is not even computed. */
 const MAX_SELECTIONS = 10_000;
@@ -94,9 +102,17 @@ const estimator: ComplexityEstimator = ({ type, field, node, args, childComplexi
   // Inside a connection the page is already counted: its items once, `edges` and `pageInfo` as wrappers.
   if (isConnection(type)) return field.name === 'nodes' ? 1 + childComplexity : childComplexity;
   if (!isListType(getNullableType(field.type))) return 1 + childComplexity;
-  const size = (context as Shape).returning.has(node) ? RETURNING_LIST_SIZE : LIST_SIZE;
+  const { shape, bounds } = context as Pricing;
+  const known = bounds?.get(`${type.name}.${field.name}`);
+  const size = shape.returning.has(node) ? Math.max(RETURNING_LIST_SIZE, known?.largest ?? 0) : Math.max(LIST_SIZE, known?.average ?? 0);
   return size * (1 + childComplexity);
 };
+
+/** What the estimator reads besides the field: the document's shape and the lists' bounds from the data (none: the constants). */
+interface Pricing {
+  shape: Shape;
+  bounds?: ListBounds;
+}
 
 /** What a document is, apart from its variables: measured once per document. */
 export interface Shape {
@@ -175,11 +191,12 @@ function markReturningLists(schema: GraphQLSchema, document: DocumentNode, shape
   }
 }
 
-/** The cost of one operation with its variables; throws when the variables do not fit the operation. */
-export function queryCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> = {}, operationName?: string): number {
+/** The cost of one operation with its variables (lists priced by `bounds` when given); throws when the variables do not fit the operation. */
+export function queryCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> = {}, operationName?: string, bounds?: ListBounds): number {
   const shape = measureQuery(schema, document);
   if (shape.oversized) return Infinity;
-  return getComplexity({ schema, query: document, variables, operationName, estimators: [estimator], context: shape, maxQueryNodes: MAX_SELECTIONS + 1 });
+  const context: Pricing = { shape, bounds };
+  return getComplexity({ schema, query: document, variables, operationName, estimators: [estimator], context, maxQueryNodes: MAX_SELECTIONS + 1 });
 }
 
 /** Costs of each parsed document (Apollo keeps parsed documents), by operation and variables: a client repeating a query is not priced again. */
@@ -188,15 +205,22 @@ const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
 const COSTS_PER_DOCUMENT = 64;
 
 /** queryCost, remembered per document; null when the variables do not fit the operation (execution refuses them before any resolver runs). */
-function cachedCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined): number | null {
+function cachedCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  bounds: ListBounds | undefined,
+): number | null {
   let known = costs.get(document);
   if (!known) costs.set(document, (known = new Map()));
-  const key = `${operationName ?? ''}\n${variables ? JSON.stringify(variables) : ''}`;
+  // A refresh of the bounds prices every document again.
+  const key = `${bounds?.version ?? 0}\n${operationName ?? ''}\n${variables ? JSON.stringify(variables) : ''}`;
   const hit = known.get(key);
   if (hit !== undefined) return hit;
   let cost: number | null;
   try {
-    cost = queryCost(schema, document, variables ?? {}, operationName);
+    cost = queryCost(schema, document, variables ?? {}, operationName, bounds);
   } catch {
     cost = null;
   }
@@ -244,11 +268,12 @@ export function operationLimitError(
   variables: Record<string, unknown> | undefined,
   operationName: string | undefined,
   limits: GraphqlLimits,
+  bounds?: ListBounds,
 ): GraphQLError | undefined {
   const shape = measureQuery(schema, document);
   let cost: number | null = null;
   try {
-    cost = shape.oversized ? null : queryCost(schema, document, variables ?? {}, operationName);
+    cost = shape.oversized ? null : queryCost(schema, document, variables ?? {}, operationName, bounds);
   } catch {
     // Variables that do not fit the operation: execution refuses them before any resolver runs.
   }
@@ -276,7 +301,7 @@ function tokenCount(source: string, max: number): number {
  * huge document before building it. This plugin renames that refusal, checks the other limits
  * once the operation is known, and writes `extensions.cost` into every reply.
  */
-export function limitsPlugin(limits: GraphqlLimits): ApolloServerPlugin<any> {
+export function limitsPlugin(limits: GraphqlLimits, bounds?: ListBounds): ApolloServerPlugin<any> {
   const tooLarge: GraphQLFormattedError = {
     message: `The query has more than ${limits.maxTokens} tokens; send a smaller document`,
     extensions: { code: 'QUERY_TOO_LARGE', limit: limits.maxTokens },
@@ -293,7 +318,7 @@ export function limitsPlugin(limits: GraphqlLimits): ApolloServerPlugin<any> {
         },
         async didResolveOperation({ schema, document, request, operationName }) {
           const shape = measureQuery(schema, document);
-          requested = shape.oversized ? null : cachedCost(schema, document, request.variables, operationName ?? undefined);
+          requested = shape.oversized ? null : cachedCost(schema, document, request.variables, operationName ?? undefined, bounds);
           const broken = brokenLimit(shape, requested, limits);
           if (broken) throw broken;
         },

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/client.js';
 import { columnKey, inList, inListPlaceholder } from '../db/columns.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
 import { notFound } from './errors.js';
+import { registerListColumn } from './list-bounds.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
 
@@ -94,6 +95,7 @@ export function childrenLoader<T extends Owned>(
   where?: (ctx: Context) => SQL | undefined,
 ): LoaderDefinition<number, T['$inferSelect'][]> {
   const parentKey = columnKey(table, parentColumn);
+  registerListColumn(name, table, parentColumn);
   const order = [...orderBy.map((c) => asc(c)), asc(table.id)];
   const read = keyedRead<Record<string, any>>(
     table,
@@ -146,6 +148,7 @@ export function linkLoader<V>(
   order: SQL[],
 ): LoaderDefinition<number, V[]> {
   type Linked = { parentId: number; value: V };
+  registerListColumn(name, link, parentColumn);
   const select = (db: Queryable, where: SQL) =>
     db
       .select({ parentId: parentColumn, value })
