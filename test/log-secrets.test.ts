@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/modules/users/user.table.js';
 import { isSensitiveName, loggedError, loggedUrl } from '../src/http/logging.js';
+import { api, fixtures } from './support/courses.fixtures.js';
 import { Client, loggingApp, type Service, startService } from './support/service.js';
 
 // With request logging on, a broad run of requests (credentials good and bad, secrets in bodies and
@@ -129,6 +130,40 @@ describe('logs of a broad run', () => {
   });
 });
 
+describe('a certificate verified by its code', () => {
+  it('given a certificate verified by its code, then its request line shows the route with the code redacted', async () => {
+    // A student completes a certified product's only lesson: the certificate is issued.
+    const school = await service.school('Certified Logs');
+    const make = api(school.admin);
+    const course = await make.course();
+    const lesson = await make.lesson({ course_module_id: (await make.module(course.id)).id });
+    const product = await school.admin.post('/school_products', { school_product: { title: 'Certified', certification: true, certification_min_progress: 100 } });
+    expect((await school.admin.put(`/school_products/${product.body.id}`, { school_product: { course_ids: [course.id] } })).status).toBe(200);
+    const enrollment = await fixtures(service).enrollment(school, product.body.id);
+    await enrollment.student.put(`/enrollments/${enrollment.id}/lessons/${lesson.id}/progress`, { progress: { completed: true } });
+    const code: string = (await enrollment.student.get(`/enrollments/${enrollment.id}`)).body.certificate_code;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{16}$/);
+
+    // Anyone verifies it, also through the prefixes and suffix clients put around a route, and
+    // with a method the route does not answer.
+    const from = lines.length;
+    for (const url of [`/certificates/${code}`, `/api/v1/certificates/${code}.json?page=1`, `//certificates/${code}/`]) {
+      const verified = await as(null).get(url);
+      expect(verified.status, url).toBe(200);
+      expect(verified.body.student_name).toBe('Enrolled');
+    }
+    expect((await as(null).post(`/certificates/${code}`)).status).toBe(405);
+    const requests = lines.slice(from).map((line) => JSON.parse(line)).filter((l) => l.req);
+    expect(requests.map((l) => l.req.url)).toEqual([
+      '/certificates/[redacted]',
+      '/certificates/[redacted]?page=1',
+      '/certificates/[redacted]',
+      '/certificates/[redacted]',
+    ]);
+    expect(lines.slice(from).join('')).not.toContain(code);
+  });
+});
+
 describe('what a log line keeps', () => {
   it('masks every query parameter whose name holds a sensitive word, in any spelling, and leaves the rest', () => {
     for (const name of ['token', 'access_token', 'TOKEN', 'accessToken', 'api_key', 'apiKey', 'client-secret', 'school[crm_token]',
@@ -141,6 +176,13 @@ describe('what a log line keeps', () => {
     expect(loggedUrl('/schools?page=2&email=a%40b.example&school[crm_token]=abc#f')).toBe('/schools?page=2&email=[redacted]&school[crm_token]=[redacted]#f');
     expect(loggedUrl('/media/12?page=2')).toBe('/media/12?page=2');
     expect(loggedUrl('/x?note=ana%40example.com')).toBe('/x?note=[email]');
+  });
+
+  it('masks the path segments its route holds secret, however many slashes stand around them', () => {
+    expect(loggedUrl('/certificates/AbC-123_xyz?page=2', [1])).toBe('/certificates/[redacted]?page=2');
+    expect(loggedUrl('//certificates//AbC-123_xyz/', [1])).toBe('/certificates/[redacted]');
+    expect(loggedUrl('/enrollments/12/lessons/34/progress', [])).toBe('/enrollments/12/lessons/34/progress');
+    expect(loggedUrl('/certificates/AbC-123_xyz')).toBe('/certificates/AbC-123_xyz');
   });
 
   it('logs a failed statement by its SQLSTATE, constraint and a message with no statement, parameter or value', () => {

@@ -301,7 +301,7 @@ describe('Schools over GraphQL', () => {
         subdomain,
         status: 'pending',
         domains: ['gql-one.example', 'gql-two.example'],
-        crmToken: 'crm',
+        crmToken: '****',
         metadata: { a: 1 },
         metaAvailableLocales: ['pt-BR'],
         ...links,

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decryptSecret } from '../src/auth/secrets.js';
 import { apiTokens } from '../src/modules/auth-tokens/api-token.table.js';
 import { forums } from '../src/modules/forums/forum.table.js';
 import { libraries } from '../src/modules/library/library.table.js';
@@ -226,7 +227,7 @@ describe('Schools over REST', () => {
           email: 'contact@gamma.example',
           phone: '+55 11 5555-0000',
           cnpj: '12.345.678/0001-90',
-          crm_token: 'crm-1',
+          crm_token: 'crm-token-0001',
           ads_adv_id: 'adv-1',
           ads_pix_id: 'pix-1',
           video_key: 'vk',
@@ -254,7 +255,8 @@ describe('Schools over REST', () => {
         status: 'pending',
         domains: ['gamma.example.com', 'www.gamma.example'],
         email: 'contact@gamma.example',
-        crm_token: 'crm-1',
+        crm_token: '****0001',
+        video_access_token: '****',
         ads_adv_id: 'adv-1',
         ads_pix_id: 'pix-1',
         video_project_id: 'vpid',
@@ -264,7 +266,8 @@ describe('Schools over REST', () => {
       });
       expect(s.created_at).toMatch(ISO);
       const row = await schoolRow(s.id);
-      expect(row).toMatchObject({ name: 'Gamma School', subdomain: sub, status: 'pending', termsOfUse: 'Be nice.' });
+      expect(row).toMatchObject({ name: 'Gamma School', subdomain: sub, status: 'pending', termsOfUse: 'Be nice.', crmTokenHint: '****0001' });
+      expect([decryptSecret(row.crmTokenCiphertext!), decryptSecret(row.videoAccessTokenCiphertext!)]).toEqual(['crm-token-0001', 'vat']);
       const domains = await service.db.select().from(schoolDomains).where(eq(schoolDomains.schoolId, s.id)).orderBy(schoolDomains.position);
       expect(domains.map((d) => d.domain)).toEqual(['gamma.example.com', 'www.gamma.example']);
       const shown = await service.platform.get(res.headers.location as string);
@@ -645,6 +648,21 @@ describe('Schools over REST', () => {
       const res = await service.platform.put(`/school/${created.id}`, { school: { ...fetched, name: 'Round Trip', status: 'canceled', id: 1 } });
       expect(res.status, res.text).toBe(200);
       expect(res.body).toMatchObject({ id: created.id, name: 'Round Trip', status: 'pending', domains: ['roundtrip.example'] });
+    });
+
+    it('given tokens, then they are write-only: shown masked, kept when the fetched school is sent back, a stray mask refused, null clears', async () => {
+      const created = await createSchool({ crm_token: 'crm-token-0017', video_access_token: 'vat' });
+      expect(created).toMatchObject({ crm_token: '****0017', video_access_token: '****' });
+      const stored = await schoolRow(created.id);
+      const fetched = (await service.platform.get(`/schools/${created.id}`)).body;
+      expect((await service.platform.put(`/school/${created.id}`, { school: fetched })).status).toBe(200);
+      expect(await schoolRow(created.id)).toMatchObject({ crmTokenCiphertext: stored.crmTokenCiphertext, videoAccessTokenCiphertext: stored.videoAccessTokenCiphertext });
+      // A mask that is not the stored hint would store the mask as the token.
+      expectFieldError(await service.platform.patch(`/school/${created.id}`, { school: { crm_token: '****9999' } }), 422, 'crm_token', 'invalid');
+      expect((await schoolRow(created.id)).crmTokenCiphertext).toBe(stored.crmTokenCiphertext);
+      const cleared = await service.platform.patch(`/school/${created.id}`, { school: { crm_token: null, video_access_token: '' } });
+      expect(cleared.body).toMatchObject({ crm_token: null, video_access_token: null });
+      expect(await schoolRow(created.id)).toMatchObject({ crmTokenCiphertext: null, crmTokenHint: null, videoAccessTokenCiphertext: null, videoAccessTokenHint: null });
     });
 
     it('given new domains, when updating, then they replace the old ones; an empty list clears them', async () => {

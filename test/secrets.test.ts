@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   chooseSecretsKey,
   decryptSecret,
@@ -12,6 +13,8 @@ import {
   verifyToken,
 } from '../src/auth/secrets.js';
 import { ConfigurationError } from '../src/config.js';
+import { schools } from '../src/modules/schools/school.table.js';
+import { type Service, startService } from './support/service.js';
 
 describe('secrets', () => {
   it('encrypts with a fresh IV each time and decrypts back', () => {
@@ -98,5 +101,50 @@ describe('the secrets key at start-up', () => {
     const lines = failure!.stderr.trim().split('\n');
     expect(lines).toEqual([expect.stringMatching(/^Configuration error: SECRETS_KEY is required when NODE_ENV=production/)]);
     expect(failure!.stdout).not.toMatch(/listening/i);
+  });
+});
+
+describe("schools' tokens at rest", () => {
+  let service: Service;
+  // The schema the version before 0007 left: crm_token and video_access_token in plaintext.
+  beforeAll(async () => {
+    service = await startService({ migratedThrough: '0006_webhooks' });
+  });
+  afterAll(() => service?.stop());
+
+  const rowOf = async (subdomain: string) => (await service.db.select().from(schools).where(eq(schools.subdomain, subdomain)))[0];
+
+  it('given tokens an older version stored in plaintext, when start-up migrates, then they are encrypted in place and the API shows their hints', async () => {
+    const crm = `crm-${randomBytes(8).toString('hex')}`;
+    const video = 'vat-short';
+    await service.db.execute(sql`insert into schools (name, subdomain, status, crm_token, video_access_token) values ('Old', 'old-tokens', 'active', ${crm}, ${video})`);
+    await service.db.execute(sql`insert into schools (name, subdomain) values ('None', 'no-tokens')`);
+    const [before] = await service.db.select({ updatedAt: schools.updatedAt }).from(schools).where(eq(schools.subdomain, 'old-tokens'));
+
+    await service.database.migrate();
+    const row = await rowOf('old-tokens');
+    // Only the storage changed, not the school.
+    expect(row.updatedAt).toEqual(before.updatedAt);
+    expect(row.crmTokenCiphertext).toMatch(/^v1\./);
+    expect(row.crmTokenCiphertext).not.toContain(crm);
+    expect(decryptSecret(row.crmTokenCiphertext!)).toBe(crm);
+    expect(row.crmTokenHint).toBe(`****${crm.slice(-4)}`);
+    expect(decryptSecret(row.videoAccessTokenCiphertext!)).toBe(video);
+    expect(row.videoAccessTokenHint).toBe('****');
+    expect(await rowOf('no-tokens')).toMatchObject({ crmTokenCiphertext: null, crmTokenHint: null, videoAccessTokenCiphertext: null, videoAccessTokenHint: null });
+
+    // Start-up runs it every time: a second run changes nothing (no re-encryption, no new IV).
+    await service.database.migrate();
+    expect(await rowOf('old-tokens')).toEqual(row);
+
+    // The API reads the hints; sending them back keeps the tokens, a new value replaces one.
+    const shown = await service.platform.get(`/schools/${row.id}`);
+    expect(shown.body).toMatchObject({ crm_token: row.crmTokenHint, video_access_token: '****' });
+    const kept = await service.platform.put(`/school/${row.id}`, { school: { crm_token: row.crmTokenHint, video_access_token: '****' } });
+    expect(kept.status, kept.text).toBe(200);
+    expect(await rowOf('old-tokens')).toMatchObject({ crmTokenCiphertext: row.crmTokenCiphertext, videoAccessTokenCiphertext: row.videoAccessTokenCiphertext });
+    const replaced = await service.platform.put(`/school/${row.id}`, { school: { crm_token: 'crm-replaced-0042' } });
+    expect(replaced.body.crm_token).toBe('****0042');
+    expect(decryptSecret((await rowOf('old-tokens')).crmTokenCiphertext!)).toBe('crm-replaced-0042');
   });
 });

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConfigurationError } from '../config.js';
+import type { Checks } from '../graphql/validation.js';
 
 /** What the process environment says about the key: where it runs and what it was given. */
 export interface SecretsEnv {
@@ -13,10 +14,10 @@ export const DEVELOPMENT_KEY_WARNING =
 
 /**
  * One key for the secrets the service keeps (gateway keys, host access tokens, integration
- * settings) and the tokens it signs (SCORM launches). Every instance behind a load balancer must
- * share it: SECRETS_KEY, 32 bytes, base64. Without it the public development key is used, but
- * only where nothing real is kept: the embedded database or the tests. In production, or on
- * PostgreSQL outside the tests, a missing key stops start-up.
+ * settings, schools' CRM and video access tokens) and the tokens it signs (SCORM launches). Every
+ * instance behind a load balancer must share it: SECRETS_KEY, 32 bytes, base64. Without it the
+ * public development key is used, but only where nothing real is kept: the embedded database or
+ * the tests. In production, or on PostgreSQL outside the tests, a missing key stops start-up.
  */
 export function chooseSecretsKey(env: SecretsEnv): { key: Buffer; warning?: string } {
   const configured = env.SECRETS_KEY?.trim();
@@ -78,6 +79,32 @@ export const SECRET_HINT_MIN_LENGTH = 12;
  * at least 12 characters, else `****` alone.
  */
 export const secretHint = (plain: string) => (plain.length >= SECRET_HINT_MIN_LENGTH ? `****${plain.slice(-4)}` : '****');
+
+/** The two columns a write-only secret `field` is stored in: `<field>Ciphertext` and `<field>Hint`. */
+export type SecretColumns<F extends string> = { [K in `${F}Ciphertext` | `${F}Hint`]?: string | null };
+
+/** The stored columns of a secret's value: encrypted with its hint, or both null for a blank one. */
+export function storedSecret<F extends string>(field: F, plain: string): SecretColumns<F> {
+  const value = plain.trim();
+  return { [`${field}Ciphertext`]: value ? encryptSecret(value) : null, [`${field}Hint`]: value ? secretHint(value) : null } as SecretColumns<F>;
+}
+
+/**
+ * The columns to write for a write-only secret given as `field` of an input: undefined keeps, null
+ * or '' clears, the stored hint sent back keeps (clients send a fetched object back), any other
+ * value replaces. A masked value that is not the stored hint is refused: it would store the mask
+ * as the secret.
+ */
+export function writeOnlySecret<F extends string>(checks: Checks, field: F, given: string | null | undefined, current?: SecretColumns<F>): SecretColumns<F> {
+  if (given === undefined) return {};
+  const value = given?.trim() ?? '';
+  if (value && current?.[`${field}Ciphertext`] && value === current[`${field}Hint`]) return {};
+  if (value.startsWith('****')) {
+    checks.add(field, 'invalid', 'is a masked hint, not a token: send the token itself');
+    return {};
+  }
+  return storedSecret(field, value);
+}
 
 /** A signed, expiring token carrying `claims` (`<payload>.<signature>`, base64url). */
 export function signToken(claims: Record<string, unknown>, expiresAt: Date): string {

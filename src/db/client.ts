@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres, PostgresJsSession } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { runDataMigrations } from './data-migrations.js';
 import { decodeRowsOfSessions } from './row-decoder.js';
 
 /** The drizzle database both drivers give: code is written against this type only. */
@@ -27,6 +28,7 @@ export interface Database {
   db: Db;
   driver: 'pglite' | 'postgres';
   statements: StatementCounter;
+  /** Applies the SQL migrations, then the data migrations (db/data-migrations.ts). */
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** The embedded client, when the driver is PGlite (tests dump and reload its data directory). */
@@ -123,7 +125,9 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
         const session = postgres(options.url!, { max: 1, onnotice: () => {}, connection: { TimeZone: SESSION_TIME_ZONE } });
         try {
           await session`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
-          await migratePostgres(drizzlePostgres(session, { casing }), { migrationsFolder });
+          const migrating = drizzlePostgres(session, { casing });
+          await migratePostgres(migrating, { migrationsFolder });
+          await runDataMigrations(migrating as unknown as Db);
           await session`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
         } finally {
           await session.end({ timeout: 5 });
@@ -160,7 +164,9 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     statements,
     pglite,
     async migrate() {
-      await migratePglite(drizzlePglite(pglite, { casing }), { migrationsFolder });
+      const migrating = drizzlePglite(pglite, { casing });
+      await migratePglite(migrating, { migrationsFolder });
+      await runDataMigrations(migrating as unknown as Db);
     },
     async listen(channel, handler) {
       const stop = await pglite.listen(channel, handler);

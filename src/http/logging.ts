@@ -1,10 +1,10 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /**
  * What request and error logs may show. No token, password, key, secret or personal value may
- * reach a log line: URLs are logged with sensitive query values masked, headers not at all, and
- * errors (a failed statement carries its SQL and parameters) as their type, SQLSTATE, the names
- * of the constraint, table and column, and a message cut before any value.
+ * reach a log line: URLs are logged with sensitive query and path values masked, headers not at
+ * all, and errors (a failed statement carries its SQL and parameters) as their type, SQLSTATE, the
+ * names of the constraint, table and column, and a message cut before any value.
  */
 
 /**
@@ -50,13 +50,31 @@ export function isSensitiveName(name: string): boolean {
   return words.some((w) => sensitiveWords.has(w));
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The positions of the route's path segments that hold a secret (set by rest/router.ts). */
+    secretSegments?: readonly number[];
+  }
+}
+
 /**
- * A URL as logs show it: the value of every sensitive query parameter replaced by `[redacted]`,
- * and anything shaped like a token, hash or e-mail address masked wherever it stands.
+ * The path with the segments at `secret` positions masked (a certificate's code, which reveals its
+ * holder's name). Segments are counted as the router counts them: empty ones (duplicate and
+ * trailing slashes) are not.
  */
-export function loggedUrl(url: string): string {
+function maskedPath(path: string, secret: readonly number[] | undefined): string {
+  if (!secret?.length) return path;
+  return '/' + path.split('/').filter(Boolean).map((segment, i) => (secret.includes(i) ? '[redacted]' : segment)).join('/');
+}
+
+/**
+ * A URL as logs show it: the value of every sensitive query parameter and the path segments its
+ * route holds secret (`secretSegments`) replaced by `[redacted]`, and anything shaped like a
+ * token, hash or e-mail address masked wherever it stands.
+ */
+export function loggedUrl(url: string, secretSegments?: readonly number[]): string {
   const q = url.indexOf('?');
-  if (q === -1) return scrub(url);
+  if (q === -1) return scrub(maskedPath(url, secretSegments));
   const hash = url.indexOf('#', q);
   const query = url.slice(q + 1, hash === -1 ? undefined : hash);
   const masked = query
@@ -67,7 +85,7 @@ export function loggedUrl(url: string): string {
       return isSensitiveName(pair.slice(0, eq)) ? `${pair.slice(0, eq)}=[redacted]` : pair;
     })
     .join('&');
-  return scrub(url.slice(0, q + 1) + masked + (hash === -1 ? '' : url.slice(hash)));
+  return scrub(maskedPath(url.slice(0, q), secretSegments) + '?' + masked + (hash === -1 ? '' : url.slice(hash)));
 }
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
@@ -128,8 +146,8 @@ export function loggedError(error: unknown, depth = 0): LoggedError {
 }
 
 /** The request as logs show it: no header (authorization, cookie), no body, the URL masked. */
-function loggedRequest(req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-  return { method: req.method, url: loggedUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+function loggedRequest(req: FastifyRequest) {
+  return { method: req.method, url: loggedUrl(req.url, req.routeOptions?.config?.secretSegments), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 /** Fastify's logger options: every serializer above, and headers redacted should anything log them whole. */

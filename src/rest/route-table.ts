@@ -6,8 +6,8 @@
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type ArgSource =
-  /** A path parameter (`:id`). */
-  | { from: 'path'; name: string }
+  /** A path parameter (`:id`); a secret one (a certificate's code) is `[redacted]` in logs. */
+  | { from: 'path'; name: string; secret?: boolean }
   /** A scalar from the merged query and body params (Rails' `params[:name]`). */
   | { from: 'param'; name: string }
   /** The resource hash (`{"school": {...}}`), converted to the argument's input type. */
@@ -16,7 +16,7 @@ export type ArgSource =
   | { from: 'params' }
   | { from: 'value'; value: unknown };
 
-export const pathParam = (name = 'id'): ArgSource => ({ from: 'path', name });
+export const pathParam = (name = 'id', options: { secret?: boolean } = {}): ArgSource => ({ from: 'path', name, ...options });
 export const param = (name: string): ArgSource => ({ from: 'param', name });
 /** `extra` names top-level params merged into the resource (the activity's `exam_questions_attributes`). */
 export const resource = (key: string, options: { optional?: boolean; extra?: string[] } = {}): ArgSource => ({

@@ -41,6 +41,16 @@ export function routeShape(path: string): { shape: string; names: string[] } {
   return { shape, names };
 }
 
+/** The positions of a shape's segments that one of its rows holds secret (`pathParam('code', { secret: true })`): logs mask them. */
+function secretSegments(shape: string, rows: Row[]): number[] {
+  const secret = (row: Row, k: number) =>
+    Object.values(row.compiled.route.args ?? {}).some((a) => a.from === 'path' && a.secret && a.name === row.paramNames[k]);
+  return shape
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment, i) => (segment.startsWith(':p') && rows.some((row) => secret(row, Number(segment.slice(2)))) ? [i] : []));
+}
+
 class RestFailure extends Error {
   constructor(
     readonly status: number,
@@ -66,10 +76,11 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
     }
   }
   for (const [shape, byMethod] of groups) {
+    const config = { secretSegments: secretSegments(shape, [...byMethod.values()].flat()) };
     for (const [method, rows] of byMethod) {
       // Rows with a `when` come first: they claim the requests whose query matches them.
       rows.sort((a, b) => Number(!a.compiled.route.when) - Number(!b.compiled.route.when));
-      app.route({ method, url: shape, handler: (request, reply) => handle(deps, rows, request, reply) });
+      app.route({ method, url: shape, config, handler: (request, reply) => handle(deps, rows, request, reply) });
     }
     const allowed = [...byMethod.keys()];
     const specPath = [...byMethod.values()][0][0].compiled.route.path;
@@ -78,6 +89,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
       app.route({
         method: others,
         url: shape,
+        config,
         handler: (_request, reply) =>
           reply
             .code(405)

@@ -1,6 +1,12 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type { FastifyInstance } from 'fastify';
 import type { ResultOf, TadaDocumentNode } from 'gql.tada';
 import { type DocumentNode, print } from 'graphql';
@@ -9,7 +15,7 @@ import qs from 'qs';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { issueToken, type Role } from '../../src/auth/credential.js';
-import { type Database, openDatabase } from '../../src/db/client.js';
+import { type Database, migrationsFolder, openDatabase } from '../../src/db/client.js';
 
 /**
  * A typed reply's data with every field present (null and undefined stripped, deeply): tests read
@@ -196,6 +202,26 @@ export class Service {
 
 let fileDatabases = 0;
 
+/**
+ * Applies the SQL migrations through `tag` only (as named in schema/migrations/meta/_journal.json)
+ * to an empty database: the schema a version of the service before the next one left.
+ */
+async function migrateThrough(database: Database, url: string | undefined, tag: string) {
+  const journal = JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const through = journal.entries.findIndex((e) => e.tag === tag);
+  if (through === -1) throw new Error(`schema/migrations has no migration ${tag}`);
+  const folder = mkdtempSync(join(tmpdir(), 'lp-migrations-'));
+  try {
+    cpSync(migrationsFolder, folder, { recursive: true });
+    writeFileSync(join(folder, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, through + 1) }));
+    if (!url) return await migratePglite(drizzlePglite(database.pglite!), { migrationsFolder: folder });
+    const session = postgres(url, { max: 1, onnotice: () => {} });
+    await migratePostgres(drizzlePostgres(session), { migrationsFolder: folder }).finally(() => session.end());
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /** A service on a database of this test file's own, migrated, empty. */
 /**
  * `credentialCache`: reuse checked credentials as production does (test/credential-cache.test.ts);
@@ -209,6 +235,8 @@ export async function startService(
     compileAfterRuns?: number;
     /** Integrations may save webhook URLs of loopback and private addresses (off, as WEBHOOKS_ALLOW_PRIVATE_NETWORKS's default). */
     webhooksAllowPrivateNetworks?: boolean;
+    /** A database migrated only through this migration (its tag), as an older version left it; the test migrates the rest. */
+    migratedThrough?: string;
   } = {},
 ): Promise<Service> {
   const info = inject('testDatabase');
@@ -219,7 +247,7 @@ export async function startService(
     const name = `${info.template!.replace(/_tmpl_\d+$/, '')}_f${process.pid}_${++fileDatabases}`;
     const admin = postgres(info.url!, { max: 1, onnotice: () => {} });
     await admin.unsafe(`drop database if exists "${name}"`);
-    await admin.unsafe(`create database "${name}" template "${info.template}"`);
+    await admin.unsafe(`create database "${name}"${options.migratedThrough ? '' : ` template "${info.template}"`}`);
     const url = new URL(info.url!);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
@@ -229,8 +257,10 @@ export async function startService(
       await admin.end();
     };
   } else {
-    database = await openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([readFileSync(info.dumpFile!)]) });
+    const dump = options.migratedThrough ? {} : { loadDataDir: new Blob([readFileSync(info.dumpFile!)]) };
+    database = await openDatabase({ dataDir: 'memory://', ...dump });
   }
+  if (options.migratedThrough) await migrateThrough(database, databaseUrl, options.migratedThrough);
   const clock = new TestClock(options.now);
   // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
   // Every operation compiled from its first run, so the suite checks the compiled path production takes (graphql/executor.ts).

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { FieldResolver, Resolver, Root } from 'type-graphql';
-import { encryptSecret, secretHint } from '../../auth/secrets.js';
+import { writeOnlySecret } from '../../auth/secrets.js';
 import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
@@ -14,31 +14,13 @@ import { Library } from './library.type.js';
 
 uniqueConstraintField('host_credentials_library_id_host_key', 'host');
 
-type TokenColumns = Partial<Pick<HostCredentialRow, 'accessTokenCiphertext' | 'accessTokenHint'>>;
-
-/**
- * The stored token columns for a given access token: undefined keeps, null or '' clears, the stored
- * hint sent back keeps (clients send a fetched object back), any other value replaces. A masked
- * value that is not the stored hint is refused: it would store the mask as the token.
- */
-function accessTokenColumns(checks: Checks, given: string | null | undefined, current?: HostCredentialRow): TokenColumns {
-  if (given === undefined) return {};
-  const token = given?.trim() ?? '';
-  if (token === '') return { accessTokenCiphertext: null, accessTokenHint: null };
-  if (current?.accessTokenCiphertext && token === current.accessTokenHint) return {};
-  if (token.startsWith('****')) {
-    checks.add('accessToken', 'invalid', 'is a masked hint, not a token: send the token itself');
-    return {};
-  }
-  return { accessTokenCiphertext: encryptSecret(token), accessTokenHint: secretHint(token) };
-}
-
 /** The columns a create or an update writes: host required on create, not clearable on update. */
 function hostCredentialColumns(input: HostCredentialInput, current?: HostCredentialRow) {
   const checks = new Checks().present(!current, 'host', input.host);
   const host = input.host?.trim();
   if (host && /\s/.test(host)) checks.add('host', 'invalid', 'may not contain spaces');
-  const values: Partial<typeof hostCredentials.$inferInsert> = accessTokenColumns(checks, input.accessToken, current);
+  // The access token is write-only (auth/secrets.ts): its ciphertext and hint.
+  const values: Partial<typeof hostCredentials.$inferInsert> = writeOnlySecret(checks, 'accessToken', input.accessToken, current);
   checks.throwIfAny();
   if (host) values.host = host;
   if (input.pids !== undefined) values.pids = optionalText(input.pids);

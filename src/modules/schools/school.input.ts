@@ -13,7 +13,7 @@ abstract class SchoolFields {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) subdomain?: string | null;
   @Field(() => [String], { nullable: true }) domains?: string[] | null;
-  @Field(() => String, { nullable: true }) crmToken?: string | null;
+  @Field(() => String, { nullable: true, description: 'Write-only (see School.crmToken).' }) crmToken?: string | null;
   @Field(() => String, { nullable: true }) adsAdvId?: string | null;
   @Field(() => String, { nullable: true }) adsPixId?: string | null;
   @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
@@ -21,7 +21,7 @@ abstract class SchoolFields {
   @Field(() => String, { nullable: true }) cnpj?: string | null;
   @Field(() => String, { nullable: true }) videoKey?: string | null;
   @Field(() => String, { nullable: true }) videoPlayerKey?: string | null;
-  @Field(() => String, { nullable: true }) videoAccessToken?: string | null;
+  @Field(() => String, { nullable: true, description: 'Write-only (see School.videoAccessToken).' }) videoAccessToken?: string | null;
   @Field(() => String, { nullable: true }) videoProjectId?: string | null;
   @Field(() => String, { nullable: true }) termsOfUse?: string | null;
   @Field(() => String, { nullable: true }) socialLink1?: string | null;

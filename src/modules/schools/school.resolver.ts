@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { writeOnlySecret } from '../../auth/secrets.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
@@ -8,6 +9,7 @@ import { given, parseId } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
 import { RelationFields } from '../../graphql/relations.js';
+import type { Checks } from '../../graphql/validation.js';
 import { users } from '../users/user.table.js';
 import { CreateSchoolInput, SchoolsArgs, UpdateSchoolInput } from './school.input.js';
 import { domainsOfSchool, organizationById } from './school.loaders.js';
@@ -16,6 +18,8 @@ import { schoolDomains, schools } from './school.table.js';
 import { Organization, School, SchoolConnection } from './school.type.js';
 import { actAcrossSchools, inSchool } from '../../auth/tenancy.js';
 import { credentialsChanged } from '../../auth/credential-cache.js';
+
+type SchoolRow = typeof schools.$inferSelect;
 
 export const SchoolPayload = Payload(School, 'school');
 uniqueConstraintField('schools_subdomain_key', 'subdomain');
@@ -73,14 +77,27 @@ export class SchoolResolver {
     return paginate(ctx, schools, and(visibleSchools(ctx), byUser, bySubdomain), args);
   }
 
+  // The write-only tokens read as their hints, under the names they were always read by.
+  @FieldResolver(() => String, { nullable: true })
+  crmToken(@Root() school: SchoolRow) {
+    return school.crmTokenHint;
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  videoAccessToken(@Root() school: SchoolRow) {
+    return school.videoAccessTokenHint;
+  }
+
   @Mutation(() => SchoolPayload)
   createSchool(@Arg('input', () => CreateSchoolInput) input: CreateSchoolInput, @Ctx() ctx: Context) {
     actAcrossSchools(ctx);
     return mutate(ctx, 'school', async (tx) => {
-      checkSchool(input, true).throwIfAny();
+      const checks = checkSchool(input, true);
+      const values = schoolColumns(checks, input);
+      checks.throwIfAny();
       const [row] = await tx
         .insert(schools)
-        .values({ ...schoolColumns(input), name: input.name!.trim(), subdomain: input.subdomain!.trim().toLowerCase() })
+        .values({ ...values, name: input.name!.trim(), subdomain: input.subdomain!.trim().toLowerCase() })
         .returning();
       if (input.domains) await setSchoolDomains(tx, row.id, input.domains);
       return row;
@@ -101,8 +118,9 @@ export class SchoolResolver {
         .where(and(eq(schools.id, schoolId), visibleSchools(ctx)))
         .for('update');
       if (!current) throw notFound('School');
-      checkSchool(input, false).throwIfAny();
-      const changes: Partial<typeof schools.$inferInsert> = schoolColumns(input);
+      const checks = checkSchool(input, false);
+      const changes = schoolColumns(checks, input, current);
+      checks.throwIfAny();
       if (input.name) changes.name = input.name.trim();
       if (input.subdomain) changes.subdomain = input.subdomain.trim().toLowerCase();
       if (input.event) changes.status = await applySchoolEvent(tx, current, input.event, ctx.credential!.role);
@@ -127,8 +145,15 @@ export class SchoolResolver {
   }
 }
 
-/** The plain columns of a school input (name, subdomain, domains and event are handled apart). */
-function schoolColumns(input: CreateSchoolInput | UpdateSchoolInput) {
-  const { name, subdomain, domains, event, ...rest } = input as UpdateSchoolInput;
-  return given(rest) as Partial<typeof schools.$inferInsert>;
+/**
+ * The columns of a school input (name, subdomain, domains and event are handled apart): the tokens
+ * are write-only secrets (auth/secrets.ts), encrypted with a hint; the rest is stored as given.
+ */
+function schoolColumns(checks: Checks, input: CreateSchoolInput | UpdateSchoolInput, current?: SchoolRow): Partial<typeof schools.$inferInsert> {
+  const { name, subdomain, domains, event, crmToken, videoAccessToken, ...rest } = input as UpdateSchoolInput;
+  return {
+    ...(given(rest) as Partial<typeof schools.$inferInsert>),
+    ...writeOnlySecret(checks, 'crmToken', crmToken, current),
+    ...writeOnlySecret(checks, 'videoAccessToken', videoAccessToken, current),
+  };
 }

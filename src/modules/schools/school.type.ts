@@ -19,6 +19,10 @@ export class Organization implements Timestamps {
   declare updatedAt: Date;
 }
 
+const WRITE_ONLY_TOKEN =
+  'Write-only: stored encrypted and never returned. Reads show it masked: **** and its last 4 characters when it has at least 12, ' +
+  'else ****; null when there is none. On update, a new value replaces it, null or "" clears it, this mask sent back unchanged keeps it.';
+
 @Timestamped()
 @ObjectType({ description: 'An online school: the tenant that owns every other record.' })
 export class School implements Timestamps {
@@ -27,7 +31,7 @@ export class School implements Timestamps {
   @Field(() => String) subdomain!: string;
   @Field(() => SchoolStatusEnum) status!: string;
   @Field(() => ID, { nullable: true }) organizationId!: number | null;
-  @Field(() => String, { nullable: true }) crmToken!: string | null;
+  @Field(() => String, { nullable: true, description: WRITE_ONLY_TOKEN }) crmToken!: string | null;
   @Field(() => String, { nullable: true }) adsAdvId!: string | null;
   @Field(() => String, { nullable: true }) adsPixId!: string | null;
   @Field(() => String, { nullable: true }) email!: string | null;
@@ -35,7 +39,7 @@ export class School implements Timestamps {
   @Field(() => String, { nullable: true }) cnpj!: string | null;
   @Field(() => String, { nullable: true }) videoKey!: string | null;
   @Field(() => String, { nullable: true }) videoPlayerKey!: string | null;
-  @Field(() => String, { nullable: true }) videoAccessToken!: string | null;
+  @Field(() => String, { nullable: true, description: WRITE_ONLY_TOKEN }) videoAccessToken!: string | null;
   @Field(() => String, { nullable: true }) videoProjectId!: string | null;
   @Field(() => String, { nullable: true }) termsOfUse!: string | null;
   @Field(() => String, { nullable: true }) socialLink1!: string | null;
