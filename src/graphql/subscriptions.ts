@@ -6,7 +6,7 @@ import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Database } from '../db/client.js';
-import { EventBus, type EventSignal } from '../modules/events/event-bus.js';
+import { EventBus, type EventSignal, type SharedReads } from '../modules/events/event-bus.js';
 import { formatGraphqlError } from './apollo.js';
 import { type Context, LoaderRegistry } from './context.js';
 import { AppError } from './errors.js';
@@ -68,14 +68,16 @@ const requestError = (message: string, code: string, extensions: Record<string, 
   new GraphQLError(message, { extensions: { code, ...extensions } });
 
 /**
- * The rows a subscription yields: every signal of the subscriber's school that `wanted` accepts,
- * loaded by `load` with the subscriber's own scope (null: not for it). The iterator ends at once
- * when the client completes, also while it waits for the next event.
+ * The rows a subscription yields: every signal of the subscriber's school that `wanted` accepts
+ * (it decides from the signal alone, with no read), loaded by `load` (null: not for it). What
+ * `load` reads of the event goes through `shared`, read once on this instance for all its
+ * subscribers; `load` then checks the shared rows against the subscriber's own scope. The iterator
+ * ends at once when the client completes, also while it waits for the next event.
  */
 export async function subscribeTo<T>(
   context: Context,
   wanted: (signal: EventSignal) => boolean,
-  load: (ctx: Context, signal: EventSignal) => Promise<T | null | undefined>,
+  load: (ctx: Context, signal: EventSignal, shared: SharedReads) => Promise<T | null | undefined>,
 ): Promise<AsyncIterableIterator<T>> {
   const ctx = context as Partial<SubscriptionContext> & Context;
   if (!ctx.events) throw new AppError('bad_request', 'Subscriptions run over WebSocket (graphql-ws) at /graphql');
@@ -89,7 +91,7 @@ export async function subscribeTo<T>(
         if (signal.done) return { value: undefined, done: true };
         // Each event is read afresh: nothing cached from the previous one.
         ctx.loaders.clearAll();
-        const row = await load(ctx, signal.value);
+        const row = await load(ctx, signal.value, ctx.events!.shared(signal.value));
         if (row !== null && row !== undefined) return { value: row, done: false };
       }
     },
