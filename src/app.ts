@@ -16,10 +16,12 @@ import { ListBounds } from './graphql/list-bounds.js';
 import type { Context } from './graphql/context.js';
 import { anonymousContext, contextFor, type ContextDeps } from './graphql/request-context.js';
 import { appSchema } from './graphql/schema.js';
+import type { SocketLimits } from './graphql/socket-registry.js';
 import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
 import { toGraphqlError } from './http/error-replies.js';
 import { loggerOptions } from './http/logging.js';
-import { registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
+import { clientAddress } from './http/client-address.js';
+import { frameCharge, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import { registerSecurity, withSecurityHeaders } from './http/security.js';
 import { routes } from './modules/index.js';
 import { registerBodyParsers } from './rest/body-parsers.js';
@@ -45,6 +47,8 @@ export interface AppOptions {
   trustProxy?: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Overrides of the configured rate limit (tests turn it off or set small budgets). */
   rateLimit?: Partial<RateLimitSettings>;
+  /** Overrides of the configured limits of subscription sockets (WS_* variables; tests set small ones). */
+  sockets?: Partial<SocketLimits>;
   /** Overrides of the configured GraphQL limits (tests set small ones to reach each boundary). */
   graphqlLimits?: Partial<GraphqlLimits>;
   /** Seconds a checked credential is reused (CREDENTIAL_CACHE_SECONDS by default; 0: every request reads it). */
@@ -89,10 +93,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     credentials,
     webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? config.webhooksAllowPrivateNetworks,
   };
+  const trustProxy = options.trustProxy ?? config.trustProxy;
   const app = Fastify({
     logger: options.logger ? loggerOptions(options.logStream) : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    trustProxy: options.trustProxy ?? config.trustProxy,
+    trustProxy,
     // A caller's X-Request-Id (a proxy's, a client's) names the request in every log line; else a random one.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -137,11 +142,30 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
 
   // Subscriptions: graphql-ws on the same port and path, closed when Apollo stops (graphql/subscriptions.ts).
-  const subscriptions = createSubscriptionServer({ schema, deps, database: options.database, log, graphqlLimits: options.graphqlLimits });
+  // Their subscribe frames pay the buckets of requests; their sockets are counted by the address requests pay with.
+  const charge = frameCharge({
+    db: options.database.db,
+    now: deps.now,
+    settings: options.rateLimit,
+    // As on HTTP: logged without the error itself, whose statement text carries its parameters.
+    onFailure: (code) => app.log.error({ code }, 'rate limit not applied to a subscribe frame: the database did not answer'),
+  });
+  const subscriptions = createSubscriptionServer({
+    schema,
+    deps,
+    database: options.database,
+    log,
+    graphqlLimits: options.graphqlLimits,
+    sockets: options.sockets,
+    charge,
+    clientAddress: clientAddress(trustProxy),
+  });
   subscriptionServers.set(app, subscriptions);
   subscriptions.attach(app.server);
   // Before the HTTP server closes: it would wait for the open sockets.
   app.addHook('preClose', () => subscriptions.close());
+  // Every instance closes the sockets of a revoked token or a canceled school when the change commits.
+  await subscriptions.start();
   const execute = compiledExecutor(schema, options.compileAfterRuns, resolveLimits(options.graphqlLimits));
   executors.set(app, execute);
   // Plain lists are priced by the database's statistics (graphql/list-bounds.ts), refreshed now and then.

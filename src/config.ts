@@ -54,6 +54,10 @@ const environment = z.object({
   RATE_LIMIT_REFILL_PER_SECOND: aboveZero.default(10),
   RATE_LIMIT_ANONYMOUS_CAPACITY: aboveZero.default(60),
   RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND: aboveZero.default(1),
+  WS_MAX_SOCKETS_PER_CREDENTIAL: wholeNumber(1, 100_000).default(10),
+  WS_MAX_SOCKETS_PER_ADDRESS: wholeNumber(1, 1_000_000).default(100),
+  WS_CONNECTION_INIT_TIMEOUT_MS: wholeNumber(100, 600_000).default(5000),
+  WS_CREDENTIAL_RECHECK_SECONDS: wholeNumber(0, 86_400).default(60),
   GRAPHQL_MAX_DEPTH: wholeNumber(1, 1000).default(12),
   GRAPHQL_MAX_ALIASES: wholeNumber(0, 10_000).default(30),
   GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000).default(50),
@@ -123,6 +127,17 @@ export const config = {
     refillPerSecond: env.RATE_LIMIT_REFILL_PER_SECOND,
     anonymousCapacity: env.RATE_LIMIT_ANONYMOUS_CAPACITY,
     anonymousRefillPerSecond: env.RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND,
+  },
+  /**
+   * What WebSocket subscriptions may hold on one instance (graphql/socket-registry.ts): open sockets
+   * per credential and per client address, how long a socket may stay without a credential, and how
+   * often every open socket's credential is read again besides on each `credentials_changed` (0: only then).
+   */
+  sockets: {
+    maxPerCredential: env.WS_MAX_SOCKETS_PER_CREDENTIAL,
+    maxPerAddress: env.WS_MAX_SOCKETS_PER_ADDRESS,
+    authenticateWithinMs: env.WS_CONNECTION_INIT_TIMEOUT_MS,
+    recheckEveryMs: env.WS_CREDENTIAL_RECHECK_SECONDS * 1000,
   },
   /** What one GraphQL document may ask (graphql/limits.ts); beyond any limit it is refused before it runs. */
   graphql: {

@@ -21,6 +21,12 @@ export function schoolScope(ctx: Context): number | 'all' | 'none' {
   return ctx.tenancy === 'platform' ? 'all' : 'none';
 }
 
+/** `inSchool` for a row already read (a subscription's shared row): whether a row of school `schoolId` is in the context's scope. */
+export function inSchoolScope(ctx: Context, schoolId: number): boolean {
+  const scope = schoolScope(ctx);
+  return scope === 'all' || scope === schoolId;
+}
+
 /** The school a write goes to. A platform credential must name it (`X-School-Id`). */
 export function writeSchool(ctx: Context): number {
   if (ctx.schoolId !== null) return ctx.schoolId;

@@ -70,6 +70,9 @@ const clientCodes = new Set([
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
   ...allLimitCodes,
+  // Refusals of a subscribe frame (graphql/subscriptions.ts): an empty bucket, a credential on too many sockets.
+  'RATE_LIMITED',
+  'TOO_MANY_SOCKETS',
   // The service's own raised codes (a bad credential fails while the context is built).
   ...Object.values(errorCodes)
     .flatMap((e) => ('raised' in e && 'graphql' in e.raised ? [e.raised.graphql] : []))

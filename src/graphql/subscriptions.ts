@@ -4,15 +4,20 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { type DocumentNode, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, Kind, parse, validate, visit } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { CREDENTIALS_CHANNEL } from '../auth/credential-cache.js';
+import { digestToken, tokenFromHeader } from '../auth/credential.js';
+import { config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { EventBus, type EventSignal } from '../modules/events/event-bus.js';
+import { addressKey, type FrameCharge, tooManyRequests } from '../http/rate-limit.js';
+import { EventBus, type EventSignal, type SharedReads } from '../modules/events/event-bus.js';
 import { formatGraphqlError } from './apollo.js';
 import { type Context, LoaderRegistry } from './context.js';
-import { AppError } from './errors.js';
+import { AppError, forbidden } from './errors.js';
 import { inputFlaw } from './input-guard.js';
 import { type GraphqlLimits, operationLimitError, resolveLimits, tooManyTokens } from './limits.js';
 import { anonymousContext, type ContextDeps, contextFor } from './request-context.js';
+import { CLOSE_FORBIDDEN, CLOSE_TOO_MANY, closingOf, type SocketLimits, SocketRegistry, tooManyForCredential, tooManyFromAddress } from './socket-registry.js';
 
 /**
  * GraphQL subscriptions over WebSocket (the graphql-ws protocol) on the port and path of queries:
@@ -23,8 +28,14 @@ import { anonymousContext, type ContextDeps, contextFor } from './request-contex
  * and `X-School-Id` for the platform, resolved by the same contextFor as HTTP; or, per operation,
  * the headers a playground tab sends in `extensions.headers`), the role matrix (auth/guard.ts
  * guards Subscription fields), the tenancy of every row it yields, and the GraphQL limits. A bad
- * credential closes the socket (4401; a malformed X-School-Id 4400). Only subscriptions run here:
- * queries and mutations go over HTTP, where the rate limit and persisted queries are.
+ * credential closes the socket (4401; a malformed X-School-Id 4400; a canceled school's 4403).
+ * Only subscriptions run here: queries and mutations go over HTTP, where persisted queries are.
+ *
+ * Sockets live under the rules of requests (graphql/socket-registry.ts): connection_init and each
+ * subscribe frame pay the rate limit's bucket (a frame before it is parsed); a credential and a client address hold a bounded
+ * number of sockets; a socket without a credential is closed after a few seconds; and a revoked
+ * token or a canceled school closes the sockets holding it on every instance, at the
+ * `credentials_changed` NOTIFY the change sends when it commits.
  */
 
 /** What a subscription resolver receives: the request's context and this app's end of the outbox. */
@@ -68,14 +79,16 @@ const requestError = (message: string, code: string, extensions: Record<string, 
   new GraphQLError(message, { extensions: { code, ...extensions } });
 
 /**
- * The rows a subscription yields: every signal of the subscriber's school that `wanted` accepts,
- * loaded by `load` with the subscriber's own scope (null: not for it). The iterator ends at once
- * when the client completes, also while it waits for the next event.
+ * The rows a subscription yields: every signal of the subscriber's school that `wanted` accepts
+ * (it decides from the signal alone, with no read), loaded by `load` (null: not for it). What
+ * `load` reads of the event goes through `shared`, read once on this instance for all its
+ * subscribers; `load` then checks the shared rows against the subscriber's own scope. The iterator
+ * ends at once when the client completes, also while it waits for the next event.
  */
 export async function subscribeTo<T>(
   context: Context,
   wanted: (signal: EventSignal) => boolean,
-  load: (ctx: Context, signal: EventSignal) => Promise<T | null | undefined>,
+  load: (ctx: Context, signal: EventSignal, shared: SharedReads) => Promise<T | null | undefined>,
 ): Promise<AsyncIterableIterator<T>> {
   const ctx = context as Partial<SubscriptionContext> & Context;
   if (!ctx.events) throw new AppError('bad_request', 'Subscriptions run over WebSocket (graphql-ws) at /graphql');
@@ -89,7 +102,7 @@ export async function subscribeTo<T>(
         if (signal.done) return { value: undefined, done: true };
         // Each event is read afresh: nothing cached from the previous one.
         ctx.loaders.clearAll();
-        const row = await load(ctx, signal.value);
+        const row = await load(ctx, signal.value, ctx.events!.shared(signal.value));
         if (row !== null && row !== undefined) return { value: row, done: false };
       }
     },
@@ -108,11 +121,21 @@ export interface SubscriptionServerOptions {
   database: Database;
   log: (error: unknown) => void;
   graphqlLimits?: Partial<GraphqlLimits>;
+  /** Overrides of the configured socket limits (WS_* variables; tests set small ones). */
+  sockets?: Partial<SocketLimits>;
+  /** Charges each subscribe frame to the rate limit's buckets (http/rate-limit.ts frameCharge); absent, frames are not limited. */
+  charge?: FrameCharge;
+  /** The client address of an upgrade request, as HTTP requests find theirs (TRUST_PROXY); the peer's by default. */
+  clientAddress?: (request: IncomingMessage) => string;
 }
 
 export interface SubscriptionServer {
   /** This app's end of the outbox channel (tests read `subscribers`). */
   events: EventBus;
+  /** The open sockets and the credentials they hold (tests read `size`). */
+  sockets: SocketRegistry;
+  /** Listens for `credentials_changed`, so that a revoked or canceled credential closes its sockets; before serving. */
+  start(): Promise<void>;
   /** Apollo plugin: refuses subscriptions over HTTP; on stop, closes every socket and stops listening. */
   plugin: ApolloServerPlugin<Context>;
   /** Takes the WebSocket upgrades of /graphql on the HTTP server. */
@@ -125,9 +148,16 @@ export interface SubscriptionServer {
 }
 
 export function createSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
-  const { schema, deps, log } = options;
+  const { schema, deps, log, charge } = options;
   const limits = resolveLimits(options.graphqlLimits);
   const events = new EventBus(options.database, log);
+  const registry = new SocketRegistry(deps.db, { ...config.sockets, ...options.sockets }, log);
+  const clientAddress = options.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? '');
+  /** A subscription ended: the credential it held of its own is no longer held by it. */
+  const release = (socket: WebSocket, id: string) => {
+    const state = registry.stateOf(socket);
+    if (state) registry.release(state, id);
+  };
   const format = formatGraphqlError(log);
   const formatted = (errors: readonly GraphQLError[]) =>
     errors.map((e) => {
@@ -135,31 +165,90 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       return limits.introspection ? f : { ...f, message: f.message.replace(/ Did you mean .*\?$/s, '') };
     });
 
-  /** The credential of headers, as HTTP resolves it; an AppError when it is bad. */
-  const acting = async (headers: Record<string, string>) => withoutLoaders(await contextFor(deps, headers));
+  /**
+   * The credential of headers, as HTTP resolves it; an AppError when it is bad, or when its school
+   * forbids it everything (4403). Read again when a change of credentials is announced meanwhile: a
+   * socket about to hold it would otherwise miss the recheck that change started.
+   */
+  const acting = async (headers: Record<string, string>) => {
+    for (;;) {
+      const generation = registry.generation;
+      const fields = withoutLoaders(await contextFor(deps, headers));
+      if (registry.generation !== generation) continue;
+      const credential = fields.credential!;
+      const closing = closingOf(credential.role, credential.schoolId, credential.role === 'platform' ? null : fields.schoolStatus);
+      if (closing) throw closing.code === CLOSE_FORBIDDEN ? forbidden(closing.reason) : new AppError('unauthenticated', closing.reason);
+      return fields;
+    }
+  };
+  const digestOf = (authorization: string) => digestToken(tokenFromHeader(authorization)!);
+  const gone = () => [requestError('The socket is closing: its credential is no longer valid', 'UNAUTHENTICATED')];
 
   // A frame is one GraphQL request: the HTTP body limit (1 MiB) applies.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   const cleanup = useServer<Params, Extra>(
     {
       schema,
+      // A socket that says nothing is closed after this long (4408); one that connects without a credential, see registry.idle.
+      connectionInitWaitTimeout: registry.limits.authenticateWithinMs,
       async onConnect(ctx) {
+        const state = registry.stateOf(ctx.extra.socket);
+        if (!state || state.closed) return false;
         try {
           const headers = headersOf(ctx.connectionParams);
-          ctx.extra.acting = headers.authorization ? await acting(headers) : null;
+          // connection_init resolves a credential as a request does, and pays as one: churning sockets costs the bucket.
+          if (charge) {
+            const token = headers.authorization ? tokenFromHeader(headers.authorization) : null;
+            const refused = await charge({ digest: token ? digestToken(token) : null, address: state.address });
+            if (refused) {
+              state.close({ code: CLOSE_TOO_MANY, reason: tooManyRequests(refused.retryAfter) });
+              return false;
+            }
+          }
+          if (!headers.authorization) {
+            ctx.extra.acting = null;
+            registry.idle(state);
+            return true;
+          }
+          const fields = await acting(headers);
+          if (state.closed) return false;
+          if (!registry.hold(state, digestOf(headers.authorization))) {
+            state.close(tooManyForCredential(registry.limits.maxPerCredential));
+            return false;
+          }
+          ctx.extra.acting = fields;
           return true;
         } catch (error) {
-          if (error instanceof AppError) ctx.extra.socket.close(4000 + error.status, error.message);
+          if (error instanceof AppError) state.close({ code: 4000 + error.status, reason: error.message });
           else {
             log(error);
-            ctx.extra.socket.close(CloseCode.InternalServerError, 'Internal server error');
+            state.close({ code: CloseCode.InternalServerError, reason: 'Internal server error' });
           }
           return false;
         }
       },
-      async onSubscribe(ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+      async onSubscribe(ctx, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+        const state = registry.stateOf(ctx.extra.socket);
+        if (!state || state.closed) return gone();
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET)
           return [requestError(`A socket holds at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions`, 'BAD_REQUEST')];
+        // A playground tab's headers travel with each operation: they name the credential of that operation.
+        const own = headersOf((payload.extensions as Record<string, unknown> | undefined)?.headers);
+        // The frame pays as a request would, before anything is parsed: its credential's bucket, or its address's.
+        if (charge) {
+          const token = own.authorization ? tokenFromHeader(own.authorization) : null;
+          const refused = await charge({ digest: token ? digestToken(token) : own.authorization ? null : state.connection, address: state.address });
+          if (refused)
+            return [requestError(tooManyRequests(refused.retryAfter), 'RATE_LIMITED', { retryAfter: refused.retryAfter })];
+        }
+        // A change of credentials announced since the sockets were last read: read them again first.
+        try {
+          await registry.settle();
+        } catch (error) {
+          log(error);
+          return [new AppError('internal', 'Internal server error')];
+        }
+        if (state.closed) return gone();
         let document: DocumentNode;
         try {
           document = parse(payload.query, { maxTokens: limits.maxTokens });
@@ -185,8 +274,6 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         if (literal) return [literal];
         const broken = operationLimitError(schema, document, payload.variables ?? undefined, payload.operationName ?? undefined, limits);
         if (broken) return [broken];
-        // A playground tab's headers travel with each operation: they name the credential of that operation.
-        const own = headersOf((payload.extensions as Record<string, unknown> | undefined)?.headers);
         let fields = ctx.extra.acting ?? null;
         if (own.authorization) {
           try {
@@ -195,11 +282,18 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
             if (error instanceof AppError) return [error];
             throw error;
           }
+          if (state.closed) return gone();
+          if (!registry.hold(state, digestOf(own.authorization), id))
+            return [requestError(tooManyForCredential(registry.limits.maxPerCredential).reason, 'TOO_MANY_SOCKETS')];
         }
         const contextValue = withLoaders(fields ?? withoutLoaders(anonymousContext(deps)), events);
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },
-      onError: (_ctx, _id, _payload, errors) => formatted(errors),
+      onError: (ctx, id, _payload, errors) => {
+        release(ctx.extra.socket, id);
+        return formatted(errors);
+      },
+      onComplete: (ctx, id) => release(ctx.extra.socket, id),
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatted(result.errors) } : undefined),
     },
     wss,
@@ -212,19 +306,39 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    // An address at its cap is refused before a socket exists.
+    const address = addressKey(clientAddress(request));
+    if (!registry.mayOpen(address)) {
+      const { reason } = tooManyFromAddress(registry.limits.maxPerAddress);
+      const body = JSON.stringify({ errors: [{ message: reason, extensions: { code: 'TOO_MANY_SOCKETS' } }] });
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      registry.open(ws, address);
+      wss.emit('connection', ws, request);
+    });
   };
 
+  let stopListening: (() => Promise<void>) | undefined;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       server?.off('upgrade', onUpgrade);
+      registry.stop();
       await cleanup.dispose();
       await events.stop();
+      await stopListening?.().catch(log);
     })());
 
   return {
     events,
+    sockets: registry,
+    async start() {
+      stopListening ??= await options.database.listen(CREDENTIALS_CHANNEL, () => registry.changed());
+    },
     close,
     attach(httpServer) {
       server = httpServer;

@@ -71,12 +71,48 @@ export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps): vo
       'RateLimit-Remaining': Math.floor(charge.tokens),
       'RateLimit-Reset': Math.ceil((charge.capacity - charge.tokens) / charge.refillPerSecond),
     });
-    if (!charge.granted) return refuse(request, reply, Math.ceil((1 - charge.tokens) / charge.refillPerSecond));
+    if (!charge.granted) return refuse(request, reply, retryAfterOf(charge));
   });
 }
 
+/** Who pays for a request or a subscribe frame: a credential's digest (when it names one) and the client's address. */
+export interface Caller {
+  digest: string | null;
+  address: string;
+}
+
+/** Charges one subscribe frame; resolves to null when it may run, or to the seconds until the bucket holds a token again. */
+export type FrameCharge = (caller: Caller) => Promise<{ retryAfter: number } | null>;
+
+/**
+ * The same buckets for what arrives over a WebSocket (graphql/subscriptions.ts): each subscribe
+ * frame pays one token, from the bucket of the credential it runs with or, without a valid one, of
+ * the socket's client address, exactly as an HTTP request would. Undefined when the limit is off.
+ * As on HTTP, a database that does not answer lets the frame through (`onFailure` hears of it).
+ */
+export function frameCharge(deps: RateLimitDeps & { onFailure: (code: string | undefined) => void }): FrameCharge | undefined {
+  const wanted = { ...config.rateLimit, ...deps.settings };
+  if (!wanted.enabled) return undefined;
+  const settings = checkedSettings(wanted);
+  return async (caller) => {
+    let charge: Charge;
+    try {
+      charge = await chargeRequest(deps.db, deps.now(), caller, settings);
+    } catch (error) {
+      deps.onFailure(databaseCode(error));
+      return null;
+    }
+    return charge.granted ? null : { retryAfter: retryAfterOf(charge) };
+  };
+}
+
+const retryAfterOf = (charge: Charge) => Math.ceil((1 - charge.tokens) / charge.refillPerSecond);
+
+/** The message of a refusal, on HTTP and on a socket. */
+export const tooManyRequests = (retryAfter: number) => `Too many requests: retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`;
+
 function refuse(request: FastifyRequest, reply: FastifyReply, retryAfter: number): FastifyReply {
-  const message = `Too many requests: retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`;
+  const message = tooManyRequests(retryAfter);
   reply.code(429).header('Retry-After', retryAfter).type('application/json; charset=utf-8');
   if (request.routeOptions.url === '/graphql') {
     return reply.send({ errors: [{ message, extensions: { code: 'RATE_LIMITED', retryAfter } }] });
@@ -85,7 +121,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply, retryAfter: number
 }
 
 /** Who pays: the credential's digest when the request names one, and the client's address. */
-function callerOf(request: FastifyRequest): { digest: string | null; address: string } {
+function callerOf(request: FastifyRequest): Caller {
   const token = tokenFromHeader(request.headers.authorization);
   return { digest: token ? digestToken(token) : null, address: addressKey(request.ip) };
 }
@@ -108,7 +144,7 @@ export function addressKey(ip: string): string {
  * address's), refills it by the time elapsed, takes a token if one is there, and returns what is
  * left. The row lock of ON CONFLICT DO UPDATE serialises concurrent requests of every instance.
  */
-async function chargeRequest(db: Db, now: Date, caller: { digest: string | null; address: string }, s: RateLimitSettings): Promise<Charge> {
+async function chargeRequest(db: Db, now: Date, caller: Caller, s: RateLimitSettings): Promise<Charge> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const { tokens, refilledAt } = rateLimitBuckets;
   const capacity = sql`(select capacity from caller)`;

@@ -20,6 +20,12 @@ interface Definition<S extends string, P extends z.ZodObject> {
   emittedBy: readonly string[];
   description: string;
   payload: P;
+  /**
+   * The payload field naming the one user the event is addressed to, when there is one: its
+   * NOTIFY carries it (event-bus.ts), so a subscriber listening for someone else skips the event
+   * without reading anything.
+   */
+  recipient?: keyof z.infer<P> & string;
 }
 const event = <const S extends string, P extends z.ZodObject>(d: Definition<S, P>) => d;
 
@@ -246,6 +252,7 @@ export const eventCatalog = {
     emittedBy: ['createNotification', 'createMessage', 'createForumQuestion'],
     description: 'A person was notified.',
     payload: z.object({ userId: id, text: z.string().nullable(), url: z.string().nullable() }),
+    recipient: 'userId',
   }),
   'collaborative_comment.created': event({
     version: 1,
@@ -266,6 +273,9 @@ export type EventSubject<N extends EventName> = Catalog[N]['subject'];
 export type DomainEvent = {
   [N in EventName]: { schoolId: number; name: N; subjectType: EventSubject<N>; subjectId: number | null; payload: EventPayload<N> };
 }[EventName];
+
+/** The payload field naming the user an event is addressed to (the catalog's `recipient`), or undefined. */
+export const recipientField = (name: EventName): string | undefined => (eventCatalog[name] as { recipient?: string }).recipient;
 
 export const isEventName = (name: string): name is EventName => Object.hasOwn(eventCatalog, name);
 

@@ -1,12 +1,17 @@
+import DataLoader from 'dataloader';
 import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
+import { EVENT_NAMES, recipientField } from './catalog.js';
 
 /**
  * How the outbox reaches the GraphQL subscriptions of every instance: the transaction that writes
  * events also NOTIFYs `domain_events` (PostgreSQL delivers a NOTIFY at commit, and never for a
  * transaction rolled back), each process LISTENs once (PostgreSQL: one dedicated connection; the
- * embedded database: in process) and fans the signals out to its subscribers, which load the rows
- * they show with their own credential's scope.
+ * embedded database: in process) and fans the signals out to its subscribers. A signal says enough
+ * to route it without a read (its school, name, subject and, for an event addressed to one user,
+ * that user); what subscribers then read of an event is read once per instance and shared
+ * (SharedReads), each subscriber checking the shared row against its own credential's scope.
  */
 export const EVENTS_CHANNEL = 'domain_events';
 
@@ -16,24 +21,79 @@ export interface EventSignal {
   schoolId: number;
   name: string;
   subjectId: number | null;
+  /** The user the event is addressed to (the catalog's `recipient` field of its payload), or null. */
+  recipientId: number | null;
+}
+
+/**
+ * The user each event written is addressed to, as the column `recipient_id` of the events'
+ * RETURNING: the payload field the catalog names `recipient` for the event's name, when it holds an
+ * id (anything else reads null: a signal then routes as if it had no recipient).
+ */
+export function recipientColumn(name: PgColumn, payload: PgColumn): SQL.Aliased<number | null> {
+  const cases = EVENT_NAMES.flatMap((event) => {
+    const field = recipientField(event);
+    if (!field) return [];
+    // Literals, not parameters: `->>` takes a text or an int, and the catalog's names are constants.
+    if (!/^[a-z_.]+$/.test(event) || !/^[A-Za-z_]+$/.test(field)) throw new Error(`Unexpected event or field name: ${event} ${field}`);
+    return [sql`when ${sql.raw(`'${event}'`)} then ${payload} ->> ${sql.raw(`'${field}'`)}`];
+  });
+  if (cases.length === 0) return sql<number | null>`null::int`.as('recipient_id');
+  const text = sql`(case ${name} ${sql.join(cases, sql` `)} end)`;
+  return sql<number | null>`case when ${text} ~ '^[0-9]{1,9}$' then ${text}::int end`.as('recipient_id');
 }
 
 /**
  * The NOTIFY of every event just written, reading the CTE `inserted` (id, school_id, name,
- * subject_id): it runs in the events' own statement (events/events.ts), so it is sent at commit
- * and never for a transaction rolled back.
+ * subject_id, recipient_id): it runs in the events' own statement (events/events.ts), so it is sent
+ * at commit and never for a transaction rolled back.
  */
 export function eventSignals(): SQL {
-  return sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('id', inserted.id, 'school_id', inserted.school_id, 'name', inserted.name, 'subject_id', inserted.subject_id)::text) from inserted`;
+  return sql`select pg_notify(${EVENTS_CHANNEL}, json_build_object('id', inserted.id, 'school_id', inserted.school_id, 'name', inserted.name, 'subject_id', inserted.subject_id, 'recipient_id', inserted.recipient_id)::text) from inserted`;
 }
+
+const idOrNull = (value: unknown) => (Number.isSafeInteger(value) ? (value as number) : null);
 
 function parseSignal(payload: string): EventSignal | null {
   try {
     const raw = JSON.parse(payload) as Record<string, unknown>;
     if (!Number.isSafeInteger(raw.id) || !Number.isSafeInteger(raw.school_id) || typeof raw.name !== 'string') return null;
-    return { id: raw.id as number, schoolId: raw.school_id as number, name: raw.name, subjectId: Number.isSafeInteger(raw.subject_id) ? (raw.subject_id as number) : null };
+    return { id: raw.id as number, schoolId: raw.school_id as number, name: raw.name, subjectId: idOrNull(raw.subject_id), recipientId: idOrNull(raw.recipient_id) };
   } catch {
     return null;
+  }
+}
+
+/**
+ * What the subscribers of one signal read of it, read once on this instance: the first subscriber
+ * that asks runs the read and the others share its result, whatever their number. `once` shares a
+ * read (the event's row); `batch` gathers the keys subscribers ask in the same tick into one read
+ * (a check that depends on each subscriber, like a student's enrollment). It lives as long as a
+ * subscriber still holds the signal; a failed read is not kept, so the next subscriber tries again.
+ */
+export class SharedReads {
+  private readonly reads = new Map<string, Promise<unknown>>();
+  private readonly batches = new Map<string, DataLoader<unknown, unknown>>();
+
+  once<T>(key: string, read: () => PromiseLike<T>): Promise<T> {
+    const known = this.reads.get(key) as Promise<T> | undefined;
+    if (known) return known;
+    // One promise of the read: a query builder is a thenable that would run again for each `await`.
+    const promise = new Promise<T>((resolve) => resolve(read()));
+    this.reads.set(key, promise);
+    promise.catch(() => {
+      if (this.reads.get(key) === promise) this.reads.delete(key);
+    });
+    return promise;
+  }
+
+  batch<K, V>(key: string, read: (keys: readonly K[]) => Promise<readonly V[]>): DataLoader<K, V> {
+    let loader = this.batches.get(key) as DataLoader<K, V> | undefined;
+    if (!loader) {
+      loader = new DataLoader<K, V>(read);
+      this.batches.set(key, loader as DataLoader<unknown, unknown>);
+    }
+    return loader;
   }
 }
 
@@ -111,6 +171,8 @@ class SignalFeed implements AsyncIterableIterator<EventSignal> {
  */
 export class EventBus {
   private readonly feeds = new Set<SignalFeed>();
+  /** Each signal's shared reads, for as long as some subscriber holds the signal (every feed gets the same object). */
+  private readonly shares = new WeakMap<EventSignal, SharedReads>();
   private listening: Promise<() => Promise<void>> | undefined;
   private stopped = false;
 
@@ -134,6 +196,13 @@ export class EventBus {
     const feed = new SignalFeed((s) => (schoolId === null || s.schoolId === schoolId) && wanted(s), (f) => this.feeds.delete(f));
     this.feeds.add(feed);
     return feed;
+  }
+
+  /** The reads the subscribers of `signal` share on this instance. */
+  shared(signal: EventSignal): SharedReads {
+    let reads = this.shares.get(signal);
+    if (!reads) this.shares.set(signal, (reads = new SharedReads()));
+    return reads;
   }
 
   private start() {

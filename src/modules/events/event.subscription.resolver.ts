@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
 import { Arg, Resolver, Root, Subscription } from 'type-graphql';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchoolScope } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { subscribeTo } from '../../graphql/subscriptions.js';
 import type { EventName } from './catalog.js';
@@ -20,9 +20,13 @@ export class EventSubscriptionResolver {
       return subscribeTo<DomainEventRow>(
         context as Context,
         (s) => names === null || (names as string[]).includes(s.name),
-        async (c, s) => {
-          const [row] = await c.db.select().from(domainEvents).where(and(eq(domainEvents.id, s.id), inSchool(c, domainEvents.schoolId)));
-          return row;
+        // The event's row is read once on this instance for all its subscribers, of the event's school.
+        async (c, s, shared) => {
+          const row = await shared.once('event', async () => {
+            const [found] = await c.db.select().from(domainEvents).where(and(eq(domainEvents.id, s.id), eq(domainEvents.schoolId, s.schoolId)));
+            return found ?? null;
+          });
+          return row && inSchoolScope(c, row.schoolId) ? row : null;
         },
       );
     },

@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/client.js';
 import { domainEvents } from './domain-event.table.js';
 import { sql } from 'drizzle-orm';
 import { webhookFanOut } from '../webhooks/webhook.fanout.js';
-import { eventSignals } from './event-bus.js';
+import { eventSignals, recipientColumn } from './event-bus.js';
 
 /**
  * The events the service emits, written to the `domain_events` outbox in the same transaction as
@@ -38,6 +38,6 @@ export async function emitEvents(tx: Queryable, events: readonly DomainEvent[]):
   const inserted = tx
     .insert(e)
     .values(events.map((event) => ({ ...event, payload: event.payload ?? {} })))
-    .returning({ id: e.id, schoolId: e.schoolId, name: e.name, subjectId: e.subjectId });
+    .returning({ id: e.id, schoolId: e.schoolId, name: e.name, subjectId: e.subjectId, recipientId: recipientColumn(e.name, e.payload) });
   await tx.execute(sql`with inserted as (${inserted.getSQL()}), deliveries as (${webhookFanOut()}) ${eventSignals()}`);
 }

@@ -1,6 +1,8 @@
 import { and, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
-import { inSchool, ownStudentId } from '../../auth/tenancy.js';
+import { inSchool, inSchoolScope, ownStudentId } from '../../auth/tenancy.js';
+import { inList } from '../../db/columns.js';
 import type { Context } from '../../graphql/context.js';
+import type { SharedReads } from '../events/event-bus.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { channels, messageChannels, messages } from './message.table.js';
 
@@ -29,6 +31,41 @@ export function visibleChannels(ctx: Context): SQL | undefined {
       ),
     ),
   );
+}
+
+/**
+ * `visibleChannels` for a channel already read (a subscription's, for one event): staff see every
+ * channel of the school in scope; a student the school-wide ones, and those of one of its
+ * enrollments or of an enrollment's product. The enrollment is asked for every student subscribed
+ * to the event at once: one read per event and channel, shared (SharedReads.batch).
+ */
+export async function channelVisibleTo(
+  ctx: Context,
+  channel: { id: number; schoolId: number; enrollmentId: number | null; schoolProductId: number | null },
+  shared: SharedReads,
+): Promise<boolean> {
+  if (!inSchoolScope(ctx, channel.schoolId)) return false;
+  const own = ownStudentId(ctx);
+  if (own === null) return true;
+  if (channel.enrollmentId === null && channel.schoolProductId === null) return true;
+  const enrolled = shared.batch<number, boolean>(`enrolled:${channel.id}`, async (students) => {
+    const rows = await ctx.db
+      .selectDistinct({ studentId: enrollments.studentId })
+      .from(enrollments)
+      .where(
+        and(
+          inList(enrollments.studentId, students),
+          eq(enrollments.schoolId, channel.schoolId),
+          or(
+            channel.enrollmentId === null ? undefined : eq(enrollments.id, channel.enrollmentId),
+            channel.schoolProductId === null ? undefined : eq(enrollments.schoolProductId, channel.schoolProductId),
+          ),
+        ),
+      );
+    const found = new Set(rows.map((r) => r.studentId));
+    return students.map((student) => found.has(student));
+  });
+  return enrolled.load(own);
 }
 
 export function visibleMessages(ctx: Context): SQL | undefined {

@@ -6,16 +6,31 @@ import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { createdRows } from '../notifications/notification.feed.js';
 import { channelById } from './message.loaders.js';
-import { postedTo, visibleChannels, visibleMessages } from './message.scope.js';
-import { channels, type MessageRow, messages } from './message.table.js';
+import { channelVisibleTo } from './message.scope.js';
+import { channels, messageChannels, type MessageRow, messages } from './message.table.js';
 import { Message } from './message.type.js';
 
-/** The messages posted to a channel the caller may read, each read with the caller's scope when it commits. */
+/**
+ * The messages posted to a channel the caller may read, when each commits: the message and the
+ * channels it was posted to are read once per event for every subscriber, and the caller keeps the
+ * message when it was posted to this channel and the channel is still one it may read (what
+ * `visibleMessages` and `visibleChannels` select over HTTP).
+ */
 async function messageFeed(ctx: Context, channelId: string) {
   const channel = await findOr404(ctx, channelById, parseId(channelId, 'Channel'), 'Channel');
-  return createdRows(ctx, 'message.created', messages, (c) =>
-    and(visibleMessages(c), postedTo(c, and(eq(channels.id, channel.id), visibleChannels(c)))),
-  );
+  return createdRows(ctx, 'message.created', messages, {
+    visible: async (c, row, shared) => {
+      const posted = await shared.once('channels', () =>
+        c.db
+          .select({ id: channels.id, schoolId: channels.schoolId, enrollmentId: channels.enrollmentId, schoolProductId: channels.schoolProductId })
+          .from(messageChannels)
+          .innerJoin(channels, eq(channels.id, messageChannels.channelId))
+          .where(and(eq(messageChannels.messageId, row.id), eq(channels.schoolId, row.schoolId))),
+      );
+      const here = posted.find((p) => p.id === channel.id);
+      return !!here && (await channelVisibleTo(c, here, shared));
+    },
+  });
 }
 
 @Resolver(() => Message)

@@ -7,7 +7,7 @@ import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
 import { users } from '../users/user.table.js';
 import { createdRows } from './notification.feed.js';
-import { visibleNotifications } from './notification.loaders.js';
+import { notificationVisibleTo } from './notification.loaders.js';
 import { type NotificationRow, notifications } from './notification.table.js';
 import { Notification } from './notification.type.js';
 
@@ -24,9 +24,11 @@ async function recipientOf(ctx: Context, userId: string | null | undefined): Pro
 
 async function notificationFeed(ctx: Context, userId: string | null | undefined) {
   const who = await recipientOf(ctx, userId);
-  return createdRows(ctx, 'notification.created', notifications, (c) =>
-    and(visibleNotifications(c), who === null ? undefined : eq(notifications.userId, who)),
-  );
+  return createdRows(ctx, 'notification.created', notifications, {
+    // The signal names the recipient: a notification for someone else is skipped before anything is read.
+    wanted: (s) => who === null || s.recipientId === null || s.recipientId === who,
+    visible: (c, row) => notificationVisibleTo(c, row) && (who === null || row.userId === who),
+  });
 }
 
 @Resolver(() => Notification)
