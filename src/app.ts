@@ -150,8 +150,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // As on HTTP: logged without the error itself, whose statement text carries its parameters.
     onFailure: (code) => app.log.error({ code }, 'rate limit not applied to a subscribe frame: the database did not answer'),
   });
+  // Plain lists are priced by the database's statistics (graphql/list-bounds.ts), refreshed now and then.
+  const boundsSeconds = options.listBoundsSeconds ?? config.listBoundsSeconds;
+  const bounds = boundsSeconds > 0 ? new ListBounds(options.database, log) : undefined;
+  if (bounds) {
+    await bounds.start(boundsSeconds);
+    app.addHook('onClose', async () => bounds.stop());
+  }
   const subscriptions = createSubscriptionServer({
     schema,
+    bounds,
     deps,
     database: options.database,
     log,
@@ -168,13 +176,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await subscriptions.start();
   const execute = compiledExecutor(schema, options.compileAfterRuns, resolveLimits(options.graphqlLimits));
   executors.set(app, execute);
-  // Plain lists are priced by the database's statistics (graphql/list-bounds.ts), refreshed now and then.
-  const boundsSeconds = options.listBoundsSeconds ?? config.listBoundsSeconds;
-  const bounds = boundsSeconds > 0 ? new ListBounds(options.database, log) : undefined;
-  if (bounds) {
-    await bounds.start(boundsSeconds);
-    app.addHook('onClose', async () => bounds.stop());
-  }
   const persisted = new PersistedQueryCache(deps.db, deps.now, log);
   const apollo = createApollo(schema, execute, log, persisted, options.graphqlLimits, options.playgroundToken, [subscriptions.plugin], bounds);
   await apollo.start();

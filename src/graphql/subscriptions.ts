@@ -16,6 +16,7 @@ import { type Context, LoaderRegistry } from './context.js';
 import { AppError, forbidden } from './errors.js';
 import { inputFlaw } from './input-guard.js';
 import { type GraphqlLimits, operationLimitError, resolveLimits, tooManyTokens } from './limits.js';
+import type { ListBounds } from './list-bounds.js';
 import { anonymousContext, type ContextDeps, contextFor } from './request-context.js';
 import { CLOSE_FORBIDDEN, CLOSE_TOO_MANY, closingOf, type SocketLimits, SocketRegistry, tooManyForCredential, tooManyFromAddress } from './socket-registry.js';
 
@@ -121,6 +122,8 @@ export interface SubscriptionServerOptions {
   database: Database;
   log: (error: unknown) => void;
   graphqlLimits?: Partial<GraphqlLimits>;
+  /** The lists' sizes from the database's statistics, for the static cost as HTTP prices it. */
+  bounds?: ListBounds;
   /** Overrides of the configured socket limits (WS_* variables; tests set small ones). */
   sockets?: Partial<SocketLimits>;
   /** Charges each subscribe frame to the rate limit's buckets (http/rate-limit.ts frameCharge); absent, frames are not limited. */
@@ -272,7 +275,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           },
         });
         if (literal) return [literal];
-        const broken = operationLimitError(schema, document, payload.variables ?? undefined, payload.operationName ?? undefined, limits);
+        const broken = operationLimitError(schema, document, payload.variables ?? undefined, payload.operationName ?? undefined, limits, options.bounds);
         if (broken) return [broken];
         let fields = ctx.extra.acting ?? null;
         if (own.authorization) {
