@@ -8,7 +8,9 @@
  *
  * Environment: ATTACK_DATABASE_URL (postgres://postgres@127.0.0.1:5432/lp_attack, recreated and
  * dropped), ATTACK_SIZE (100 courses and paths), ATTACK_ALIASES (19), BENCH_SKIP_BUILD=1 runs the
- * dist/ already built. Any other variable of the service (GRAPHQL_MAX_OBJECTS, GRAPHQL_TIMEOUT_MS, ...)
+ * dist/ already built, ATTACK_KEEP=1 keeps the database, ATTACK_NODE_ARGS passes node flags to the
+ * service. The service reads the lists' statistics before the data exists, so this measures the budget
+ * while running, not the cost refused before. Any other variable of the service (GRAPHQL_MAX_OBJECTS, GRAPHQL_TIMEOUT_MS, ...)
  * passes through to it.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
