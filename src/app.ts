@@ -6,6 +6,7 @@ import type { Database } from './db/client.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { attachCredentialCache, CredentialCache } from './auth/credential-cache.js';
+import { TenancyBreach } from './auth/egress.js';
 import { config } from './config.js';
 import { databaseReady } from './db/client.js';
 import { createApollo } from './graphql/apollo.js';
@@ -112,7 +113,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorReply,
   });
   // An unexpected error is logged with the request it broke (its reqId), wherever it is caught.
-  const log = (error: unknown) => (requestLogger.getStore() ?? app.log).error({ err: error }, 'unexpected error');
+  // A tenancy breach gets a message of its own: a forgotten school filter, for whoever watches the logs.
+  const log = (error: unknown) =>
+    (requestLogger.getStore() ?? app.log).error({ err: error }, error instanceof TenancyBreach ? 'tenancy breach: rows of another school withheld' : 'unexpected error');
   // Every instance drops its cached credentials when one is revoked or its school changes (auth/credential-cache.ts).
   if (credentials) {
     const stopListening = await attachCredentialCache(options.database, credentials);

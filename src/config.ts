@@ -1,4 +1,4 @@
-/** Settings from the environment, read once (documented in the README). */
+/** Settings from the environment, read once (documented in the README): the only module that reads `process.env` (test/layout.test.ts). */
 import { z } from 'zod';
 
 /** A setting the service cannot start with: main prints its message alone, one line, no stack. */
@@ -70,6 +70,10 @@ const environment = z.object({
   GRAPHQL_LIST_BOUNDS_SECONDS: wholeNumber(0, 86_400).default(300),
   EVENT_RETENTION_DAYS: wholeNumber(2, 3650).default(30),
   WEBHOOKS_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 3_600_000).default(10_000),
+  NODE_ENV: text.optional(),
+  // Checked by auth/secrets.ts, whose errors say what a key must be.
+  SECRETS_KEY: text.optional(),
 });
 
 /** The environment's values (an empty variable counts as unset), and the first problem in one line. */
@@ -157,6 +161,12 @@ export const config = {
   eventRetentionDays: env.EVENT_RETENTION_DAYS,
   /** Lets webhooks go to loopback and private addresses (development, tests); off, an integration cannot probe the service's network. */
   webhooksAllowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+  /** How long a stop waits for requests in flight (and a primary for its workers) before it gives up on them. */
+  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  /** `production` hides the playground's development token and makes SECRETS_KEY required. */
+  nodeEnv: env.NODE_ENV,
+  /** What auth/secrets.ts chooses the key from. */
+  secrets: { SECRETS_KEY: env.SECRETS_KEY, NODE_ENV: env.NODE_ENV, DATABASE_URL: env.DATABASE_URL },
 };
 
 /** TRUST_PROXY as Fastify's `trustProxy` takes it. */

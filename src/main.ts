@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { checkSecretsKey } from './auth/secrets.js';
 import { config, ConfigurationError, validateEnvironment } from './config.js';
 import { superviseWorkers } from './http/workers.js';
-import { checkPort, migrateOnce, SHUTDOWN_TIMEOUT_MS } from './startup.js';
+import { checkPort, migrateOnce } from './startup.js';
 
 // Node 22 keeps the compiled code of every module on disk: the next start skips compiling it.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
@@ -18,7 +18,7 @@ import { checkPort, migrateOnce, SHUTDOWN_TIMEOUT_MS } from './startup.js';
 async function main() {
   if (cluster.isWorker) return (await import('./server.js')).serve();
   validateEnvironment();
-  const warning = checkSecretsKey(process.env);
+  const warning = checkSecretsKey(config.secrets);
   if (warning) console.warn(warning);
   await checkPort(config.port, config.host);
   if (config.processes === 1 || !config.databaseUrl) {
@@ -27,7 +27,7 @@ async function main() {
   }
   await migrateOnce(resolve(config.dataDir ?? '.data'));
   console.log(`Starting ${config.processes} worker processes`);
-  superviseWorkers(config.processes, { say: (line) => console.log(line), stopTimeoutMs: SHUTDOWN_TIMEOUT_MS });
+  superviseWorkers(config.processes, { say: (line) => console.log(line), stopTimeoutMs: config.shutdownTimeoutMs });
 }
 
 main().catch((error) => {

@@ -10,7 +10,7 @@ import { holdEmbedded } from './db/embedded-lock.js';
 import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
 import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
 import { startWebhookWorker } from './modules/webhooks/index.js';
-import { open, SHUTDOWN_TIMEOUT_MS } from './startup.js';
+import { open } from './startup.js';
 
 /**
  * On the embedded database, a development platform token is kept in the data directory and
@@ -38,7 +38,7 @@ export async function serve() {
   const app = await createApp({
     database,
     logger: config.logRequests,
-    playgroundToken: process.env.NODE_ENV === 'production' ? undefined : devToken,
+    playgroundToken: config.nodeEnv === 'production' ? undefined : devToken,
   });
   // With request logs on, start-up and stop lines are JSON log lines too (one format per stream).
   const say = (message: string) => (config.logRequests ? app.log.info(message) : console.log(message));
@@ -76,9 +76,9 @@ export async function serve() {
     clearInterval(prune);
     say(`${signal}: finishing requests in flight, then stopping`);
     setTimeout(() => {
-      console.error(`Stopped after ${SHUTDOWN_TIMEOUT_MS} ms with requests still in flight`);
+      console.error(`Stopped after ${config.shutdownTimeoutMs} ms with requests still in flight`);
       process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS).unref();
+    }, config.shutdownTimeoutMs).unref();
     await app.close();
     await webhooks.stop();
     await database.close();

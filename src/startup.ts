@@ -5,9 +5,6 @@ import { type Database, openDatabase } from './db/client.js';
 
 // What start-up checks before it serves (server.ts), or before it starts workers (main.ts): none of it loads the service itself.
 
-/** How long a stop waits for requests in flight before it gives up on them. */
-export const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
-
 /** A taken or forbidden port fails at once, before the database is opened and migrated. */
 export async function checkPort(port: number, host: string): Promise<void> {
   if (port === 0) return;

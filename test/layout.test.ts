@@ -46,4 +46,12 @@ describe('layout', () => {
       );
     expect(offenders).toEqual([]);
   });
+
+  // Every variable is read and checked once, by src/config.ts's zod schema: a bad value stops start-up in one line, not a request later.
+  it('no file of src/ but src/config.ts reads the environment', () => {
+    const reads = /\bprocess\s*(?:\??\.\s*env\b|\[\s*['"`]env)|\bfrom\s+['"](?:node:)?process['"]/;
+    const readers = sourceFiles('src').filter((file) => reads.test(readFileSync(join(projectRoot, file), 'utf8')));
+    expect(readers).toEqual(['src/config.ts']);
+    for (const text of ['process.env.X', 'process?.env', "process['env']", "import { env } from 'node:process';"]) expect(reads.test(text), text).toBe(true);
+  });
 });

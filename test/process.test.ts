@@ -36,13 +36,14 @@ function start(env: Record<string, string>, script = 'src/main.ts', args: string
 }
 
 describe('start-up errors: one line, exit 1', () => {
-  it('given a bad PORT, SECRETS_KEY, DATABASE_URL or a taken port, then each prints one line naming it', async () => {
+  it('given a bad PORT, SHUTDOWN_TIMEOUT_MS, SECRETS_KEY, DATABASE_URL or a taken port, then each prints one line naming it', async () => {
     const taken: Server = createServer();
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', () => done()));
     const takenPort = String((taken.address() as { port: number }).port);
     const key = Buffer.alloc(32, 7).toString('base64');
     const cases: [Record<string, string>, RegExp][] = [
       [{ PORT: 'eighty' }, /^Configuration error: PORT must be a whole number from 0 to 65535 \(got "eighty"\)$/],
+      [{ SHUTDOWN_TIMEOUT_MS: '10s' }, /^Configuration error: SHUTDOWN_TIMEOUT_MS must be a whole number from 0 to 3600000 \(got "10s"\)$/],
       [{ SECRETS_KEY: 'short' }, /^Configuration error: SECRETS_KEY must be 32 bytes/],
       [{ DATABASE_URL: 'mysql://x' }, /^Configuration error: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL$/],
       [{ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', SECRETS_KEY: key }, /^Configuration error: DATABASE_URL names a database that cannot be reached \(ECONNREFUSED\)$/],

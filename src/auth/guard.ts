@@ -68,7 +68,8 @@ function guardOperation(field: GraphQLField<unknown, Context>, rule: Rule, mutat
     const result = resolve(source, args, ctx, info);
     // A public operation (a media's public view) serves any school's rows to whoever names them.
     if (rule.public) return result;
-    return result instanceof Promise ? result.then((value) => checkSchoolRows(ctx, value)) : checkSchoolRows(ctx, result);
+    const name = `${info.parentType.name}.${info.fieldName}`;
+    return result instanceof Promise ? result.then((value) => checkSchoolRows(ctx, value, name)) : checkSchoolRows(ctx, result, name);
   };
 }
 

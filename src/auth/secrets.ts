@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ConfigurationError } from '../config.js';
+import { config, ConfigurationError } from '../config.js';
 import type { Checks } from '../graphql/validation.js';
 
-/** What the process environment says about the key: where it runs and what it was given. */
+/** What the environment says about the key (config.secrets): where it runs and what it was given. */
 export interface SecretsEnv {
   SECRETS_KEY?: string;
   NODE_ENV?: string;
@@ -53,7 +53,7 @@ export function checkSecretsKey(env: SecretsEnv): string | undefined {
 }
 
 /** The key in force; code run without main (tests, tools) gets the same decision on first use. */
-const current = () => keys ?? install(chooseSecretsKey(process.env).key);
+const current = () => keys ?? install(chooseSecretsKey(config.secrets).key);
 
 /** AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` (base64url). */
 export function encryptSecret(plain: string): string {

@@ -67,7 +67,7 @@ export class LoaderRegistry {
       // Every batch's rows pass the tenancy check (auth/egress.ts): a second line behind the loaders' own filters.
       const batch = definition.public
         ? (keys: readonly K[]) => definition.batch(this.ctx(), keys)
-        : async (keys: readonly K[]) => checkSchoolRows(this.ctx(), await definition.batch(this.ctx(), keys));
+        : async (keys: readonly K[]) => checkSchoolRows(this.ctx(), await definition.batch(this.ctx(), keys), definition.name);
       loader = new DataLoader<K, V, unknown>(batch, {
         cacheKeyFn: definition.cacheKey,
         maxBatchSize: 1000,

@@ -166,5 +166,8 @@ export function linkLoader<V>(
 /** The rows of a by-id loader for a list of ids, skipping ids that are gone. */
 export async function loadMany<V>(ctx: Context, loader: LoaderDefinition<number, V | null>, ids: readonly number[]): Promise<V[]> {
   const rows = await ctx.loaders.get(loader).loadMany(ids);
+  // DataLoader hands a failed batch back as Errors, not a rejection: a breach or a failed read must fail the field, not read as gone.
+  const failed = rows.find((r) => r instanceof Error);
+  if (failed) throw failed;
   return rows.filter((r): r is V => r !== null && !(r instanceof Error));
 }

@@ -50,6 +50,29 @@ export function replyProblem(sent: Sent, res: Reply): string | null {
   return null;
 }
 
+/** Refusals only a REST row gives (its credential, rule or record); 422s and errors naming a field are the row's too. */
+const ROW_REFUSALS = new Set(['unauthenticated', 'forbidden', 'not_found', 'conflict']);
+
+/**
+ * Whether the REST row or GraphQL root field a request names answered it itself: a success, or a
+ * refusal of its own. Not a routing miss, nor what the HTTP layer answers whatever the route (an
+ * unparsable body's 400 on `base`, 406, 413, 415), nor a GraphQL document refused before the field
+ * ran or judged its arguments (parse, validation, credential).
+ */
+export function answeredByTarget(sent: Sent, res: Reply): boolean {
+  let body: any;
+  try {
+    body = JSON.parse(res.text);
+  } catch {
+    return res.status < 400;
+  }
+  if (sent.face === 'rest') {
+    if (res.status < 400 || res.status === 422) return true;
+    return Object.entries(body?.details ?? {}).some(([field, details]) => field !== 'base' || (details as { error: string }[]).some((d) => ROW_REFUSALS.has(d?.error)));
+  }
+  return body?.data !== undefined || (Array.isArray(body?.errors) && body.errors.some((e: any) => e?.extensions?.code === 'BAD_USER_INPUT'));
+}
+
 /** Whether the service refused the request: an error status, GraphQL errors, or a payload's UserErrors. */
 export function refused(sent: Sent, res: Reply): boolean {
   if (res.status >= 400) return true;

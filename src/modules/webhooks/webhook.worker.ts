@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { decryptSecret } from '../../auth/secrets.js';
+import { config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { integrations } from '../integrations/integration.table.js';
 import { notify } from '../notifications/notification.notify.js';
@@ -105,7 +106,7 @@ export function startWebhookWorker(database: Pick<Database, 'db'>, options: Webh
   const timeoutMs = options.timeoutMs ?? 10 * SECOND;
   const pollIntervalMs = options.pollIntervalMs ?? SECOND;
   const batchSize = options.batchSize ?? 20;
-  const allowPrivate = options.allowPrivateNetworks ?? process.env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS === 'true';
+  const allowPrivate = options.allowPrivateNetworks ?? config.webhooksAllowPrivateNetworks;
   const disableAfterMs = options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
   // The lease outlasts the attempts of a round (they run concurrently, each within timeoutMs).
   const leaseMs = timeoutMs + 30 * SECOND;
