@@ -16,11 +16,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
+import { freePort } from './ports.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const databaseUrl = process.env.ATTACK_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/lp_attack';
@@ -46,16 +46,6 @@ async function recreate(drop = false) {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
-}
 
 function rssMb(pid: number | undefined): number {
   try {

@@ -36,6 +36,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
+import { freePort } from './ports.js';
 import { failed, type Request, type Scenario, scenarios, type Tokens } from './scenarios.js';
 import { type Fixture, seed } from './seed.js';
 
@@ -134,16 +135,6 @@ async function prepareDatabase(): Promise<{ fixture: Fixture; tokens: Tokens; se
 // ---------------------------------------------------------------------------------------------
 // Processes
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
-}
 
 interface Target {
   name: 'service' | 'bare';
