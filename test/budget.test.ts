@@ -104,6 +104,12 @@ describe('the budget of a running operation', () => {
     expect(many.errors![0].message).toMatch(/more than 5000 objects/);
     // The process answers the next request as usual.
     expect((await admin.get('/healthz')).status).toBe(200);
+    // Four and eight at once: each stopped alone, with health answered while they run.
+    for (const parallel of [4, 8]) {
+      const [health, ...replies] = await Promise.all([admin.get('/healthz'), ...Array.from({ length: parallel }, () => admin.graphql(cycle(19), { id: courseId }))]);
+      expect(health.status).toBe(200);
+      expect(replies.map((r: any) => [r.status, r.errors?.[0].extensions.code])).toEqual(Array(parallel).fill([400, 'RESULT_TOO_LARGE']));
+    }
     expect((await admin.graphql(cycle(1), { id: courseId })).errors).toBeUndefined();
   });
 
