@@ -1,10 +1,9 @@
 import module from 'node:module';
 import cluster from 'node:cluster';
 import { resolve } from 'node:path';
-import { checkSecretsKey } from './auth/secrets.js';
-import { config, ConfigurationError, validateEnvironment } from './config.js';
+import { config, ConfigurationError } from './config.js';
 import { superviseWorkers } from './http/workers.js';
-import { checkPort, migrateOnce } from './startup.js';
+import { checkPort, checkSettings, configurationLine, migrateOnce } from './startup.js';
 
 // Node 22 keeps the compiled code of every module on disk: the next start skips compiling it.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
@@ -17,8 +16,7 @@ import { checkPort, migrateOnce } from './startup.js';
  */
 async function main() {
   if (cluster.isWorker) return (await import('./server.js')).serve();
-  validateEnvironment();
-  const warning = checkSecretsKey(config.secrets);
+  const warning = checkSettings();
   if (warning) console.warn(warning);
   await checkPort(config.port, config.host);
   if (config.processes === 1 || !config.databaseUrl) {
@@ -32,6 +30,6 @@ async function main() {
 
 main().catch((error) => {
   // A configuration mistake is one clear line; anything else keeps its stack for the operator.
-  console.error(error instanceof ConfigurationError ? `Configuration error: ${error.message}` : error);
+  console.error(error instanceof ConfigurationError ? configurationLine(error) : error);
   process.exit(1);
 });

@@ -1,9 +1,23 @@
 import { createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { config, ConfigurationError } from './config.js';
+import { checkSecretsKey } from './auth/secrets.js';
+import { config, ConfigurationError, validateEnvironment } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 
 // What start-up checks before it serves (server.ts), or before it starts workers (main.ts): none of it loads the service itself.
+// The command-line tools (tools/cli.ts) run the same checks, so they refuse what the service refuses, in its words.
+
+/** How a refused setting is printed: one line, no stack (main, and the tools for the same checks). */
+export const configurationLine = (error: ConfigurationError) => `Configuration error: ${error.message}`;
+
+/**
+ * Every variable's shape, then the secrets key (a missing one on PostgreSQL or in production),
+ * before anything is opened. Returns the warning to print, if any (the development key's).
+ */
+export function checkSettings(): string | undefined {
+  validateEnvironment();
+  return checkSecretsKey(config.secrets);
+}
 
 /** A taken or forbidden port fails at once, before the database is opened and migrated. */
 export async function checkPort(port: number, host: string): Promise<void> {

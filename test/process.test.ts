@@ -86,14 +86,14 @@ describe('stopping', () => {
     expect((await call(token2.stdout.at(-1)!, '/schools')).status).toBe(200);
     const seeded = start({ DATA_DIR: dataDir }, 'src/tools/seed.ts');
     expect(await seeded.exit, seeded.stderr.join('\n')).toBe(0);
-    expect(seeded.stdout[0]).toBe(`Seeding through the service running at http://127.0.0.1:${port} (pid ${run.child.pid}).`);
+    expect(seeded.stdout[0]).toBe(`Database: embedded (${dataDir}), through the service running at http://127.0.0.1:${port} (pid ${run.child.pid})`);
     const student = /^export STUDENT=(\S+)/m.exec(seeded.stdout.join('\n'))![1];
     const enrollments = await call(student, '/enrollments');
     expect(enrollments.status).toBe(200);
     expect(((await enrollments.json()) as unknown[]).length).toBeGreaterThan(0);
     const refused = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'admin', '--school', '999']);
     expect(await refused.exit).toBe(1);
-    expect(refused.stderr).toEqual(['Error: --school has no school with id 999']);
+    expect(refused.stderr).toEqual([seeded.stdout[0], 'Error: --school has no school with id 999']);
 
     // Headers and half the body now; the rest after the signal.
     const body = JSON.stringify({ query: '{ schools(first: 1) { totalCount } }' });
@@ -121,7 +121,7 @@ describe('stopping', () => {
     // school is there), and names a person that is not the role's plainly.
     const unknown = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'student', '--school', '1', '--user', '999']);
     expect(await unknown.exit).toBe(1);
-    expect(unknown.stderr).toEqual(['Error: --user has no student of school 1 with id 999']);
+    expect(unknown.stderr).toEqual([`Database: embedded (${dataDir})`, 'Error: --user has no student of school 1 with id 999']);
     const platform = start({ DATA_DIR: dataDir }, 'src/tools/create-token.ts', ['--role', 'platform']);
     expect(await platform.exit, platform.stderr.join('\n')).toBe(0);
     expect(platform.stdout.at(-1)).toMatch(/^lp_platform_/);

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isInputObjectType, type GraphQLSchema } from 'graphql';
-import { createApp } from '../app.js';
 import { issueToken, type Role } from '../auth/credential.js';
-import { config, ConfigurationError } from '../config.js';
-import { openDatabase, type Database } from '../db/client.js';
-import { appSchema } from '../graphql/schema.js';
-import { inProcess, overHttp, runningEmbeddedService, type SendGraphQL } from './service-client.js';
+import { config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { checkSettings, open } from '../startup.js';
+import { CommandError, databaseLine, parseFlags, run } from './cli.js';
+import { errorLog, firstError, inProcess, overHttp, runningEmbeddedService, type SendGraphQL } from './service-client.js';
 
 /**
  * The demo school, "Demo School" at subdomain `demo`: a small language school with products,
@@ -33,21 +33,28 @@ const students = [
 
 export interface SeedResult {
   schoolId: number;
+  /** The school's admin (director@demo-school.example) and Ana's enrollment: ids vary, a failed run uses some up. */
+  adminId: number;
+  enrollmentId: number;
   /** false when the demo school was there already (nothing was created). */
   created: boolean;
   tokens: Record<Role, string>;
 }
 
 /** A failed step: one line naming it. */
-export class SeedError extends Error {}
+export class SeedError extends CommandError {}
 
 type Data = Record<string, any>;
 
 /** Seeds the demo school on `database`, in process (the tests' way, and the CLI's when it owns the database). */
 export async function seed(database: Database, log: (line: string) => void = console.log): Promise<SeedResult> {
-  const app = await createApp({ database, rateLimit: { enabled: false } });
+  // Loaded here, not at the top: a refused command line or setting answers at once, not after the service's modules load.
+  const { createApp } = await import('../app.js');
+  // Its log says what a client sees only as INTERNAL_SERVER_ERROR: a failed step prints that cause.
+  const errors = errorLog();
+  const app = await createApp({ database, rateLimit: { enabled: false }, logger: true, logStream: errors });
   try {
-    return await seedThrough(inProcess(app), await issueToken(database.db, { role: 'platform', label: 'seed' }), log);
+    return await seedThrough(inProcess(app, errors), await issueToken(database.db, { role: 'platform', label: 'seed' }), log);
   } finally {
     await app.close();
   }
@@ -55,15 +62,12 @@ export async function seed(database: Database, log: (line: string) => void = con
 
 /** Seeds the demo school through the service's GraphQL API (`send`) with a platform token. */
 export async function seedThrough(send: SendGraphQL, platform: string, log: (line: string) => void = console.log): Promise<SeedResult> {
-  const schema = await appSchema();
+  const schema = await (await import('../graphql/schema.js')).appSchema();
 
   /** Runs one operation; GraphQL errors or payload errors stop the seed naming `step`. */
   async function gql(step: string, token: string, query: string, variables: Data = {}, schoolId?: number): Promise<Data> {
     const body = await send(token, { query, variables }, schoolId);
-    if (body.errors?.length) {
-      const e = body.errors[0];
-      throw new SeedError(`seed failed at "${step}": ${e.extensions?.code ?? 'error'}: ${e.message}`);
-    }
+    if (body.errors?.length) throw new SeedError(`seed failed at "${step}": ${firstError(body)}`);
     const result = Object.values(body.data ?? {})[0] as Data;
     const errors = (result?.errors ?? []) as { field: string[]; code: string; message: string }[];
     if (errors.length)
@@ -82,20 +86,26 @@ export async function seedThrough(send: SendGraphQL, platform: string, log: (lin
   } else {
     schoolId = await build(gql, platform, schema, log);
   }
-  const tokens = await tokensFor(gql, platform, schoolId);
-  // Shell lines named as the README's examples name them: paste them and run the examples.
+  const { tokens, adminId } = await tokensFor(gql, platform, schoolId);
+  const mine = await gql("Ana's enrollment", tokens.student, `query { enrollments(first: 1) { nodes { id } } }`);
+  const enrollmentId = Number(mine.nodes[0].id);
+  // Shell lines named as the README's examples name them: paste them and run the examples. The ids
+  // too: a fresh database's are 1, but a failed run (or another school) uses some up.
   const names: Record<Role, string> = { platform: 'TOKEN', admin: 'ADMIN', collaborator: 'COLLABORATOR', app: 'APP', student: 'STUDENT' };
   log('');
-  log('Demo tokens (Authorization: Bearer <token>), ready to paste into a shell:');
+  log('Demo ids and tokens (Authorization: Bearer <token>), ready to paste into a shell:');
+  log(`export SCHOOL=${schoolId}   # the demo school`);
+  log(`export ADMIN_ID=${adminId}   # its admin, ${emails.admin}`);
+  log(`export ENROLLMENT=${enrollmentId}   # the enrollment of the student Ana Souza`);
   for (const [role, token] of Object.entries(tokens)) log(`export ${names[role as Role]}=${token}   # ${role}`);
-  return { schoolId, created: !existing, tokens };
+  return { schoolId, adminId, enrollmentId, created: !existing, tokens };
 }
 
 type Gql = (step: string, token: string, query: string, variables?: Data, schoolId?: number) => Promise<Data>;
 const E = 'errors { field code message }';
 
 /** One token per role, made through the API; the people are found by their e-mails. */
-async function tokensFor(gql: Gql, platform: string, schoolId: number): Promise<Record<Role, string>> {
+async function tokensFor(gql: Gql, platform: string, schoolId: number): Promise<{ tokens: Record<Role, string>; adminId: number }> {
   const find = async (kind: 'admins' | 'collaborators' | 'students', email: string) => {
     const data = await gql(`find ${kind} ${email}`, platform, `query ($email: EmailAddress) { ${kind}(email: $email, first: 1) { nodes { id } } }`, { email }, schoolId);
     const id = data.nodes[0]?.id;
@@ -108,13 +118,15 @@ async function tokensFor(gql: Gql, platform: string, schoolId: number): Promise<
         input: { role, schoolId: String(schoolId), userId, label: 'seed' },
       })
     ).token as string;
-  return {
+  const adminId = await find('admins', emails.admin);
+  const tokens = {
     platform,
-    admin: await grant('admin', await find('admins', emails.admin)),
+    admin: await grant('admin', adminId),
     collaborator: await grant('collaborator', await find('collaborators', emails.collaborator)),
     app: await grant('app'),
     student: await grant('student', await find('students', students[0][1])),
   };
+  return { tokens, adminId: Number(adminId) };
 }
 
 const hasField = (schema: GraphQLSchema, type: string, field: string) => {
@@ -405,7 +417,9 @@ async function build(gql: Gql, platform: string, schema: GraphQLSchema, log: (li
     log(`Created the demo school "Demo School" (id ${schoolId}, subdomain ${DEMO_SUBDOMAIN}).`);
     return schoolId;
   } catch (error) {
-    // Half a school would block the next run's name and hide the failure: remove it.
+    // Half a school would block the next run's name and hide the failure: remove it. The ids it took
+    // stay taken: setting a sequence back is safe only if nothing took one since, which a seed beside
+    // a running service (or through it) cannot know; the next run prints the ids it makes instead.
     const removed = await gql('remove partial school', platform, `mutation ($id: ID!) { deleteSchool(id: $id) { school { id } ${E} } }`, { id: schoolId })
       .then(() => true)
       .catch(() => false);
@@ -414,17 +428,26 @@ async function build(gql: Gql, platform: string, schema: GraphQLSchema, log: (li
   }
 }
 
-/** npm run seed: DATABASE_URL, else the embedded database (refused while the service holds it). */
+const USAGE = `Usage: npm run seed   (built: node dist/src/tools/seed.js)
+Creates the demo school "Demo School" (subdomain ${DEMO_SUBDOMAIN}) through the service's GraphQL API, or
+finds it made, and prints its ids and a fresh token per role as shell lines.
+Writes to DATABASE_URL (SECRETS_KEY required there, as the service requires it), else to the
+embedded database in DATA_DIR (./.data), through the service when one runs on it.`;
+
+/** npm run seed: DATABASE_URL, else the embedded database (through the service while one holds it). */
 async function main() {
+  parseFlags(USAGE, {});
+  // The service's own checks first (a missing SECRETS_KEY on PostgreSQL), before anything is opened.
+  checkSettings();
   const dataDir = resolve(config.dataDir ?? '.data');
   // On the embedded database a running service owns the files: seed through it, over HTTP.
   const running = config.databaseUrl ? null : runningEmbeddedService(dataDir);
+  console.log(databaseLine(dataDir, running));
   if (running) {
-    console.log(`Seeding through the service running at ${running.url} (pid ${running.pid}).`);
     await seedThrough(overHttp(running.url), running.token);
     return;
   }
-  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir });
+  const database = await open(dataDir);
   try {
     await database.migrate();
     await seed(database);
@@ -433,8 +456,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href)
-  main().catch((error) => {
-    console.error(error instanceof SeedError || error instanceof ConfigurationError ? `Error: ${error.message}` : error);
-    process.exit(1);
-  });
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) run(main);
