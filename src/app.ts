@@ -22,6 +22,7 @@ import { createSubscriptionServer, type SubscriptionServer } from './graphql/sub
 import { toGraphqlError } from './http/error-replies.js';
 import { loggerOptions } from './http/logging.js';
 import { clientAddress } from './http/client-address.js';
+import { registerFavicon } from './http/favicon.js';
 import { frameCharge, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import { registerSecurity, withSecurityHeaders } from './http/security.js';
 import { routes } from './modules/index.js';
@@ -208,6 +209,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerOpenApiRoute(app, schema, routes);
   await registerDocs(app);
+  registerFavicon(app);
   app.get('/health', async () => ({ status: 'ok' }));
   // Liveness: the process answers. Readiness: the database answers and every migration is applied.
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -35,10 +35,14 @@ export async function serve() {
   const database = await open(dataDir);
   if (cluster.isPrimary) await database.migrate();
   const devToken = database.driver === 'pglite' ? await developmentToken(database, dataDir) : undefined;
+  // Development: the embedded database outside production. The playground opens with the token, and
+  // this machine's clients without one get a credential's rate limit (http/rate-limit.ts).
+  const development = database.driver === 'pglite' && config.nodeEnv !== 'production';
   const app = await createApp({
     database,
     logger: config.logRequests,
-    playgroundToken: config.nodeEnv === 'production' ? undefined : devToken,
+    playgroundToken: development ? devToken : undefined,
+    rateLimit: { developmentLoopback: development },
   });
   // With request logs on, start-up and stop lines are JSON log lines too (one format per stream).
   const say = (message: string) => (config.logRequests ? app.log.info(message) : console.log(message));

@@ -212,3 +212,24 @@ describe('preview', () => {
     expectFieldError(await school.admin.post(`/media/${media.id}/preview`, { redirect_uri: 'https://evil.example.com' }), 422, 'redirect_uri', 'foreign_host');
   });
 });
+
+describe('a suspended school (the gate lets it only read)', () => {
+  it("given a suspended school, then its student still launches a SCORM package (GET, a mutation that writes nothing) and its staff still previews it; a write is 403", async () => {
+    const s = await service.school('Suspended Scorm School');
+    const c = await f.catalogue(s);
+    const media = await f.scorm(s);
+    await c.lesson(media.id);
+    const enrollment = await f.enrollment(s, c.product.id);
+    const redirect = encodeURIComponent(`https://${(await s.admin.get(`/schools/${s.id}`)).body.subdomain}.localhost/`);
+    expect((await service.platform.patch(`/school/${s.id}`, { school: { event: 'suspend' } })).body.status).toBe('suspended');
+
+    const launched = await enrollment.student.get(`/media/${media.id}/launch_scorm?enrollment_id=${enrollment.id}&redirect_uri=${redirect}`);
+    expect(launched.status, launched.text).toBe(200);
+    expect((await open(launched.body.uri)).body).toMatchObject({ media_id: media.id, enrollment_id: enrollment.id, preview: false });
+    const previewed = await s.admin.get(`/media/${media.id}/preview?redirect_uri=${redirect}`);
+    expect(previewed.status, previewed.text).toBe(200);
+    const renamed = await s.admin.patch(`/media/${media.id}`, { media: { title: 'Renamed while suspended' } });
+    expectFieldError(renamed, 403, 'base', 'forbidden');
+    expect(renamed.body.errors.base).toEqual(['The school is suspended: its credentials may only read']);
+  });
+});

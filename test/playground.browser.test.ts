@@ -2,9 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
-import { browserAvailable, launchBrowser } from './support/browser.js';
+import { browserAvailable, drawnWidth, launchBrowser } from './support/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import { FAVICON_SVG } from '../src/http/favicon.js';
 import { type Service, startService } from './support/service.js';
 
 /**
@@ -50,6 +51,10 @@ describe.skipIf(!hasBrowser)('the playground in headless Chromium', () => {
     mkdirSync(join(import.meta.dirname, '..', '.test-cache'), { recursive: true });
     await page.screenshot({ path: join(import.meta.dirname, '..', '.test-cache', 'playground.png'), fullPage: true });
 
+    // Its icon is the service's, inline, and an image the browser draws (16 px wide).
+    const icons = await page.evaluate(() => [...document.querySelectorAll('link[rel~="icon"]')].map((l) => l.getAttribute('href')!));
+    expect(icons).toEqual([`data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`]);
+    expect(await page.evaluate(drawnWidth, icons[0])).toBe(16);
     expect(graphqlStatuses.length).toBeGreaterThanOrEqual(2);
     expect(graphqlStatuses.every((s) => s === 200)).toBe(true);
     expect(outside).toEqual([]);

@@ -76,6 +76,8 @@ describe('stopping', () => {
     const port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(run.stdout.join('\n'))?.[1]);
     const token = run.stdout.find((l) => l.startsWith('Development platform token'))!.split(': ')[1];
     expect(port).toBeGreaterThan(0);
+    // Development on the embedded database: this machine's client without a credential pays at a credential's budget (300), not 60.
+    expect((await fetch(`http://127.0.0.1:${port}/schools`)).headers.get('ratelimit-limit')).toBe('300');
 
     // While the service runs on the embedded database, the token and seed commands go through it
     // (its files are one process's at a time), and what they make works at once.

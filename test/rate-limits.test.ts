@@ -163,6 +163,47 @@ describe('rate limits', () => {
     }
   });
 
+  it("given development (server.ts on the embedded database, not production), then a client on this machine without a credential has a credential's budget; every other client keeps the anonymous one", async () => {
+    // TRUST_PROXY=true, the loosest setting: a forged X-Forwarded-For still cannot make a client local.
+    const development = await createApp({ database: service.database, now: service.clock.now, rateLimit: { ...limits, developmentLoopback: true }, trustProxy: true });
+    try {
+      const send = async (app: FastifyInstance, peer: string, forwarded?: string) => {
+        const res = await app.inject({ method: 'GET', url: '/schools', remoteAddress: peer, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} });
+        return `${res.statusCode} of ${res.headers['ratelimit-limit']}`;
+      };
+      const spend = async (app: FastifyInstance, peer: string, forwarded?: string) => {
+        const replies: string[] = [];
+        for (let i = 0; i < 6; i++) replies.push(await send(app, peer, forwarded));
+        return replies;
+      };
+      // This machine (IPv4, IPv4-mapped, IPv6, a local proxy for a local client): 5, the credential's capacity, then 429.
+      const roomy = ['401 of 5', '401 of 5', '401 of 5', '401 of 5', '401 of 5', '429 of 5'];
+      for (const [peer, forwarded] of [['127.0.0.7'], ['::ffff:127.0.0.8'], ['::1'], ['127.0.0.9', '127.0.0.10']])
+        expect(await spend(development, peer, forwarded), `${peer} ${forwarded ?? ''}`).toEqual(roomy);
+      // A remote client, a remote client through a proxy on this machine, one naming a loopback
+      // address itself, and this machine without the development setting: the anonymous 3.
+      const anonymous = ['401 of 3', '401 of 3', '401 of 3', '429 of 3', '429 of 3', '429 of 3'];
+      for (const [app, peer, forwarded] of [
+        [development, newAddress()],
+        [development, '127.0.0.11', newAddress()],
+        [development, newAddress(), '127.0.0.12'],
+        [development, '127.0.0.13', `127.0.0.14, ${newAddress()}`],
+        [instances[0], '127.0.0.15'],
+      ] as const)
+        expect(await spend(app, peer, forwarded), `${peer} ${forwarded ?? ''}`).toEqual(anonymous);
+    } finally {
+      await development.close();
+    }
+  });
+
+  it('given a spent address budget, then the favicon still answers (it costs nothing) and carries no rate-limit headers', async () => {
+    const address = newAddress();
+    await alternate(4, { address });
+    const icon = await instances[0].inject({ method: 'GET', url: '/favicon.ico', remoteAddress: address });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['ratelimit-limit']).toBeUndefined();
+  });
+
   it('given a spent address budget, then the health check still answers and carries no rate-limit headers', async () => {
     const address = newAddress();
     await alternate(4, { address });

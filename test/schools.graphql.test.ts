@@ -423,6 +423,21 @@ describe('Schools over GraphQL', () => {
       expect(res.data.updateSchool.school).toMatchObject({ seoTitle: 'Alpha', status: 'active' });
     });
 
+    it('given a suspended school, then its admin may cancel it (the event alone), but neither change a setting nor fire another event', async () => {
+      const s = await service.school('Suspended Canceling');
+      expect((await service.platform.graphql(UPDATE, { id: String(s.id), input: { event: 'suspend' } })).data.updateSchool.school.status).toBe('suspended');
+      for (const input of [{ seoTitle: 'Sneaked' }, { event: 'cancel', seoTitle: 'Sneaked' }, { event: 'active' }, { event: 'cancel', name: null }]) {
+        const refused = await s.admin.graphql(UPDATE, { id: String(s.id), input });
+        expectExecutionError(refused, 'FORBIDDEN', 'updateSchool');
+        expect(refused.errors![0].message).toBe('The school is suspended: its credentials may only read');
+      }
+      expect(await schoolRow(s.id)).toMatchObject({ status: 'suspended', seoTitle: null });
+      const res = await s.admin.graphql(UPDATE, { id: String(s.id), input: { event: 'cancel' } });
+      expect(res.errors).toBeUndefined();
+      expect(res.data.updateSchool).toMatchObject({ school: { status: 'canceled' }, errors: [] });
+      expect((await schoolRow(s.id)).status).toBe('canceled');
+    });
+
     it("given the admin of another school, when updating, then NOT_FOUND and no change", async () => {
       const before = await schoolRow(a.id);
       expectExecutionError(await b.admin.graphql(UPDATE, { id: String(a.id), input: { name: 'Hijack', event: 'cancel' } }), 'NOT_FOUND', 'updateSchool');

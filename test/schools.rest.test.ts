@@ -771,6 +771,30 @@ describe('Schools over REST', () => {
       });
     });
 
+    describe('the gate of a blocked or suspended school (read only, cancel still allowed)', () => {
+      it.each(['block', 'suspend'])('given a school its platform applied %s to, then its admin cancels it with the event alone, and nothing else writes', async (event) => {
+        const s = await service.school(`Gated ${event}`);
+        expect((await service.platform.patch(`/school/${s.id}`, { school: { event } })).status).toBe(200);
+        const status = (await schoolRow(s.id)).status;
+        // Settings, an event with them, and an event the admin may not fire from here: 403, nothing changes.
+        for (const school of [{ name: 'Renamed' }, { event: 'cancel', name: 'Renamed' }, { event: 'active' }]) {
+          const refused = await s.admin.put(`/school/${s.id}`, { school });
+          expectFieldError(refused, 403, 'base', 'forbidden');
+          expect(refused.body.errors.base[0]).toBe(`The school is ${status}: its credentials may only read`);
+        }
+        expect(await schoolRow(s.id)).toMatchObject({ status, name: `Gated ${event}` });
+        // Reads go on, and the event alone goes through, recorded like any other.
+        expect((await s.admin.get(`/schools/${s.id}`)).body.status).toBe(status);
+        const canceled = await s.admin.put(`/school/${s.id}`, { school: { event: 'cancel' } });
+        expect(canceled.status, canceled.text).toBe(200);
+        expect(canceled.body.status).toBe('canceled');
+        const [change] = await service.db.select().from(schoolStatusChanges).where(and(eq(schoolStatusChanges.schoolId, s.id), eq(schoolStatusChanges.event, 'cancel')));
+        expect(change).toMatchObject({ fromStatus: status, toStatus: 'canceled' });
+        // Canceled: its credentials may do nothing, reads included.
+        expectFieldError(await s.admin.get(`/schools/${s.id}`), 403, 'base', 'forbidden');
+      });
+    });
+
     describe('who may update', () => {
       it("given the admin of another school, when updating, then 404 and no change", async () => {
         for (const url of [`/school/${a.id}`, `/schools/${a.id}`]) {

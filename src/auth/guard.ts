@@ -1,7 +1,8 @@
 import { defaultFieldResolver, getNullableType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema, isListType, isNonNullType } from 'graphql';
 import type { Context } from '../graphql/context.js';
+import type { Role } from './credential.js';
 import { AppError, forbidden } from '../graphql/errors.js';
-import { schoolStatusAccess } from '../modules/schools/school.state.js';
+import { loneEvent, mayFireSchoolEvent, schoolStatusAccess, type SchoolStatus } from '../modules/schools/school.state.js';
 import { checkSchoolRows } from './egress.js';
 import { accessOf, fieldReaders, fieldRules, operationRules, type Rule } from './role-matrix.js';
 
@@ -21,6 +22,7 @@ export function installRoleMatrix(schema: GraphQLSchema): GraphQLSchema {
       const key = `${type.name}.${field.name}`;
       const rule = operationRules[key];
       if (!rule) throw new Error(`The role matrix (src/auth/role-matrix.ts) has no row for ${key}`);
+      if (rule.gate && !mutation) throw new Error(`The role matrix gives ${key} a gate: only a mutation has one (a query always passes a read-only gate)`);
       named.add(key);
       guardOperation(field, rule, mutation);
     }
@@ -39,17 +41,33 @@ export function installRoleMatrix(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-/** Why the caller may not run an operation, or null when it may. */
-export function refusal(ctx: Context, rule: Rule, mutation: boolean): AppError | null {
+/**
+ * Why the caller may not run an operation, or null when it may. `args` are the operation's
+ * arguments; REST asks before it reads the body (without them), and the resolver's guard asks
+ * again with them, so a gate that depends on them decides there.
+ */
+export function refusal(ctx: Context, rule: Rule, mutation: boolean, args?: Record<string, unknown>): AppError | null {
   if (rule.public) return null;
   const credential = ctx.credential;
   if (!credential) return new AppError('unauthenticated', 'A valid credential is required (Authorization: Bearer <token>)');
   if (accessOf(rule, credential.role) === 'deny') return forbidden();
   if (credential.role === 'platform' || !ctx.schoolStatus) return null;
-  const gate = schoolStatusAccess[ctx.schoolStatus];
-  if (gate === 'none') return forbidden(`The school is ${ctx.schoolStatus}: its credentials may do nothing`);
-  if (gate === 'read' && mutation) return forbidden(`The school is ${ctx.schoolStatus}: its credentials may only read`);
+  const status = ctx.schoolStatus;
+  const gate = schoolStatusAccess[status];
+  if (gate === 'none') return forbidden(`The school is ${status}: its credentials may do nothing`);
+  if (gate === 'read' && mutation && !passesReadOnly(rule, args, credential.role, status))
+    return forbidden(`The school is ${status}: its credentials may only read`);
   return null;
+}
+
+/** Whether a mutation passes a read-only gate: the rule's `gate` (role-matrix.ts). */
+function passesReadOnly(rule: Rule, args: Record<string, unknown> | undefined, role: Role, status: SchoolStatus): boolean {
+  if (rule.gate === 'reads') return true;
+  if (rule.gate !== 'lifecycle') return false;
+  // REST asks before it reads the body: the resolver's guard decides on the input.
+  if (!args) return true;
+  const event = loneEvent(args.input);
+  return event !== null && mayFireSchoolEvent(role, status, event);
 }
 
 function guardOperation(field: GraphQLField<unknown, Context>, rule: Rule, mutation: boolean) {
@@ -63,7 +81,7 @@ function guardOperation(field: GraphQLField<unknown, Context>, rule: Rule, mutat
     };
   const resolve: GraphQLFieldResolver<unknown, Context> = field.resolve ?? defaultFieldResolver;
   field.resolve = (source, args, ctx, info) => {
-    const refused = refusal(ctx, rule, mutation);
+    const refused = refusal(ctx, rule, mutation, args);
     if (refused) throw refused;
     const result = resolve(source, args, ctx, info);
     // A public operation (a media's public view) serves any school's rows to whoever names them.

@@ -11,9 +11,14 @@ import type { Role } from './credential.js';
  *   enrollments release).
  * - `deny` (or absent): 403.
  * - `public`: needs no credential at all.
+ * - `gate`: what a mutation may still do for a school whose status lets its credentials only read
+ *   (blocked, suspended: the gate in modules/schools/school.state.ts). `reads`: it writes nothing
+ *   (a SCORM launch mints a signed URI), so it passes as a query does. `lifecycle`: sent with an
+ *   `event` alone, it passes when the lifecycle lets the caller fire that event from the school's
+ *   status (its admin's `cancel`: a school can always cancel itself). Any other mutation: 403.
  */
 export type Access = 'allow' | 'own' | 'deny';
-export type Rule = Readonly<Partial<Record<Role, Access>>> & { readonly public?: true };
+export type Rule = Readonly<Partial<Record<Role, Access>>> & { readonly public?: true; readonly gate?: 'reads' | 'lifecycle' };
 export const ROLES: readonly Role[] = ['platform', 'admin', 'collaborator', 'app', 'student'];
 
 const all = (access: Access, roles: readonly Role[]) => Object.fromEntries(roles.map((r) => [r, access])) as Partial<Record<Role, Access>>;
@@ -56,7 +61,7 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   'Mutation.createSchool': PLATFORM,
   'Mutation.deleteSchool': PLATFORM,
   'Mutation.schoolWizard': PLATFORM,
-  'Mutation.updateSchool': MANAGERS,
+  'Mutation.updateSchool': { ...MANAGERS, gate: 'lifecycle' },
   // Credentials (auth-tokens/): made and revoked by the platform (the wizard hands out an admin's).
   'Mutation.createApiToken': PLATFORM,
   'Mutation.revokeApiToken': PLATFORM,
@@ -101,8 +106,9 @@ export const operationRules: Readonly<Record<string, Rule>> = {
   'Query.examQuestion': STAFF_READ,
   ...resource('media', 'mediaList', STAFF_AND_OWN, AUTHORS),
   'Mutation.reprocessMedia': AUTHORS,
-  'Mutation.previewMedia': AUTHORS,
-  'Mutation.launchScorm': { ...AUTHORS, student: 'own' },
+  // A launch or a preview only reads (GET /media/:id/launch_scorm): a suspended school's students still open their content.
+  'Mutation.previewMedia': { ...AUTHORS, gate: 'reads' },
+  'Mutation.launchScorm': { ...AUTHORS, student: 'own', gate: 'reads' },
   'Mutation.reportMediaProcessing': { platform: 'allow', app: 'allow' },
   'Query.publicMedia': PUBLIC,
   'Query.scormLaunch': PUBLIC,

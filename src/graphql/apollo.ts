@@ -3,6 +3,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { toGraphqlError } from '../http/error-replies.js';
+import { FAVICON_SVG } from '../http/favicon.js';
 import { APQ_TTL_SECONDS, type PersistedQueryCache } from './apq-cache.js';
 import type { Context } from './context.js';
 import { errorCodes } from './error-codes.js';
@@ -36,6 +37,8 @@ function playground(token?: string): ApolloServerPlugin<Context> {
     return renderGraphiQL({
       endpoint: '/graphql',
       title: 'Learning platform',
+      // The service's own icon, inline (the renderer's default is a 150 KB icon of its own).
+      favicon: `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`,
       defaultQuery: exampleQuery(
         token
           ? '# The development platform token is set in the Headers tab; it acts across schools (add "X-School-Id" to act in one).'

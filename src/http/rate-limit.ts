@@ -16,6 +16,13 @@ export interface RateLimitSettings {
   /** The bucket of a client address, for requests without a valid credential. */
   anonymousCapacity: number;
   anonymousRefillPerSecond: number;
+  /**
+   * Development on the embedded database (server.ts sets it; never on PostgreSQL or in production):
+   * a client on this machine without a credential pays into its address's bucket at a credential's
+   * size and refill, so a local playground, script or GraphQL-over-HTTP audit (61 requests at once)
+   * is not throttled like a stranger. Every other address keeps the anonymous budget.
+   */
+  developmentLoopback?: boolean;
 }
 
 export interface RateLimitDeps {
@@ -25,8 +32,8 @@ export interface RateLimitDeps {
   settings?: Partial<RateLimitSettings>;
 }
 
-/** Probes: a load balancer's health and readiness checks are never throttled. */
-const UNLIMITED_PATHS = new Set(['/health', '/healthz', '/ready', '/readyz', '/livez']);
+/** Probes (a load balancer's health and readiness checks) and the favicon are never throttled. */
+const UNLIMITED_PATHS = new Set(['/health', '/healthz', '/ready', '/readyz', '/livez', '/favicon.ico']);
 /** Buckets full for this long are deleted (a missing bucket is a full one); sweeps run at most once a minute per process. */
 const IDLE_SECONDS = 3600;
 const SWEEP_EVERY_MS = 60_000;
@@ -48,6 +55,12 @@ export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps): vo
   const wanted = { ...config.rateLimit, ...deps.settings };
   if (!wanted.enabled) return;
   const settings = checkedSettings(wanted);
+  // The budget of a loopback client in development: a credential's, or the anonymous one if larger.
+  const local = {
+    ...settings,
+    anonymousCapacity: Math.max(settings.capacity, settings.anonymousCapacity),
+    anonymousRefillPerSecond: Math.max(settings.refillPerSecond, settings.anonymousRefillPerSecond),
+  };
   let nextSweep = 0;
 
   app.addHook('onRequest', async (request, reply) => {
@@ -59,7 +72,7 @@ export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps): vo
         nextSweep = now.getTime() + SWEEP_EVERY_MS;
         await sweep(deps.db, now, settings);
       }
-      charge = await chargeRequest(deps.db, now, callerOf(request), settings);
+      charge = await chargeRequest(deps.db, now, callerOf(request), settings.developmentLoopback && onThisMachine(request) ? local : settings);
     } catch (error) {
       // The limit protects the service; it must not take it down when the database hiccups.
       // Logged without the error itself: a failed statement's text carries its parameters.
@@ -124,6 +137,18 @@ function refuse(request: FastifyRequest, reply: FastifyReply, retryAfter: number
 function callerOf(request: FastifyRequest): Caller {
   const token = tokenFromHeader(request.headers.authorization);
   return { digest: token ? digestToken(token) : null, address: addressKey(request.ip) };
+}
+
+const loopback = (address: string | undefined) => !!address && (/^(?:::ffff:)?127\./i.test(address) || address === '::1');
+
+/**
+ * Whether a request comes from this machine: its peer and every address its X-Forwarded-For names
+ * are loopback. Read whatever TRUST_PROXY says, so a local proxy passing a remote client's request,
+ * or a remote client naming 127.0.0.1 itself, never counts as local.
+ */
+function onThisMachine(request: Pick<FastifyRequest, 'headers' | 'socket'>): boolean {
+  const forwarded = [request.headers['x-forwarded-for'] ?? []].flat().flatMap((value) => value.split(','));
+  return loopback(request.socket.remoteAddress) && forwarded.every((address) => loopback(address.trim()));
 }
 
 /** An IPv6 client owns a whole /64, so it is one address; an IPv4-mapped IPv6 address is its IPv4 one. */

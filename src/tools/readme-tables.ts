@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fieldReaders, fieldRules, operationRules, ROLES, type Rule } from '../auth/role-matrix.js';
 import { commonCodes, errorCodes, errorDomains, type ErrorCode } from '../graphql/error-codes.js';
 import { EVENT_NAMES, eventCatalog, payloadJsonSchema } from '../modules/events/catalog.js';
-import { schoolStatusAccess, schoolTransitions } from '../modules/schools/school.state.js';
+import { schoolEvents, schoolStatusAccess, type SchoolStatus, schoolTransitions } from '../modules/schools/school.state.js';
 
 /**
  * The README's tables that the code decides: the role matrix, the school lifecycle and the status
@@ -68,9 +68,23 @@ function lifecycleTable(): string {
   return `| event | from | to | the school's admin may fire it from |\n|---|---|---|---|\n${rows.join('\n')}\n`;
 }
 
+/**
+ * The gate of each status, from the gate itself (school.state.ts) and the role matrix's `gate`
+ * marks: a read-only school's row names the mutations it still runs and the events its admin
+ * still fires, so the table says what the guard does.
+ */
 function gateTable(): string {
-  const meaning = { full: 'everything its roles allow', read: 'queries and GET routes only (403 on writes)', none: 'nothing (403)' } as const;
-  const rows = Object.entries(schoolStatusAccess).map(([status, access]) => `| ${status} | ${meaning[access]} |`);
+  const marked = (gate: Rule['gate']) =>
+    Object.entries(operationRules)
+      .filter(([, rule]) => rule.gate === gate)
+      .map(([key]) => `\`${key.replace(/^Mutation\./, '')}\``);
+  const readOnly = (status: SchoolStatus) => {
+    const events = schoolEvents.filter((event) => schoolTransitions[event].adminFrom.includes(status)).map((event) => `\`${event}\``);
+    const lifecycle = events.length ? `; its admin may still fire ${events.join(', ')} (${marked('lifecycle').join(', ')} with the event alone)` : '';
+    return `read only: queries and the mutations that write nothing (${marked('reads').join(', ')}; every GET route runs one of these)${lifecycle}; 403 on other writes`;
+  };
+  const meaning = { full: () => 'everything its roles allow', read: readOnly, none: () => 'nothing (403)' } as const;
+  const rows = Object.entries(schoolStatusAccess).map(([status, access]) => `| ${status} | ${meaning[access](status as SchoolStatus)} |`);
   return `| status | the school's credentials may do |\n|---|---|\n${rows.join('\n')}\n`;
 }
 

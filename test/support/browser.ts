@@ -16,3 +16,12 @@ export function browserAvailable(file: string): boolean {
 }
 
 export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+
+/** Run in a page (`page.evaluate(drawnWidth, src)`): the width an image is drawn at, 0 when the browser cannot draw it. */
+export const drawnWidth = (src: string) =>
+  new Promise<number>((done) => {
+    const image = new Image();
+    image.onload = () => done(image.naturalWidth);
+    image.onerror = () => done(0);
+    image.src = src;
+  });

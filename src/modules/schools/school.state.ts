@@ -22,8 +22,15 @@ export const schoolTransitions: Record<SchoolEvent, { from: readonly SchoolStatu
 };
 
 /**
- * What a school's status lets its own credentials do (the platform is never gated): `full`, `read`
- * (queries only: a blocked or suspended school keeps its data visible while it settles), `none`.
+ * The school gate: what a school's status lets its own credentials do (the platform is never
+ * gated; auth/guard.ts applies it, the README renders it from here and the role matrix):
+ * - `full`: everything their roles allow;
+ * - `read`: a blocked or suspended school keeps its data visible while it settles: queries, the
+ *   mutations that write nothing (`gate: 'reads'` in the role matrix: a SCORM launch, which a GET
+ *   route runs), and, sent alone, the lifecycle events the school's admin may fire from there
+ *   (`gate: 'lifecycle'`: `cancel`, since a school must always be able to cancel itself); 403 on
+ *   any other write;
+ * - `none`: nothing.
  */
 export type SchoolAccess = 'full' | 'read' | 'none';
 export const schoolStatusAccess: Record<SchoolStatus, SchoolAccess> = {
@@ -35,6 +42,17 @@ export const schoolStatusAccess: Record<SchoolStatus, SchoolAccess> = {
   suspended: 'read',
   canceled: 'none',
 };
+
+/**
+ * The event of an input that holds an `event` and nothing else (`updateSchool`'s, unset fields
+ * left out), or null: a read-only school may fire an event, never change its settings with it.
+ */
+export function loneEvent(input: unknown): SchoolEvent | null {
+  if (!input || typeof input !== 'object') return null;
+  const given = Object.entries(input).filter(([, value]) => value !== undefined);
+  const [[key, value] = []] = given;
+  return given.length === 1 && key === 'event' && schoolEvents.includes(value as SchoolEvent) ? (value as SchoolEvent) : null;
+}
 
 /** The state an event leads to from `current`, or null when the event may not happen there. */
 export function nextSchoolStatus(current: SchoolStatus, event: SchoolEvent): SchoolStatus | null {
