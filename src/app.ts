@@ -20,7 +20,7 @@ import { appSchema } from './graphql/schema.js';
 import type { SocketLimits } from './graphql/socket-registry.js';
 import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
 import { toGraphqlError } from './http/error-replies.js';
-import { loggerOptions } from './http/logging.js';
+import { createLogger, type LogStream, repeatedFailures } from './http/logging.js';
 import { clientAddress } from './http/client-address.js';
 import { registerFavicon } from './http/favicon.js';
 import { frameCharge, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
@@ -37,9 +37,10 @@ export interface AppOptions {
   database: Database;
   /** The service's clock (tests move it). */
   now?: () => Date;
-  logger?: boolean;
-  /** Where the logger writes (stdout by default). */
-  logStream?: { write(line: string): void };
+  /** The logger of requests and errors (server.ts passes the process's), or true for one of its own on `logStream`. */
+  logger?: boolean | FastifyBaseLogger;
+  /** Where a logger of its own writes (stdout by default). */
+  logStream?: LogStream;
   bodyLimit?: number;
   /** Origins allowed to call from browser pages (CORS_ORIGINS by default). */
   corsOrigins?: readonly string[];
@@ -96,8 +97,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? config.webhooksAllowPrivateNetworks,
   };
   const trustProxy = options.trustProxy ?? config.trustProxy;
+  const logger: FastifyBaseLogger | undefined = options.logger === true ? createLogger({ stream: options.logStream }) : options.logger || undefined;
   const app = Fastify({
-    logger: options.logger ? loggerOptions(options.logStream) : false,
+    loggerInstance: logger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy,
     // A caller's X-Request-Id (a proxy's, a client's) names the request in every log line; else a random one.
@@ -115,8 +117,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // An unexpected error is logged with the request it broke (its reqId), wherever it is caught.
   // A tenancy breach gets a message of its own: a forgotten school filter, for whoever watches the logs.
-  const log = (error: unknown) =>
-    (requestLogger.getStore() ?? app.log).error({ err: error }, error instanceof TenancyBreach ? 'tenancy breach: rows of another school withheld' : 'unexpected error');
+  // Outside a request (a timer's, a socket's work), a failure that repeats is logged once a minute with its count.
+  const background = repeatedFailures(app.log);
+  const log = (error: unknown) => {
+    const message = error instanceof TenancyBreach ? 'tenancy breach: rows of another school withheld' : 'unexpected error';
+    const request = requestLogger.getStore();
+    if (request) request.error({ err: error }, message);
+    else background(message, error);
+  };
   // Every instance drops its cached credentials when one is revoked or its school changes (auth/credential-cache.ts).
   if (credentials) {
     const stopListening = await attachCredentialCache(options.database, credentials);
@@ -151,8 +159,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     db: options.database.db,
     now: deps.now,
     settings: options.rateLimit,
-    // As on HTTP: logged without the error itself, whose statement text carries its parameters.
-    onFailure: (code) => app.log.error({ code }, 'rate limit not applied to a subscribe frame: the database did not answer'),
+    onFailure: (error) => background('rate limit not applied to a subscribe frame: the database did not answer', error),
   });
   // Plain lists are priced by the database's statistics (graphql/list-bounds.ts), refreshed now and then.
   const boundsSeconds = options.listBoundsSeconds ?? config.listBoundsSeconds;

@@ -2,6 +2,7 @@ import module from 'node:module';
 import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { config, ConfigurationError } from './config.js';
+import { say, serviceLogger } from './http/logging.js';
 import { superviseWorkers } from './http/workers.js';
 import { checkPort, checkSettings, configurationLine, migrateOnce } from './startup.js';
 
@@ -17,19 +18,27 @@ import { checkPort, checkSettings, configurationLine, migrateOnce } from './star
 async function main() {
   if (cluster.isWorker) return (await import('./server.js')).serve();
   const warning = checkSettings();
-  if (warning) console.warn(warning);
+  if (warning) say.warn(warning);
   await checkPort(config.port, config.host);
   if (config.processes === 1 || !config.databaseUrl) {
-    if (config.processes > 1) console.warn('WEB_CONCURRENCY is for PostgreSQL (DATABASE_URL): the embedded database is served by one process');
+    if (config.processes > 1) say.warn('WEB_CONCURRENCY is for PostgreSQL (DATABASE_URL): the embedded database is served by one process');
     return (await import('./server.js')).serve();
   }
   await migrateOnce(resolve(config.dataDir ?? '.data'));
-  console.log(`Starting ${config.processes} worker processes`);
-  superviseWorkers(config.processes, { say: (line) => console.log(line), stopTimeoutMs: config.shutdownTimeoutMs });
+  say.info(`Starting ${config.processes} worker processes`);
+  superviseWorkers(config.processes, { say, stopTimeoutMs: config.shutdownTimeoutMs });
 }
 
+// A crash (an unhandled rejection too) is logged like any error, JSON without a statement, then ends the process as Node would.
+process.on('uncaughtException', (error) => {
+  serviceLogger().fatal({ err: error }, 'uncaught exception');
+  process.exit(1);
+});
+
 main().catch((error) => {
-  // A configuration mistake is one clear line; anything else keeps its stack for the operator.
-  console.error(error instanceof ConfigurationError ? configurationLine(error) : error);
+  // A configuration mistake is one clear line; anything else is logged with its cause and stack
+  // frames (never a statement: a failed migration's error carries one).
+  if (error instanceof ConfigurationError) console.error(configurationLine(error));
+  else serviceLogger().fatal({ err: error }, 'start-up failed');
   process.exit(1);
 });

@@ -7,6 +7,7 @@ import { findCredential, issueToken } from './auth/credential.js';
 import { config } from './config.js';
 import type { Database } from './db/client.js';
 import { holdEmbedded } from './db/embedded-lock.js';
+import { repeatedFailures, say, serviceLogger } from './http/logging.js';
 import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
 import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
 import { startWebhookWorker } from './modules/webhooks/index.js';
@@ -38,56 +39,61 @@ export async function serve() {
   // Development: the embedded database outside production. The playground opens with the token, and
   // this machine's clients without one get a credential's rate limit (http/rate-limit.ts).
   const development = database.driver === 'pglite' && config.nodeEnv !== 'production';
+  // The process's one logger (http/logging.ts): errors always, requests with LOG_REQUESTS on.
+  const log = serviceLogger();
   const app = await createApp({
     database,
-    logger: config.logRequests,
+    logger: log,
     playgroundToken: development ? devToken : undefined,
     rateLimit: { developmentLoopback: development },
   });
-  // With request logs on, start-up and stop lines are JSON log lines too (one format per stream).
-  const say = (message: string) => (config.logRequests ? app.log.info(message) : console.log(message));
   const address = await app.listen({ port: config.port, host: config.host });
   hold?.advertise(address);
-  say(`Learning platform listening on ${address} (GraphQL at /graphql, REST at the spec's paths, reference at /docs)`);
+  say.info(`Learning platform listening on ${address} (GraphQL at /graphql, REST at the spec's paths, reference at /docs)`);
+  // Since the process started (npm start's compile, before it, says its own time).
+  say.info(`Ready in ${process.uptime().toFixed(1)} s`);
   if (devToken) {
-    say(`Embedded database in ${dataDir}`);
-    say(`Development platform token: ${devToken}`);
+    say.info(`Embedded database in ${dataDir}`);
+    say.info(`Development platform token: ${devToken}`);
   }
 
+  // Background work fails again every few seconds while the database is away: each failure once a minute, with its cause and count.
+  const failed = repeatedFailures(log);
   // Records enrollment.expired events; safe with several instances (progress/expiry.ts).
   const sweep = setInterval(() => {
-    sweepExpiredEnrollments(database.db).catch((error) => console.error(`Expiry sweep failed: ${(error as Error).message}`));
+    sweepExpiredEnrollments(database.db).catch((error) => failed('expiry sweep failed', error));
   }, EXPIRY_SWEEP_INTERVAL_MS);
   sweep.unref();
   // Old events go after EVENT_RETENTION_DAYS (a plain delete: safe with several instances).
   const prune = setInterval(() => {
-    pruneEvents(database.db, new Date(), config.eventRetentionDays).catch((error) => console.error(`Event pruning failed: ${(error as Error).message}`));
+    pruneEvents(database.db, new Date(), config.eventRetentionDays).catch((error) => failed('event pruning failed', error));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
   // Webhook delivery runs in every instance; claims with SKIP LOCKED keep one event to one sender.
   const webhooks = startWebhookWorker(database, {
     allowPrivateNetworks: config.webhooksAllowPrivateNetworks,
-    onError: (error) => console.error(`Webhook delivery failed: ${(error as Error).message}`),
+    onError: (error) => failed('webhook delivery failed', error),
   });
 
   // The service owns its signals: stop accepting, let requests in flight finish, close the
-  // database, exit 0; past the timeout, exit 1 without waiting further.
+  // database, exit 0; past the timeout, exit 1 without waiting further. Nothing in the way can
+  // hold the process past it: log lines are never flushed synchronously (http/logging.ts).
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     clearInterval(sweep);
     clearInterval(prune);
-    say(`${signal}: finishing requests in flight, then stopping`);
+    say.info(`${signal}: finishing requests in flight, then stopping`);
     setTimeout(() => {
-      console.error(`Stopped after ${config.shutdownTimeoutMs} ms with requests still in flight`);
+      say.warn(`Stopped after ${config.shutdownTimeoutMs} ms with requests still in flight`);
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     await app.close();
     await webhooks.stop();
     await database.close();
     hold?.release();
-    say('Stopped');
+    say.info('Stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,4 +1,6 @@
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { config } from '../config.js';
 
 /**
  * What request and error logs may show. No token, password, key, secret or personal value may
@@ -150,15 +152,90 @@ function loggedRequest(req: FastifyRequest) {
   return { method: req.method, url: loggedUrl(req.url, req.routeOptions?.config?.secretSegments), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
-/** Fastify's logger options: every serializer above, and headers redacted should anything log them whole. */
-export function loggerOptions(stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
-  return {
-    level: 'info',
-    ...(stream ? { stream } : {}),
-    serializers: { req: loggedRequest as never, err: loggedError as never, error: loggedError },
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', 'res.headers["set-cookie"]'],
-      censor: '[redacted]',
+/** A destination of log lines: anything with `write` (tests collect the lines in an array). */
+export interface LogStream {
+  write(line: string): void;
+}
+
+/**
+ * stdout as the destination of log lines, never pino's default (sonic-boom): that one flushes what
+ * it holds synchronously at exit and retries a write that failed with EPIPE every 100 ms for ever,
+ * so a service whose log reader had gone (a closed terminal, a crashed log shipper, a parent that
+ * exited) stopped listening and never exited, its main thread asleep in that loop, deaf to
+ * SIGTERM and to its own shutdown timer (issue 24). process.stdout never blocks: a stalled reader's
+ * lines wait in memory, and what waits at exit is dropped. A reader that has gone (EPIPE) ends
+ * logging, never the process.
+ */
+const stdoutLines: LogStream = {
+  write: (line) => void (process.stdout.writable && process.stdout.write(line)),
+};
+let pipesGuarded = false;
+function ignoreBrokenPipes() {
+  if (pipesGuarded) return;
+  pipesGuarded = true;
+  // Any other error stays as fatal as it is without a listener.
+  const ignoreEpipe = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  };
+  process.stdout.on('error', ignoreEpipe);
+  process.stderr.on('error', ignoreEpipe);
+}
+
+/** A logger with the serializers above: JSON lines on stdout unless given a stream; headers redacted should anything log them whole. */
+export function createLogger(options: { stream?: LogStream; level?: 'info' | 'warn' } = {}): Logger {
+  if (!options.stream) ignoreBrokenPipes();
+  return pino(
+    {
+      level: options.level ?? 'info',
+      serializers: { req: loggedRequest as never, err: loggedError, error: loggedError },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', 'res.headers["set-cookie"]'],
+        censor: '[redacted]',
+      },
     },
+    options.stream ?? stdoutLines,
+  );
+}
+
+let processLogger: Logger | undefined;
+
+/**
+ * The process's one logger, made on first use (after the settings are checked). Errors are always
+ * logged, as JSON; with LOG_REQUESTS on it also takes requests and everything the service says.
+ */
+export function serviceLogger(): Logger {
+  return (processLogger ??= createLogger({ level: config.logRequests ? 'info' : 'warn' }));
+}
+
+/**
+ * What the service tells whoever runs it (listening, its token, a warning, stopping): with
+ * LOG_REQUESTS on, log lines like every other line; off, plain lines for a person.
+ */
+export const say = {
+  info: (message: string) => (config.logRequests ? serviceLogger().info(message) : console.log(message)),
+  warn: (message: string) => (config.logRequests ? serviceLogger().warn(message) : console.warn(message)),
+};
+
+/** What an error is, for telling one failure from another: its cause chain's types, codes and messages. */
+const causeKey = (e: LoggedError | undefined): string => (e ? `${e.type}:${e.code ?? ''}:${e.message}|${causeKey(e.cause)}` : '');
+
+/**
+ * Logs the failures of work that runs again on its own (a timer's, the webhook worker's): a failure
+ * once, then the same failure (same message, same cause) at most once per `everyMs` with
+ * `repeated`, how many times it happened since its last line. A database that has gone fails the
+ * webhook worker every second: one line a minute says as much as sixty.
+ */
+export function repeatedFailures(logger: Pick<Logger, 'error'>, everyMs = 60_000, now = Date.now) {
+  const last = new Map<string, { at: number; repeated: number }>();
+  return (message: string, error: unknown): void => {
+    const key = `${message}|${causeKey(loggedError(error))}`;
+    const seen = last.get(key);
+    if (seen && now() - seen.at < everyMs) {
+      seen.repeated += 1;
+      return;
+    }
+    if (last.size > 100) last.clear(); // distinct failures are few; never let them grow without bound
+    last.set(key, { at: now(), repeated: 0 });
+    logger.error({ err: error, ...(seen?.repeated ? { repeated: seen.repeated } : {}) }, message);
   };
 }

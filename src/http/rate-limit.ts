@@ -75,8 +75,8 @@ export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps): vo
       charge = await chargeRequest(deps.db, now, callerOf(request), settings.developmentLoopback && onThisMachine(request) ? local : settings);
     } catch (error) {
       // The limit protects the service; it must not take it down when the database hiccups.
-      // Logged without the error itself: a failed statement's text carries its parameters.
-      request.log.error({ code: databaseCode(error) }, 'rate limit not applied: the database did not answer');
+      // The error's cause is logged, never its statement (http/logging.ts's serializer).
+      request.log.error({ err: error }, 'rate limit not applied: the database did not answer');
       return;
     }
     reply.headers({
@@ -103,7 +103,7 @@ export type FrameCharge = (caller: Caller) => Promise<{ retryAfter: number } | n
  * the socket's client address, exactly as an HTTP request would. Undefined when the limit is off.
  * As on HTTP, a database that does not answer lets the frame through (`onFailure` hears of it).
  */
-export function frameCharge(deps: RateLimitDeps & { onFailure: (code: string | undefined) => void }): FrameCharge | undefined {
+export function frameCharge(deps: RateLimitDeps & { onFailure: (error: unknown) => void }): FrameCharge | undefined {
   const wanted = { ...config.rateLimit, ...deps.settings };
   if (!wanted.enabled) return undefined;
   const settings = checkedSettings(wanted);
@@ -112,7 +112,7 @@ export function frameCharge(deps: RateLimitDeps & { onFailure: (code: string | u
     try {
       charge = await chargeRequest(deps.db, deps.now(), caller, settings);
     } catch (error) {
-      deps.onFailure(databaseCode(error));
+      deps.onFailure(error);
       return null;
     }
     return charge.granted ? null : { retryAfter: retryAfterOf(charge) };
@@ -204,12 +204,6 @@ async function sweep(db: Db, now: Date, s: RateLimitSettings): Promise<void> {
   const fullAfter = Math.max(s.capacity / s.refillPerSecond, s.anonymousCapacity / s.anonymousRefillPerSecond);
   const cutoff = new Date(now.getTime() - (fullAfter + IDLE_SECONDS) * 1000);
   await db.delete(rateLimitBuckets).where(sql`${rateLimitBuckets.refilledAt} < ${cutoff.toISOString()}::timestamptz`);
-}
-
-/** PostgreSQL's error code, through either driver (drizzle wraps it in `cause`). */
-function databaseCode(error: unknown): string | undefined {
-  for (let e: any = error; e; e = e.cause) if (typeof e.code === 'string') return e.code;
-  return undefined;
 }
 
 const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result : ((result as { rows: unknown[] }).rows ?? []));

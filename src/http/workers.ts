@@ -8,7 +8,7 @@ import cluster, { type Worker } from 'node:cluster';
  * before it ever listened stops everything (a start-up error would only repeat). SIGTERM or SIGINT
  * stops every worker gracefully and exits 0 once all have exited cleanly, 1 otherwise.
  */
-export function superviseWorkers(count: number, options: { say: (line: string) => void; stopTimeoutMs: number }): void {
+export function superviseWorkers(count: number, options: { say: Record<'info' | 'warn', (line: string) => void>; stopTimeoutMs: number }): void {
   const { say, stopTimeoutMs } = options;
   let stopping = false;
   let failed = false;
@@ -22,11 +22,11 @@ export function superviseWorkers(count: number, options: { say: (line: string) =
   const stopAll = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
+    say.info(`${signal}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     // The workers give up on requests in flight after their own timeout: a little longer, then none is waited for.
     setTimeout(() => {
-      console.error(`Workers still running ${stopTimeoutMs + 2000} ms after ${signal}: stopping them`);
+      say.warn(`Workers still running ${stopTimeoutMs + 2000} ms after ${signal}: stopping them`);
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
       process.exit(1);
     }, stopTimeoutMs + 2000).unref();
@@ -34,11 +34,11 @@ export function superviseWorkers(count: number, options: { say: (line: string) =
 
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping && !listened.has(worker)) {
-      console.error(`A worker exited (${signal ?? code}) before it listened: stopping`);
+      say.warn(`A worker exited (${signal ?? code}) before it listened: stopping`);
       failed = true;
       stopAll('SIGTERM');
     } else if (!stopping) {
-      console.error(`Worker ${worker.process.pid} exited (${signal ?? code}): starting another`);
+      say.warn(`Worker ${worker.process.pid} exited (${signal ?? code}): starting another`);
       fork();
     } else if (code !== 0) {
       failed = true;
