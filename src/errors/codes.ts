@@ -57,6 +57,13 @@ export const errorCodes = {
   headers_too_large: { message: 'The request headers are too large', raised: { status: 431 } },
   rate_limited: { message: 'Too many requests: retry after the Retry-After seconds', raised: { status: 429 } },
   too_many_sockets: { message: 'Too many sockets', raised: { status: 429 } },
+  // The query limits, checked before an operation runs (graphql/limits.ts).
+  query_too_large: { message: 'The query has too many tokens', raised: { status: 400 } },
+  query_too_deep: { message: 'The query nests too deeply', raised: { status: 400 } },
+  too_many_aliases: { message: 'The query uses too many aliases', raised: { status: 400 } },
+  too_many_directives: { message: 'The query uses too many directives', raised: { status: 400 } },
+  query_too_complex: { message: 'The query may cost too much', raised: { status: 400 } },
+  introspection_disabled: { message: 'Introspection is disabled on this service', raised: { status: 400 } },
   // An operation's budget, spent while it ran (graphql/budget.ts).
   result_too_large: { message: 'The reply would be too large', raised: { status: 400 } },
   query_timeout: { message: 'The operation ran too long', raised: { status: 503 } },
