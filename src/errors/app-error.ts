@@ -17,7 +17,7 @@ export function* causeChain(error: unknown, { max = 8, originalError = false }: 
 }
 
 /**
- * An error raised instead of a result: its code (error-codes.ts) gives the GraphQL `extensions.code`
+ * An error raised instead of a result: its code (codes.ts) gives the GraphQL `extensions.code`
  * and the HTTP status, written for every face by reply.ts.
  */
 export class AppError extends GraphQLError {
