@@ -74,10 +74,15 @@ function restBody(rows: readonly RestError[]): RestBody {
 
 const graphqlBody = (r: Refusal): GraphqlBody => ({ errors: [{ message: messageOf(r), extensions: { code: refusalGraphqlCode(r.code), ...r.extensions } }] });
 
-function rawResponse(status: number, body: object | null): string {
-  if (!body) return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
+/** A whole HTTP response for a raw socket; the REST one keeps the header order and type it always had. */
+function rawResponse(status: number, body: RestBody | GraphqlBody | null, rest = false): string {
+  const line = `HTTP/1.1 ${status} ${STATUS_CODES[status]}`;
+  if (!body) return `${line}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
   const text = JSON.stringify(body);
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+  const length = Buffer.byteLength(text);
+  return rest
+    ? `${line}\r\nContent-Length: ${length}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`
+    : `${line}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${length}\r\n\r\n${text}`;
 }
 
 /** Writes `refusal` for `face`. A `socket` refusal with no code answers its status with no body. */
@@ -96,7 +101,7 @@ export function errorReply(face: Face, r: Refusal): Written[Face] {
     case 'graphql-request':
       return new GraphQLError(messageOf(r), { extensions: graphqlBody(r).errors[0].extensions });
     case 'socket':
-      return rawResponse(statusOf(r), restBody(rowsOf(r)));
+      return rawResponse(statusOf(r), restBody(rowsOf(r)), true);
     case 'socket-graphql':
       return rawResponse(statusOf(r), graphqlBody(r));
     case 'close':
