@@ -2,11 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { getNamedType, isEnumType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { AppError, userError } from '../src/errors/app-error.js';
+import { AppError, causeChain, databaseInputError, foreignKeyViolation, uniqueViolation, userError } from '../src/errors/app-error.js';
 import { closeCode, type ErrorCode, errorCodes, payloadStatus, raisedStatus } from '../src/errors/codes.js';
 import { errorReply, type RestError } from '../src/errors/reply.js';
 import { commonCodes, domainCodes, errorDomains, type ErrorDomainKey } from '../src/graphql/error-codes.js';
 import { appSchema } from '../src/graphql/schema.js';
+import { loggedError } from '../src/http/logging.js';
 
 // The one table of error codes (src/errors/codes.ts): the compiler holds the source to it (every code
 // is typed as its union, `ErrorCode`), and the per-domain enums hold the codes each module's payloads can carry.
@@ -60,6 +61,24 @@ describe('error codes', () => {
     expect(payloadStatus(['blank', 'taken'])).toBe(409);
     expect(payloadStatus(['taken', 'forbidden'])).toBe(403);
     expect(payloadStatus(['invalid'])).toBe(422);
+  });
+
+  it('one bounded walk reads a cause chain: a cyclic cause ends it, a wrapped database error is found', () => {
+    const a: any = new Error('a');
+    const b: any = new Error('b');
+    a.cause = b;
+    b.cause = a;
+    expect([...causeChain(a)]).toEqual([a, b]);
+    expect(uniqueViolation(a)).toBeNull();
+    expect(foreignKeyViolation(a)).toBeNull();
+    expect(databaseInputError(a)).toBeNull();
+    let links = 0;
+    for (let e: any = loggedError(a); e; e = e.cause) links++;
+    expect(links).toBe(2);
+    const wrapped = new Error('Failed query', { cause: Object.assign(new Error('duplicate key'), { code: '23505', constraint_name: 'courses_code_key' }) });
+    expect(uniqueViolation(wrapped)).toEqual({ constraint: 'courses_code_key' });
+    const deep = Array.from({ length: 20 }, (_, i) => new Error(`e${i}`)).reduceRight<Error | undefined>((cause, e) => Object.assign(e, { cause }), undefined)!;
+    expect([...causeChain(deep)]).toHaveLength(8);
   });
 
   /** The files `file` imports from src/, transitively (relative imports only). */
