@@ -19,7 +19,7 @@ import { anonymousContext, contextFor, type ContextDeps } from './graphql/reques
 import { appSchema } from './graphql/schema.js';
 import type { SocketLimits } from './graphql/socket-registry.js';
 import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
-import { toGraphqlError } from './http/error-replies.js';
+import { toGraphqlError } from './errors/reply.js';
 import { createLogger, type LogStream, repeatedFailures } from './http/logging.js';
 import { clientAddress } from './http/client-address.js';
 import { registerFavicon } from './http/favicon.js';

@@ -54,4 +54,38 @@ describe('layout', () => {
     expect(readers).toEqual(['src/config.ts']);
     for (const text of ['process.env.X', 'process?.env', "process['env']", "import { env } from 'node:process';"]) expect(reads.test(text), text).toBe(true);
   });
+
+  // src/errors/reply.ts writes every error reply (REST, GraphQL over HTTP, a GraphQL error, a raw socket, a WebSocket close).
+  it('no file of src/ but src/errors/reply.ts writes an error reply', () => {
+    const writers = [
+      /\berrorBody\s*\(/, // REST's error body
+      /\.code\(\s*(?:[45]\d\d\b|status\b|[\w.]*\.status\b)/, // a Fastify reply given an error status
+      /HTTP\/1\.[01] [1-5]\d\d/, // a response written on a raw socket
+      /\.close\(\s*(?:\{\s*code:|4\d{3}\b)/, // a WebSocket close frame
+      /errors:\s*\[\s*\{\s*message/, // GraphQL's error body
+      /extensions:\s*\{\s*code:\s*'(?!GRAPHQL_PARSE_FAILED'|GRAPHQL_VALIDATION_FAILED')/, // a GraphQL error with a code of its own
+    ];
+    const samples = [
+      'reply.code(404).send(x)',
+      'reply.code(status)',
+      'reply.code(error.status)',
+      'errorBody(rows)',
+      "socket.end('HTTP/1.1 429 Too Many Requests')",
+      'state.close({ code: 4401, reason })',
+      'ws.close(4403, reason)',
+      "reply.send({ errors: [{ message, extensions: { code: 'X' } }] })",
+      "new GraphQLError(m, { extensions: { code: 'BAD_REQUEST' } })",
+    ];
+    for (const text of samples) expect(writers.some((w) => w.test(text)), text).toBe(true);
+    for (const text of ['reply.code(204).send()', 'reply.code(created ? 201 : 200)', "new GraphQLError(m, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })"])
+      expect(writers.some((w) => w.test(text)), text).toBe(false);
+    const offenders = sourceFiles('src')
+      .filter((file) => !file.startsWith('src/errors/'))
+      .flatMap((file) =>
+        readFileSync(join(projectRoot, file), 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (writers.some((w) => w.test(line)) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(offenders).toEqual([]);
+  });
 });

@@ -2,7 +2,9 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import { toGraphqlError } from '../http/error-replies.js';
+import { causeChain } from '../errors/app-error.js';
+import { refusalGraphqlCode } from '../errors/codes.js';
+import { errorReply, toGraphqlError } from '../errors/reply.js';
 import { FAVICON_SVG } from '../http/favicon.js';
 import { APQ_TTL_SECONDS, type PersistedQueryCache } from './apq-cache.js';
 import type { Context } from './context.js';
@@ -68,14 +70,14 @@ const clientCodes = new Set([
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
   'BAD_USER_INPUT',
-  'BAD_REQUEST',
+  refusalGraphqlCode('bad_request'),
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
   ...allLimitCodes,
   // Refusals of a subscribe frame (graphql/subscriptions.ts): an empty bucket, a credential on too many sockets.
-  'RATE_LIMITED',
-  'TOO_MANY_SOCKETS',
+  refusalGraphqlCode('rate_limited'),
+  refusalGraphqlCode('too_many_sockets'),
   // The service's own raised codes (a bad credential fails while the context is built).
   ...Object.values(errorCodes)
     .flatMap((e) => ('raised' in e && 'graphql' in e.raised ? [e.raised.graphql] : []))
@@ -84,8 +86,7 @@ const clientCodes = new Set([
 
 /** Whether the engine itself overflowed its stack (a document nested thousands deep): never a message to show. */
 function stackOverflow(error: unknown): boolean {
-  for (let e: any = error, hops = 0; e && hops < 5; e = e.originalError ?? e.cause, hops++)
-    if (e instanceof RangeError && /call stack/i.test(e.message)) return true;
+  for (const e of causeChain(error, { max: 5, originalError: true })) if (e instanceof RangeError && /call stack/i.test(e.message)) return true;
   return false;
 }
 
@@ -153,16 +154,18 @@ export function formatGraphqlError(log: (error: unknown) => void): (formatted: G
       return { ...formatted, message: known.message, extensions };
     }
     const code = formatted.extensions?.code as string | undefined;
-    if (stackOverflow(error)) return { message: 'The document nests too deeply', extensions: { code: !code || code === 'INTERNAL_SERVER_ERROR' ? 'BAD_REQUEST' : code } };
+    const badRequest = refusalGraphqlCode('bad_request');
+    if (stackOverflow(error)) return { message: 'The document nests too deeply', extensions: { code: !code || code === 'INTERNAL_SERVER_ERROR' ? badRequest : code } };
     if (code && clientCodes.has(code)) return reworded(formatted);
     // Apollo's refusals of a malformed HTTP request carry a 4xx status and no code.
     const status = (error as GraphQLError | undefined)?.extensions?.http as { status?: number } | undefined;
-    if ((!code || code === 'INTERNAL_SERVER_ERROR') && status?.status && status.status >= 400 && status.status < 500) return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
+    if ((!code || code === 'INTERNAL_SERVER_ERROR') && status?.status && status.status >= 400 && status.status < 500) return { message: formatted.message, extensions: { code: badRequest } };
     // graphql-js's own refusal of the operation (a subscription on a schema without them): no exception behind it, no field.
-    if (error instanceof GraphQLError && !error.originalError && !error.path) return { message: formatted.message, locations: formatted.locations, extensions: { code: 'BAD_REQUEST' } };
+    if (error instanceof GraphQLError && !error.originalError && !error.path) return { message: formatted.message, locations: formatted.locations, extensions: { code: badRequest } };
     // Anything else may carry SQL text or internals: log it, show a mask.
     log(original);
-    return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    const masked = errorReply('graphql', { code: 'internal' });
+    return { message: masked.message, locations: formatted.locations, path: formatted.path, extensions: masked.extensions };
   };
 }
 

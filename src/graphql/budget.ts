@@ -4,13 +4,15 @@ import {
   getNullableType,
   type GraphQLField,
   type GraphQLFieldResolver,
-  GraphQLError,
+  type GraphQLError,
   type GraphQLSchema,
   isCompositeType,
   isListType,
   isObjectType,
   isScalarType,
 } from 'graphql';
+import { raisedStatus, refusalGraphqlCode } from '../errors/codes.js';
+import { errorReply } from '../errors/reply.js';
 
 /**
  * What one operation may take while it runs, counted as it resolves: the static cost (limits.ts)
@@ -29,7 +31,8 @@ export interface BudgetLimits {
   timeoutMs: number;
 }
 
-export const budgetCodes = ['RESULT_TOO_LARGE', 'QUERY_TIMEOUT'] as const;
+/** The GraphQL codes of a spent budget (`RESULT_TOO_LARGE`, `QUERY_TIMEOUT`). */
+export const budgetCodes = [refusalGraphqlCode('result_too_large'), refusalGraphqlCode('query_timeout')];
 
 /** How long one operation may run its fields before it lets the event loop turn. */
 const SLICE_MS = 50;
@@ -111,7 +114,7 @@ export class ExecutionBudget {
   chargeObjects(objects: number): boolean {
     this.objects += objects;
     if (this.objects <= this.limits.maxObjects) return !this.exceeded;
-    this.halt('RESULT_TOO_LARGE', 400, `The reply would hold more than ${this.limits.maxObjects} objects; ask for smaller pages or nest fewer lists`);
+    this.halt('result_too_large', `The reply would hold more than ${this.limits.maxObjects} objects; ask for smaller pages or nest fewer lists`);
     return false;
   }
 
@@ -119,13 +122,13 @@ export class ExecutionBudget {
   chargeBytes(bytes: number): boolean {
     this.bytes += bytes;
     if (this.bytes <= this.limits.maxResultBytes) return !this.exceeded;
-    this.halt('RESULT_TOO_LARGE', 400, `The reply would hold more than ${this.limits.maxResultBytes} bytes of text; select fewer fields or smaller pages`);
+    this.halt('result_too_large', `The reply would hold more than ${this.limits.maxResultBytes} bytes of text; select fewer fields or smaller pages`);
     return false;
   }
 
   /** Stops the operation at its deadline (the executor's timer, or a field that starts too late). */
   timeOut(): void {
-    this.halt('QUERY_TIMEOUT', 503, `The operation ran longer than ${this.limits.timeoutMs} ms and was stopped; ask for less`);
+    this.halt('query_timeout', `The operation ran longer than ${this.limits.timeoutMs} ms and was stopped; ask for less`);
   }
 
   use(): BudgetUse {
@@ -139,11 +142,13 @@ export class ExecutionBudget {
     };
   }
 
-  private halt(code: (typeof budgetCodes)[number], status: number, message: string): void {
+  private halt(code: 'result_too_large' | 'query_timeout', message: string): void {
     if (this.exceeded) return;
     const used = this.use();
-    this.exceeded = new GraphQLError(message, {
-      extensions: { code, objects: used.objects, resultBytes: used.resultBytes, milliseconds: used.milliseconds, http: { status } },
+    this.exceeded = errorReply('graphql', {
+      code,
+      message,
+      extensions: { objects: used.objects, resultBytes: used.resultBytes, milliseconds: used.milliseconds, http: { status: raisedStatus(code) } },
     });
     this.stop(this.exceeded);
   }

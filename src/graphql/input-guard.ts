@@ -1,5 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, visit } from 'graphql';
+import { Kind, visit } from 'graphql';
+import { raisedStatus } from '../errors/codes.js';
+import { errorReply } from '../errors/reply.js';
 import type { Context } from './context.js';
 
 /** How deep a request value may nest (objects and lists): far beyond any real input, far below a stack overflow. */
@@ -51,9 +53,7 @@ export function inputFlaw(value: unknown, maxDepth = MAX_INPUT_DEPTH): InputFlaw
 }
 
 const badInput = (where: string, flaw: InputFlaw) =>
-  new GraphQLError(`${where} ${flaw.message}`, {
-    extensions: { code: 'BAD_USER_INPUT', field: flaw.path.map(String), http: { status: 400 } },
-  });
+  errorReply('graphql', { code: 'bad_request', message: `${where} ${flaw.message}`, extensions: { field: flaw.path.map(String), http: { status: raisedStatus('bad_request') } } });
 
 /**
  * GraphQL's one gate for input text: variables and the document's string literals are checked

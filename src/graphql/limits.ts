@@ -7,7 +7,7 @@ import {
   getNamedType,
   getNullableType,
   type GraphQLFormattedError,
-  GraphQLError,
+  type GraphQLError,
   type GraphQLNamedType,
   type GraphQLSchema,
   isCompositeType,
@@ -24,6 +24,8 @@ import {
 } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import { config, ConfigurationError } from '../config.js';
+import { errorCodes, raisedStatus, refusalGraphqlCode } from '../errors/codes.js';
+import { errorReply } from '../errors/reply.js';
 import { type BudgetLimits, budgetCodes, type ExecutionBudget } from './budget.js';
 import type { ListBounds } from './list-bounds.js';
 import { DEFAULT_PAGE_SIZE, DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from './pagination.js';
@@ -64,10 +66,12 @@ export function resolveLimits(overrides: Partial<GraphqlLimits> = {}): GraphqlLi
   return limits;
 }
 
-export const limitCodes = ['QUERY_TOO_LARGE', 'QUERY_TOO_DEEP', 'TOO_MANY_ALIASES', 'TOO_MANY_DIRECTIVES', 'QUERY_TOO_COMPLEX', 'INTROSPECTION_DISABLED'] as const;
+const limitErrorCodes = ['query_too_large', 'query_too_deep', 'too_many_aliases', 'too_many_directives', 'query_too_complex', 'introspection_disabled'] as const;
+/** The GraphQL codes of the limits refused before execution (`QUERY_TOO_LARGE`, `QUERY_TOO_DEEP`, ...). */
+export const limitCodes = limitErrorCodes.map(refusalGraphqlCode);
 /** Every code of a limit, those refused before execution and those of the budget while it runs. */
-export const allLimitCodes = [...limitCodes, ...budgetCodes] as const;
-type LimitCode = (typeof limitCodes)[number];
+export const allLimitCodes = [...limitCodes, ...budgetCodes];
+type LimitCode = (typeof limitErrorCodes)[number];
 
 // ---------------------------------------------------------------------------------------------
 // Cost: about the number of objects a query may return, counted as GitHub and Shopify do.
@@ -235,23 +239,23 @@ function cachedCost(
 // The plugin: refuses before execution, reports the cost on every reply.
 
 function refusal(code: LimitCode, message: string, extensions: Record<string, unknown> = {}) {
-  return new GraphQLError(message, { extensions: { code, ...extensions, http: { status: 400 } } });
+  return errorReply('graphql-request', { code, message, extensions: { ...extensions, http: { status: raisedStatus(code) } } });
 }
 
 /** The first limit a document breaks, if any. */
 function brokenLimit(shape: Shape, cost: number | null, limits: GraphqlLimits): GraphQLError | undefined {
-  if (shape.introspects && !limits.introspection) return refusal('INTROSPECTION_DISABLED', 'Introspection is disabled on this service');
+  if (shape.introspects && !limits.introspection) return refusal('introspection_disabled', errorCodes.introspection_disabled.message);
   if (shape.depth > limits.maxDepth)
-    return refusal('QUERY_TOO_DEEP', `The query nests ${shape.depth} levels deep; at most ${limits.maxDepth} are allowed`, { limit: limits.maxDepth, found: shape.depth });
+    return refusal('query_too_deep', `The query nests ${shape.depth} levels deep; at most ${limits.maxDepth} are allowed`, { limit: limits.maxDepth, found: shape.depth });
   if (shape.aliases > limits.maxAliases)
-    return refusal('TOO_MANY_ALIASES', `The query uses ${shape.aliases} aliases; at most ${limits.maxAliases} are allowed`, { limit: limits.maxAliases, found: shape.aliases });
+    return refusal('too_many_aliases', `The query uses ${shape.aliases} aliases; at most ${limits.maxAliases} are allowed`, { limit: limits.maxAliases, found: shape.aliases });
   if (shape.directives > limits.maxDirectives)
-    return refusal('TOO_MANY_DIRECTIVES', `The query uses ${shape.directives} directives; at most ${limits.maxDirectives} are allowed`, { limit: limits.maxDirectives, found: shape.directives });
+    return refusal('too_many_directives', `The query uses ${shape.directives} directives; at most ${limits.maxDirectives} are allowed`, { limit: limits.maxDirectives, found: shape.directives });
   if (shape.oversized)
-    return refusal('QUERY_TOO_COMPLEX', `The query expands through its fragments to more than ${MAX_SELECTIONS} selections`, { limit: limits.maxCost });
+    return refusal('query_too_complex', `The query expands through its fragments to more than ${MAX_SELECTIONS} selections`, { limit: limits.maxCost });
   if (cost !== null && cost > limits.maxCost)
     return refusal(
-      'QUERY_TOO_COMPLEX',
+      'query_too_complex',
       `The query may cost ${cost}; at most ${limits.maxCost} is allowed. A connection costs its page size (first, or perPage with page) times its selection: ask for smaller pages or nest less`,
       { limit: limits.maxCost, found: cost },
     );
@@ -282,7 +286,7 @@ export function operationLimitError(
 
 /** The refusal of a document beyond the token limit (the parser stopped at it). */
 export const tooManyTokens = (limits: GraphqlLimits) =>
-  refusal('QUERY_TOO_LARGE', `The query has more than ${limits.maxTokens} tokens; send a smaller document`, { limit: limits.maxTokens });
+  refusal('query_too_large', `The query has more than ${limits.maxTokens} tokens; send a smaller document`, { limit: limits.maxTokens });
 
 /** Tokens in a document, counted up to `max + 1` (as the parser counts them). */
 function tokenCount(source: string, max: number): number {
@@ -302,10 +306,8 @@ function tokenCount(source: string, max: number): number {
  * once the operation is known, and writes `extensions.cost` into every reply.
  */
 export function limitsPlugin(limits: GraphqlLimits, bounds?: ListBounds): ApolloServerPlugin<any> {
-  const tooLarge: GraphQLFormattedError = {
-    message: `The query has more than ${limits.maxTokens} tokens; send a smaller document`,
-    extensions: { code: 'QUERY_TOO_LARGE', limit: limits.maxTokens },
-  };
+  const { http: _status, ...tooLargeExtensions } = tooManyTokens(limits).extensions;
+  const tooLarge: GraphQLFormattedError = { message: tooManyTokens(limits).message, extensions: tooLargeExtensions };
   return {
     async requestDidStart() {
       let requested: number | null = null;

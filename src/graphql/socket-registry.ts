@@ -1,3 +1,4 @@
+import { errorReply } from '../errors/reply.js';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { WebSocket } from 'ws';
 import type { Role } from '../auth/credential.js';
@@ -34,11 +35,7 @@ export interface Closing {
   reason: string;
 }
 
-export const CLOSE_UNAUTHORIZED = 4401;
-export const CLOSE_FORBIDDEN = 4403;
-export const CLOSE_TOO_MANY = 4429;
-
-const invalid: Closing = { code: CLOSE_UNAUTHORIZED, reason: 'The credential is not valid' };
+const invalid: Closing = errorReply('close', { code: 'unauthenticated', message: 'The credential is not valid' });
 
 /**
  * Why a socket holding a credential of `role` (of the school `schoolId`, whose status is `status`)
@@ -50,7 +47,7 @@ const invalid: Closing = { code: CLOSE_UNAUTHORIZED, reason: 'The credential is 
 export function closingOf(role: Role, schoolId: number | null, status: SchoolStatus | null): Closing | null {
   if (role === 'platform') return null;
   if (schoolId === null || status === null) return invalid;
-  if (schoolStatusAccess[status] === 'none') return { code: CLOSE_FORBIDDEN, reason: `The school is ${status}: its credentials may do nothing` };
+  if (schoolStatusAccess[status] === 'none') return errorReply('close', { code: 'forbidden', message: `The school is ${status}: its credentials may do nothing` });
   return null;
 }
 
@@ -174,7 +171,7 @@ export class SocketRegistry {
       state.timer = setTimeout(() => {
         state.timer = undefined;
         if (state.connection === null && state.operations.size === 0)
-          state.close({ code: CLOSE_UNAUTHORIZED, reason: `Authenticate within ${ms} ms: a credential in connection_init, or in a subscription's extensions.headers` });
+          state.close(errorReply('close', { code: 'unauthenticated', message: `Authenticate within ${ms} ms: a credential in connection_init, or in a subscription's extensions.headers` }));
       }, ms);
       state.timer.unref();
     }
@@ -251,5 +248,5 @@ export class SocketRegistry {
   }
 }
 
-export const tooManyFromAddress = (max: number): Closing => ({ code: CLOSE_TOO_MANY, reason: `Too many sockets from this address (at most ${max})` });
-export const tooManyForCredential = (max: number): Closing => ({ code: CLOSE_TOO_MANY, reason: `Too many sockets for this credential (at most ${max})` });
+export const tooManyFromAddress = (max: number): Closing => errorReply('close', { code: 'too_many_sockets', message: `Too many sockets from this address (at most ${max})` });
+export const tooManyForCredential = (max: number): Closing => errorReply('close', { code: 'too_many_sockets', message: `Too many sockets for this credential (at most ${max})` });

@@ -1,8 +1,9 @@
+import { closeCode, type ErrorCode, raisedStatus } from '../errors/codes.js';
+import { emptyReply, errorReply, refusalOf } from '../errors/reply.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { type DocumentNode, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, Kind, parse, validate, visit } from 'graphql';
-import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CREDENTIALS_CHANNEL } from '../auth/credential-cache.js';
@@ -18,7 +19,7 @@ import { inputFlaw } from './input-guard.js';
 import { type GraphqlLimits, operationLimitError, resolveLimits, tooManyTokens } from './limits.js';
 import type { ListBounds } from './list-bounds.js';
 import { anonymousContext, type ContextDeps, contextFor } from './request-context.js';
-import { CLOSE_FORBIDDEN, CLOSE_TOO_MANY, closingOf, type SocketLimits, SocketRegistry, tooManyForCredential, tooManyFromAddress } from './socket-registry.js';
+import { closingOf, type SocketLimits, SocketRegistry, tooManyForCredential, tooManyFromAddress } from './socket-registry.js';
 
 /**
  * GraphQL subscriptions over WebSocket (the graphql-ws protocol) on the port and path of queries:
@@ -76,8 +77,10 @@ function withLoaders(fields: Omit<Context, 'loaders'>, events: EventBus): Subscr
   return ctx;
 }
 
-const requestError = (message: string, code: string, extensions: Record<string, unknown> = {}) =>
-  new GraphQLError(message, { extensions: { code, ...extensions } });
+/** A subscribe frame refused before it runs, written by errors/reply.ts. */
+const requestError = (message: string, code: ErrorCode, extensions: Record<string, unknown> = {}) => errorReply('graphql-request', { code, message, extensions });
+/** GraphQL's own refusal of a document that does not parse (graphql-js's code, as Apollo sends it over HTTP). */
+const parseError = (message: string) => new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } });
 
 /**
  * The rows a subscription yields: every signal of the subscriber's school that `wanted` accepts
@@ -180,12 +183,12 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       if (registry.generation !== generation) continue;
       const credential = fields.credential!;
       const closing = closingOf(credential.role, credential.schoolId, credential.role === 'platform' ? null : fields.schoolStatus);
-      if (closing) throw closing.code === CLOSE_FORBIDDEN ? forbidden(closing.reason) : new AppError('unauthenticated', closing.reason);
+      if (closing) throw closing.code === closeCode('forbidden') ? forbidden(closing.reason) : new AppError('unauthenticated', closing.reason);
       return fields;
     }
   };
   const digestOf = (authorization: string) => digestToken(tokenFromHeader(authorization)!);
-  const gone = () => [requestError('The socket is closing: its credential is no longer valid', 'UNAUTHENTICATED')];
+  const gone = () => [requestError('The socket is closing: its credential is no longer valid', 'unauthenticated')];
 
   // A frame is one GraphQL request: the HTTP body limit (1 MiB) applies.
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
@@ -204,7 +207,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
             const token = headers.authorization ? tokenFromHeader(headers.authorization) : null;
             const refused = await charge({ digest: token ? digestToken(token) : null, address: state.address });
             if (refused) {
-              state.close({ code: CLOSE_TOO_MANY, reason: tooManyRequests(refused.retryAfter) });
+              state.close(errorReply('close', { code: 'rate_limited', message: tooManyRequests(refused.retryAfter) }));
               return false;
             }
           }
@@ -222,10 +225,10 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           ctx.extra.acting = fields;
           return true;
         } catch (error) {
-          if (error instanceof AppError) state.close({ code: 4000 + error.status, reason: error.message });
+          if (error instanceof AppError) state.close(errorReply('close', refusalOf(error)));
           else {
             log(error);
-            state.close({ code: CloseCode.InternalServerError, reason: 'Internal server error' });
+            state.close(errorReply('close', { code: 'internal' }));
           }
           return false;
         }
@@ -234,7 +237,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         const state = registry.stateOf(ctx.extra.socket);
         if (!state || state.closed) return gone();
         if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET)
-          return [requestError(`A socket holds at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions`, 'BAD_REQUEST')];
+          return [requestError(`A socket holds at most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions`, 'bad_request')];
         // A playground tab's headers travel with each operation: they name the credential of that operation.
         const own = headersOf((payload.extensions as Record<string, unknown> | undefined)?.headers);
         // The frame pays as a request would, before anything is parsed: its credential's bucket, or its address's.
@@ -242,7 +245,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           const token = own.authorization ? tokenFromHeader(own.authorization) : null;
           const refused = await charge({ digest: token ? digestToken(token) : own.authorization ? null : state.connection, address: state.address });
           if (refused)
-            return [requestError(tooManyRequests(refused.retryAfter), 'RATE_LIMITED', { retryAfter: refused.retryAfter })];
+            return [requestError(tooManyRequests(refused.retryAfter), 'rate_limited', { retryAfter: refused.retryAfter })];
         }
         // A change of credentials announced since the sockets were last read: read them again first.
         try {
@@ -257,21 +260,21 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           document = parse(payload.query, { maxTokens: limits.maxTokens });
         } catch (error) {
           if (error instanceof GraphQLError && /tokens/.test(error.message)) return [tooManyTokens(limits)];
-          return [requestError(error instanceof Error ? error.message : 'The query does not parse', 'GRAPHQL_PARSE_FAILED')];
+          return [parseError(error instanceof Error ? error.message : 'The query does not parse')];
         }
         const invalid = validate(schema, document);
         if (invalid.length) return invalid.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
         const operation = getOperationAST(document, payload.operationName);
-        if (!operation) return [requestError('Name the operation to run (operationName)', 'BAD_REQUEST')];
+        if (!operation) return [requestError('Name the operation to run (operationName)', 'bad_request')];
         if (operation.operation !== 'subscription')
-          return [requestError('This socket runs subscriptions; send queries and mutations over HTTP (POST /graphql)', 'BAD_REQUEST')];
+          return [requestError('This socket runs subscriptions; send queries and mutations over HTTP (POST /graphql)', 'bad_request')];
         const flaw = inputFlaw(payload.variables ?? {});
-        if (flaw) return [requestError(`Variable ${flaw.path.length ? `$${flaw.path.join('.')}` : ''} ${flaw.message}`, 'BAD_USER_INPUT', { field: flaw.path.map(String) })];
+        if (flaw) return [errorReply('graphql', { code: 'bad_request', message: `Variable ${flaw.path.length ? `$${flaw.path.join('.')}` : ''} ${flaw.message}`, extensions: { field: flaw.path.map(String) } })];
         let literal: GraphQLError | undefined;
         visit(document, {
           [Kind.STRING](node) {
             const found = inputFlaw(node.value);
-            if (found) literal ??= requestError(`A string literal ${found.message}`, 'BAD_USER_INPUT');
+            if (found) literal ??= errorReply('graphql', { code: 'bad_request', message: `A string literal ${found.message}` });
           },
         });
         if (literal) return [literal];
@@ -287,7 +290,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           }
           if (state.closed) return gone();
           if (!registry.hold(state, digestOf(own.authorization), id))
-            return [requestError(tooManyForCredential(registry.limits.maxPerCredential).reason, 'TOO_MANY_SOCKETS')];
+            return [requestError(tooManyForCredential(registry.limits.maxPerCredential).reason, 'too_many_sockets')];
         }
         const contextValue = withLoaders(fields ?? withoutLoaders(anonymousContext(deps)), events);
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
@@ -306,17 +309,14 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? '/').split('?')[0];
     if (!PATH.test(path)) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.end(emptyReply(404));
       return;
     }
     // An address at its cap is refused before a socket exists.
     const address = addressKey(clientAddress(request));
     if (!registry.mayOpen(address)) {
       const { reason } = tooManyFromAddress(registry.limits.maxPerAddress);
-      const body = JSON.stringify({ errors: [{ message: reason, extensions: { code: 'TOO_MANY_SOCKETS' } }] });
-      socket.end(
-        `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
+      socket.end(errorReply('socket-graphql', { code: 'too_many_sockets', message: reason }));
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
@@ -357,8 +357,10 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         return {
           async didResolveOperation({ operation }) {
             if (operation?.operation === 'subscription')
-              throw new GraphQLError('Subscriptions run over WebSocket (graphql-ws) at /graphql, not over HTTP', {
-                extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+              throw errorReply('graphql-request', {
+                code: 'bad_request',
+                message: 'Subscriptions run over WebSocket (graphql-ws) at /graphql, not over HTTP',
+                extensions: { http: { status: raisedStatus('bad_request') } },
               });
           },
         };

@@ -1,3 +1,4 @@
+import { causeChain } from '../errors/app-error.js';
 import type { FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { config } from '../config.js';
@@ -128,7 +129,16 @@ export interface LoggedError {
 }
 
 /** An error as logs show it: its cause chain, each link with no statement, parameter, detail or value. */
-export function loggedError(error: unknown, depth = 0): LoggedError {
+export function loggedError(error: unknown): LoggedError {
+  // The error and at most five causes (errors/app-error.ts' one bounded walk), each linked to the next.
+  const links = [...causeChain(error, { max: 6 })].map(loggedLink);
+  if (!links.length) return loggedLink(error);
+  for (let i = links.length - 2; i >= 0; i--) links[i].cause = links[i + 1];
+  return links[0];
+}
+
+/** One link of a cause chain, without its cause. */
+function loggedLink(error: unknown): LoggedError {
   if (!error || typeof error !== 'object') return { type: typeof error, message: scrub(String(error)) };
   const e = error as any;
   // drizzle's DrizzleQueryError keeps Error's name: its class says more.
@@ -143,7 +153,6 @@ export function loggedError(error: unknown, depth = 0): LoggedError {
   if (typeof column === 'string') out.column = column;
   const stack = frames(e.stack);
   if (stack) out.stack = stack;
-  if (e.cause && depth < 5) out.cause = loggedError(e.cause, depth + 1);
   return out;
 }
 

@@ -5,7 +5,7 @@ import { digestToken, tokenFromHeader } from '../auth/credential.js';
 import { config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
-import { baseError, errorBody } from '../rest/reply.js';
+import { errorReply, sendErrorReply } from '../errors/reply.js';
 import { rateLimitBuckets } from './rate-limit.table.js';
 
 export interface RateLimitSettings {
@@ -126,11 +126,9 @@ export const tooManyRequests = (retryAfter: number) => `Too many requests: retry
 
 function refuse(request: FastifyRequest, reply: FastifyReply, retryAfter: number): FastifyReply {
   const message = tooManyRequests(retryAfter);
-  reply.code(429).header('Retry-After', retryAfter).type('application/json; charset=utf-8');
-  if (request.routeOptions.url === '/graphql') {
-    return reply.send({ errors: [{ message, extensions: { code: 'RATE_LIMITED', retryAfter } }] });
-  }
-  return reply.send(errorBody(baseError('rate_limited', message)));
+  reply.header('Retry-After', retryAfter);
+  if (request.routeOptions.url === '/graphql') return sendErrorReply(reply, errorReply('graphql-http', { code: 'rate_limited', message, extensions: { retryAfter } }));
+  return sendErrorReply(reply, errorReply('rest', { code: 'rate_limited', message }));
 }
 
 /** Who pays: the credential's digest when the request names one, and the client's address. */

@@ -1,8 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../graphql/errors.js';
-import { baseError, errorBody } from './reply.js';
+import { AppError } from '../errors/app-error.js';
+import { errorReply, type Refusal, refusalOf, sendErrorReply } from '../errors/reply.js';
 
 /**
  * Errors raised by the HTTP layer before a route runs (a malformed body, a wrong content type, a
@@ -10,47 +9,34 @@ import { baseError, errorBody } from './reply.js';
  * `{"errors": {...}, "details": {...}}` for REST, `{"errors": [{message, extensions: {code}}]}`
  * on /graphql. Messages are fixed: nothing of the request is echoed back.
  */
-interface HttpError {
-  status: number;
-  /** The REST detail code; GraphQL's `extensions.code` is its upper case. */
-  code: string;
-  message: string;
-}
-
-const byFrameworkCode: Record<string, HttpError> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'The body is too large' },
-  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'A file is too large' },
-  FST_PARTS_LIMIT: { status: 413, code: 'payload_too_large', message: 'The body has too many parts' },
-  FST_FILES_LIMIT: { status: 413, code: 'payload_too_large', message: 'The body has too many files' },
-  FST_FIELDS_LIMIT: { status: 413, code: 'payload_too_large', message: 'The body has too many fields' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Send JSON, urlencoded or multipart bodies' },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'uri_too_long', message: 'A path segment is too long' },
-  FST_ERR_BAD_URL: { status: 400, code: 'bad_request', message: 'The URL is not valid' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'bad_request', message: 'The body does not match its Content-Length' },
+const byFrameworkCode: Record<string, Refusal> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large' },
+  FST_REQ_FILE_TOO_LARGE: { code: 'payload_too_large', message: 'A file is too large' },
+  FST_PARTS_LIMIT: { code: 'payload_too_large', message: 'The body has too many parts' },
+  FST_FILES_LIMIT: { code: 'payload_too_large', message: 'The body has too many files' },
+  FST_FIELDS_LIMIT: { code: 'payload_too_large', message: 'The body has too many fields' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'uri_too_long' },
+  FST_ERR_BAD_URL: { code: 'bad_request', message: 'The URL is not valid' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'bad_request', message: 'The body does not match its Content-Length' },
 };
 
-function httpErrorOf(error: any): HttpError | null {
-  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
+function httpErrorOf(error: any): Refusal | null {
+  // An AppError's field stays out of these replies, as it always has: the request as a whole.
+  if (error instanceof AppError) return { ...refusalOf(error), field: [] };
   const known = byFrameworkCode[error?.code];
   if (known) return known;
   const status = Number(error?.statusCode);
   if (status === 413) return byFrameworkCode.FST_ERR_CTP_BODY_TOO_LARGE;
-  if (status >= 400 && status < 500) return { status, code: 'bad_request', message: 'The request is malformed' };
+  // Another refusal of the framework or a plugin keeps its own 4xx status (a multipart body's 406).
+  if (status >= 400 && status < 500) return { code: 'bad_request', status };
   return null;
 }
 
 const isGraphql = (request: FastifyRequest) => (request.url ?? '').split('?')[0].replace(/\/+$/, '') === '/graphql';
 
-/** The GraphQL-over-HTTP error body for a request refused before Apollo saw it. */
-export const graphqlErrorBody = (code: string, message: string) => ({
-  errors: [{ message, extensions: { code: code === 'internal' ? 'INTERNAL_SERVER_ERROR' : code.toUpperCase() } }],
-});
-
-export function sendHttpError(request: FastifyRequest, reply: FastifyReply, { status, code, message }: HttpError) {
-  return reply
-    .code(status)
-    .type('application/json; charset=utf-8')
-    .send(isGraphql(request) ? graphqlErrorBody(code, message) : errorBody(baseError(code, message)));
+export function sendHttpError(request: FastifyRequest, reply: FastifyReply, refusal: Refusal) {
+  return sendErrorReply(reply, isGraphql(request) ? errorReply('graphql-http', refusal) : errorReply('rest', refusal));
 }
 
 /** For Fastify's `frameworkErrors` option: a bad URL or an over-long path parameter, answered like any error. */
@@ -61,18 +47,8 @@ export function frameworkErrorReply(error: Error, request: FastifyRequest, reply
 /** For Fastify's `clientErrorHandler` option: a request Node could not parse, in the REST shape. */
 export function clientErrorReply(error: NodeJS.ErrnoException, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'request_timeout', 'The request took too long to arrive']
-      : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'headers_too_large', 'The request headers are too large']
-        : [400, 'bad_request', 'The request is malformed'];
-  const body = JSON.stringify(errorBody(baseError(code, message)));
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
+  const code = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'bad_request';
+  if (socket.writable) socket.write(errorReply('socket', { code }));
   socket.destroy(error);
 }
 
@@ -81,14 +57,14 @@ export function registerErrorReplies(app: FastifyInstance, log: (error: unknown)
   app.setNotFoundHandler((request, reply) => {
     if (isGraphql(request)) {
       reply.header('allow', 'GET, POST, OPTIONS');
-      return sendHttpError(request, reply, { status: 405, code: 'method_not_allowed', message: '/graphql answers GET, POST and OPTIONS' });
+      return sendHttpError(request, reply, { code: 'method_not_allowed', message: '/graphql answers GET, POST and OPTIONS' });
     }
-    return sendHttpError(request, reply, { status: 404, code: 'route_not_found', message: `No route matches ${request.method} on this path` });
+    return sendHttpError(request, reply, { code: 'route_not_found', message: `No route matches ${request.method} on this path` });
   });
   app.setErrorHandler((error, request, reply) => {
     const known = httpErrorOf(error);
     if (known) return sendHttpError(request, reply, known);
     log(error);
-    return sendHttpError(request, reply, { status: 500, code: 'internal', message: 'Internal server error' });
+    return sendHttpError(request, reply, { code: 'internal' });
   });
 }

@@ -14,6 +14,7 @@ import {
   isNonNullType,
   isScalarType,
 } from 'graphql';
+import type { ErrorCode } from '../errors/codes.js';
 import { inputFlaw } from '../graphql/input-guard.js';
 import { restDateTime } from './dates.js';
 import { camel, snake } from './names.js';
@@ -87,7 +88,7 @@ export interface InputProblem {
   path: (string | number)[];
   message: string;
   /** The REST detail code; `invalid_type` when absent. */
-  code?: string;
+  code?: ErrorCode;
 }
 
 /**

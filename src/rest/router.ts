@@ -4,14 +4,13 @@ import { getNullableType, type GraphQLSchema, isListType } from 'graphql';
 import type { Executor } from '../graphql/executor.js';
 import { refusal } from '../auth/guard.js';
 import { operationRules, type Rule } from '../auth/role-matrix.js';
-import { statusForUserErrors } from '../graphql/errors.js';
 import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE, numberedPage } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
 import { coerceInput, shapeInput } from './input.js';
+import { payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
-import { toRestReply } from '../http/error-replies.js';
-import { baseError, errorBody, fromUserErrors, type RestError } from './reply.js';
+import { errorReply, type Refusal, sendErrorReply, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Method, Route } from './route-table.js';
 
 export interface RestDeps {
@@ -51,15 +50,13 @@ function secretSegments(shape: string, rows: Row[]): number[] {
     .flatMap((segment, i) => (segment.startsWith(':p') && rows.some((row) => secret(row, Number(segment.slice(2)))) ? [i] : []));
 }
 
+/** A refusal of the route itself, before or after its operation ran (the writer words it: errors/reply.ts). */
 class RestFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly errors: RestError[],
-  ) {
-    super(errors.map((e) => e.message).join('; '));
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message ?? refusal.code);
   }
 }
-const badRequest = (field: string, message: string) => new RestFailure(400, [{ field, code: 'bad_request', message }]);
+const badRequest = (field: string, message: string) => new RestFailure({ code: 'bad_request', message, rows: [{ field, code: 'bad_request', message }] });
 
 /** Registers every row; operations are compiled here, once, and a broken row stops start-up. */
 export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
@@ -91,10 +88,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
         url: shape,
         config,
         handler: (_request, reply) =>
-          reply
-            .code(405)
-            .header('allow', allowed.join(', '))
-            .send(errorBody(baseError('method_not_allowed', `${specPath} answers ${allowed.join(', ')}`))),
+          sendErrorReply(reply.header('allow', allowed.join(', ')), errorReply('rest', { code: 'method_not_allowed', message: `${specPath} answers ${allowed.join(', ')}` })),
       });
   }
 }
@@ -110,18 +104,16 @@ function acceptable(accept: string | undefined): boolean {
   });
 }
 
-function sendError(reply: FastifyReply, status: number, errors: RestError[]) {
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(errors));
-}
+const sendError = (reply: FastifyReply, refusal: Refusal) => sendErrorReply(reply, errorReply('rest', refusal));
 
 async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, reply: FastifyReply) {
   try {
     if (!acceptable(request.headers.accept)) {
-      throw new RestFailure(406, baseError('not_acceptable', 'This service speaks version 1 of the interface (application/json)'));
+      throw new RestFailure({ code: 'not_acceptable' });
     }
     const query = (request.query ?? {}) as Record<string, unknown>;
     const row = rows.find((r) => !r.compiled.route.when || Object.entries(r.compiled.route.when).every(([k, v]) => query[k] === v));
-    if (!row) throw new RestFailure(404, baseError('route_not_found', `No route matches ${request.method} on this path`));
+    if (!row) throw new RestFailure({ code: 'route_not_found', message: `No route matches ${request.method} on this path` });
     const { compiled } = row;
     const body = request.body;
     if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
@@ -134,7 +126,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
 
     const ctx = await deps.context(request, !!compiled.route.public);
     if (!compiled.route.public && !ctx.credential) {
-      throw new RestFailure(401, baseError('unauthenticated', 'A valid credential is required (Authorization: Bearer <token>)'));
+      throw new RestFailure({ code: 'unauthenticated' });
     }
     // Who may not run the operation learns nothing of its parameters: 403 before the body is judged.
     const refused = refusal(ctx, row.rule, row.mutation);
@@ -144,12 +136,12 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     const result = await run(deps, compiled, ctx, variables, request);
     return replyOne(compiled, result, reply);
   } catch (error) {
-    if (error instanceof RestFailure) return sendError(reply, error.status, error.errors);
+    if (error instanceof RestFailure) return sendError(reply, error.refusal);
     // The service's own refusals, and a value the database refused (the input's fault: 400).
-    const known = toRestReply(error);
-    if (known) return sendError(reply, known.status, known.errors);
+    const known = toRestRefusal(error);
+    if (known) return sendError(reply, known);
     deps.log(error, request);
-    return sendError(reply, 500, baseError('internal', 'Internal server error'));
+    return sendError(reply, { code: 'internal' });
   }
 }
 
@@ -196,10 +188,8 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
         source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
       // A well-formed value outside a closed list in a write is a validation error (422), like Rails'
       // inclusion; in a read's filter, or with any other problem, the request is malformed (400).
-      throw new RestFailure(
-        write && problems.every((p) => p.code === 'inclusion') ? 422 : 400,
-        problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message })),
-      );
+      const rows = problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message }));
+      throw new RestFailure({ code: rows[0].code, rows, status: write && problems.every((p) => p.code === 'inclusion') ? payloadStatus(['inclusion']) : raisedStatus('bad_request') });
     }
     if (shaped !== undefined) variables[name] = shaped;
   }
@@ -209,10 +199,10 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
 async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variables: Record<string, unknown>, request: FastifyRequest) {
   const result = await deps.execute(compiled.document, undefined, ctx, variables);
   if (result.errors?.length) {
-    const mapped = toRestReply(result.errors[0]);
-    if (mapped) throw new RestFailure(mapped.status, mapped.errors);
+    const mapped = toRestRefusal(result.errors[0]);
+    if (mapped) throw new RestFailure(mapped);
     deps.log(result.errors[0].originalError ?? result.errors[0], request);
-    throw new RestFailure(500, baseError('internal', 'Internal server error'));
+    throw new RestFailure({ code: 'internal' });
   }
   return (result.data as { result: any }).result;
 }
@@ -222,7 +212,7 @@ function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
   const rendered = compiled.render(result);
   let resource: any = rendered;
   if (compiled.shape === 'payload') {
-    if (result.errors.length) return sendError(reply, statusForUserErrors(result.errors), fromUserErrors(result.errors));
+    if (result.errors.length) return sendError(reply, userErrorsRefusal(result.errors));
     // One resource in the payload is the reply; several (the wizard) reply together.
     const keys = compiled.payloadKeys.map(snake);
     resource = keys.length === 1 ? rendered[keys[0]] : Object.fromEntries(keys.map((k) => [k, rendered[k]]));

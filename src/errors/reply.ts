@@ -1,0 +1,158 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { GraphQLError } from 'graphql';
+import { type AppError, raisedErrorOf, type UserError } from './app-error.js';
+import { codeOfGraphql, closeCode, defaultMessage, type ErrorCode, errorCodes, payloadStatus, raisedStatus, refusalGraphqlCode } from './codes.js';
+import { restFieldName } from './field-names.js';
+
+/**
+ * The one writer of error replies: `errorReply(face, refusal)` writes a refusal for the face that was
+ * asked. Codes are the table's (codes.ts); statuses and default messages are read from it.
+ *
+ * - `rest`: `{status, body}` with the REST body `{"errors": {"title": ["can't be blank"]}, "details": {"title": [{"error": "blank"}]}}`;
+ * - `graphql-http`: `{status, body}` with GraphQL over HTTP's `{"errors": [{message, extensions: {code}}]}`,
+ *   for a request refused before Apollo saw it (the HTTP layer, the rate limit): codes in upper case;
+ * - `graphql`: a GraphQLError as an operation reports it (Apollo, a WebSocket frame): an AppError's
+ *   GraphQL code (`BAD_USER_INPUT` for `bad_request`), any other code in upper case;
+ * - `graphql-request`: a GraphQLError refusing a request before it runs (a WebSocket's subscribe
+ *   frame), its code in upper case as `graphql-http` writes it;
+ * - `socket`, `socket-graphql`: a whole HTTP response for a raw socket (Node could not parse the
+ *   request; an upgrade refused), with the REST or the GraphQL body;
+ * - `close`: a WebSocket's close frame, `{code: 4000 + status, reason}`.
+ *
+ * test/layout.test.ts fails when another file of src/ writes an error reply.
+ */
+
+/** A row of REST's error body: the field as REST names it (`base` for the request as a whole). */
+export interface RestError {
+  field: string;
+  code: ErrorCode;
+  message: string;
+}
+
+/** One refusal, before a face writes it. */
+export interface Refusal {
+  code: ErrorCode;
+  /** Default: the table's message. */
+  message?: string;
+  /** The input path it names (GraphQL's `extensions.field`; REST's field); none: the request as a whole. */
+  field?: readonly (string | number)[];
+  /** Default: the code's status in the table. Given where one code answers with several (a payload's 422 or 409, a filter's 400). */
+  status?: number;
+  /** More GraphQL extensions after the code (`retryAfter`, the budget's use). */
+  extensions?: Record<string, unknown>;
+  /** REST: several rows (input problems, a payload's UserErrors); default: the one this refusal names. */
+  rows?: readonly RestError[];
+}
+
+type RestBody = { errors: Record<string, string[]>; details: Record<string, { error: ErrorCode }[]> };
+type GraphqlBody = { errors: { message: string; extensions: Record<string, unknown> }[] };
+
+interface Written {
+  rest: { status: number; body: RestBody };
+  'graphql-http': { status: number; body: GraphqlBody };
+  graphql: GraphQLError;
+  'graphql-request': GraphQLError;
+  socket: string;
+  'socket-graphql': string;
+  close: { code: number; reason: string };
+}
+export type Face = keyof Written;
+
+const messageOf = (r: Refusal) => r.message ?? defaultMessage(r.code);
+const statusOf = (r: Refusal) => r.status ?? raisedStatus(r.code);
+const rowsOf = (r: Refusal): readonly RestError[] => r.rows ?? [{ field: restFieldName(r.field ?? []), code: r.code, message: messageOf(r) }];
+
+function restBody(rows: readonly RestError[]): RestBody {
+  const body: RestBody = { errors: {}, details: {} };
+  for (const e of rows) {
+    (body.errors[e.field] ??= []).push(e.message);
+    (body.details[e.field] ??= []).push({ error: e.code });
+  }
+  return body;
+}
+
+const graphqlBody = (r: Refusal): GraphqlBody => ({ errors: [{ message: messageOf(r), extensions: { code: refusalGraphqlCode(r.code), ...r.extensions } }] });
+
+/** A whole HTTP response for a raw socket; the REST one keeps the header order and type it always had. */
+function rawResponse(status: number, body: RestBody | GraphqlBody | null, rest = false): string {
+  const line = `HTTP/1.1 ${status} ${STATUS_CODES[status]}`;
+  if (!body) return `${line}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
+  const text = JSON.stringify(body);
+  const length = Buffer.byteLength(text);
+  return rest
+    ? `${line}\r\nContent-Length: ${length}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`
+    : `${line}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${length}\r\n\r\n${text}`;
+}
+
+/** Writes `refusal` for `face`. A `socket` refusal with no code answers its status with no body. */
+export function errorReply<F extends Face>(face: F, refusal: Refusal): Written[F];
+export function errorReply(face: Face, r: Refusal): Written[Face] {
+  switch (face) {
+    case 'rest':
+      return { status: statusOf(r), body: restBody(rowsOf(r)) };
+    case 'graphql-http':
+      return { status: statusOf(r), body: graphqlBody(r) };
+    case 'graphql': {
+      const { raised } = errorCodes[r.code] as { raised?: { graphql?: string } };
+      const field = r.field?.length ? { field: r.field } : {};
+      return new GraphQLError(messageOf(r), { extensions: { code: raised?.graphql ?? refusalGraphqlCode(r.code), ...field, ...r.extensions } });
+    }
+    case 'graphql-request':
+      return new GraphQLError(messageOf(r), { extensions: graphqlBody(r).errors[0].extensions });
+    case 'socket':
+      return rawResponse(statusOf(r), restBody(rowsOf(r)), true);
+    case 'socket-graphql':
+      return rawResponse(statusOf(r), graphqlBody(r));
+    case 'close':
+      return { code: closeCode(r.code), reason: messageOf(r) };
+  }
+}
+
+/** A raw socket's answer with a status and no body (an upgrade to a path that takes none). */
+export const emptyReply = (status: 404): string => rawResponse(status, null);
+
+/** Sends what `errorReply` wrote for `rest` or `graphql-http` on a Fastify reply. */
+export function sendErrorReply(reply: FastifyReply, { status, body }: Written['rest'] | Written['graphql-http']): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** An AppError as a refusal (its code, message and field). */
+export const refusalOf = (error: AppError): Refusal => ({ code: error.code, message: error.message, field: error.field });
+
+/** A payload's UserErrors as REST answers them: the most severe status, one row each. */
+export function userErrorsRefusal(errors: readonly UserError[]): Refusal {
+  return {
+    code: errors[0].code,
+    status: payloadStatus(errors.map((e) => e.code)),
+    rows: errors.map((e) => ({ field: restFieldName(e.field), code: e.code, message: e.message })),
+  };
+}
+
+/**
+ * `error` as GraphQL shows it: the message, `extensions.code` (and `field` when it names one) and
+ * `extensions.http.status`, which Apollo turns into the status of a request refused before execution
+ * (and strips from the body). Null when the error is not the client's doing (the caller logs and masks it).
+ */
+export function toGraphqlError(error: unknown): GraphQLError | null {
+  const raised = raisedErrorOf(error);
+  return raised && errorReply('graphql', { ...refusalOf(raised), extensions: { http: { status: raised.status } } });
+}
+
+/**
+ * `error` as REST answers it: the refusal to write. Takes an error thrown while handling a route or
+ * one that executing its operation reported; null when it is not the client's doing.
+ */
+export function toRestRefusal(error: unknown): Refusal | null {
+  const raised = raisedErrorOf(error);
+  if (raised) return refusalOf(raised);
+  if (error instanceof GraphQLError) {
+    const graphql = error.extensions?.code;
+    // The operation's budget ran out while it ran (graphql/budget.ts): its own status and code.
+    const budget = codeOfGraphql(graphql);
+    if (budget === 'result_too_large' || budget === 'query_timeout') return { code: budget, message: error.message };
+    // No path: the request itself failed (a variable its type refuses), before any resolver ran.
+    if (graphql === 'BAD_USER_INPUT' || !error.path || (!error.originalError && !graphql)) return { code: 'bad_request', message: error.message };
+  }
+  return null;
+}
