@@ -133,7 +133,6 @@ describe('isolation between schools and the role matrix, on every route and fiel
       if (!arg) continue;
       const value = valueFor(Draw.seeded(13), arg.type, name, { ids: B, nastiness: 0, complete: true, rest: true });
       if (source.from === 'resource') body[source.key] = value;
-      else if (source.from === 'params' && value && typeof value === 'object') Object.assign(body, value);
     }
     return body;
   }

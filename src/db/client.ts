@@ -178,16 +178,6 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   };
 }
 
-/** True when the database answers; used by the readiness probe. */
-export async function ping(db: Db): Promise<boolean> {
-  try {
-    await db.execute(sql`select 1`);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** How many migrations the code ships (schema/migrations/meta/_journal.json), read once. */
 let shippedMigrations: number | undefined;
 
