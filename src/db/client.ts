@@ -10,6 +10,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { runDataMigrations } from './data-migrations.js';
 import { decodeRowsOfSessions } from './row-decoder.js';
+import { rowsOf } from './rows.js';
 
 /** The drizzle database both drivers give: code is written against this type only. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -189,8 +190,7 @@ export async function databaseReady(database: Database): Promise<boolean> {
   shippedMigrations ??= (JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
   try {
     const result = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    const rows = (result as unknown as { rows?: { n: number }[] }).rows ?? (result as unknown as { n: number }[]);
-    return Number(rows[0]?.n) >= shippedMigrations;
+    return Number(rowsOf<{ n: number }>(result)[0]?.n) >= shippedMigrations;
   } catch {
     return false;
   }
