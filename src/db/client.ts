@@ -4,18 +4,15 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres, PostgresJsSession } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { runDataMigrations } from './data-migrations.js';
+import type { Db } from './types.js';
 import { decodeRowsOfSessions } from './row-decoder.js';
 import { rowsOf } from './rows.js';
 
-/** The drizzle database both drivers give: code is written against this type only. */
-export type Db = PgDatabase<PgQueryResultHKT>;
-/** A database or a transaction: what queries run on. */
-export type Queryable = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Db, Queryable } from './types.js';
 
 /** Counts statements sent to the database; tests read it to prove loaders batch. */
 export class StatementCounter implements Logger {
