@@ -7,6 +7,7 @@ import { emitEvent } from '../src/modules/events/events.js';
 import { pruneEvents } from '../src/modules/events/prune.js';
 import { type Client, type Service, startService, type TestSchool } from './support/service.js';
 import { graphql } from './support/graphql.js';
+import { rowsOf } from '../src/db/rows.js';
 
 // The event catalog, the pull feed (GraphQL and REST) and pruning.
 
@@ -34,8 +35,7 @@ async function caughtUp() {
     const result = await service.db.execute(
       sql`select (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint > coalesce(max(${domainEvents.txid}), 0) as ok from ${domainEvents}`,
     );
-    const row = ((result as unknown as { rows?: { ok: boolean }[] }).rows ?? (result as unknown as { ok: boolean }[]))[0];
-    if (row.ok) return;
+    if (rowsOf<{ ok: boolean }>(result)[0]!.ok) return;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('the feed did not catch up within 30 s');

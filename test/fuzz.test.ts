@@ -10,6 +10,7 @@ import { Draw } from './support/fuzz-values.js';
 import { FuzzWorld } from './support/fuzz-world.js';
 import type { Reply } from './support/service.js';
 import { type Service, startService } from './support/service.js';
+import { rowsOf } from '../src/db/rows.js';
 
 /**
  * Bad input never answers 500 (issue 10): generated requests across every REST row and every
@@ -37,7 +38,7 @@ describe('fuzz: bad input never answers 500', () => {
   /** The next transaction id: unchanged means nothing was written (read-only statements take none). */
   const nextXid = async () => {
     const result = await service.db.execute(sql`select pg_snapshot_xmax(pg_current_snapshot())::text as x`);
-    return ((result as { rows?: { x: string }[] }).rows ?? (result as unknown as { x: string }[]))[0].x;
+    return rowsOf<{ x: string }>(result)[0]!.x;
   };
 
   /** Whether any transaction with an id in [from, to) committed. */
@@ -45,7 +46,7 @@ describe('fuzz: bad input never answers 500', () => {
     const result = await service.db.execute(
       sql`select count(*)::int as n from generate_series(${from}::bigint, ${to}::bigint - 1) as x where pg_xact_status(x::text::xid8) = 'committed'`,
     );
-    return ((result as { rows?: { n: number }[] }).rows ?? (result as unknown as { n: number }[]))[0].n > 0;
+    return rowsOf<{ n: number }>(result)[0]!.n > 0;
   };
 
   /** Sends one request and checks every promise about its reply and the database. */

@@ -22,6 +22,7 @@ import type { Route } from '../src/rest/route-table.js';
 import { literal, restTargets, segmentOf, selectionOf } from './support/fuzz-requests.js';
 import { Draw, valueFor } from './support/fuzz-values.js';
 import { FuzzWorld } from './support/fuzz-world.js';
+import { rowsOf } from '../src/db/rows.js';
 import { type Client, type Service, startService } from './support/service.js';
 
 /**
@@ -30,7 +31,6 @@ import { type Client, type Service, startService } from './support/service.js';
  * objects, with A's ids inside B's writes, with no credential, and with a student; the role matrix
  * says what each role expects, so a route or field without a rule fails here.
  */
-const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[]));
 const loaderModules = import.meta.glob<Record<string, unknown>>('../src/modules/**/*.ts', { eager: true });
 
 type Field = GraphQLField<unknown, unknown>;
@@ -133,7 +133,6 @@ describe('isolation between schools and the role matrix, on every route and fiel
       if (!arg) continue;
       const value = valueFor(Draw.seeded(13), arg.type, name, { ids: B, nastiness: 0, complete: true, rest: true });
       if (source.from === 'resource') body[source.key] = value;
-      else if (source.from === 'params' && value && typeof value === 'object') Object.assign(body, value);
     }
     return body;
   }

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/db/client.js';
 
@@ -17,6 +17,56 @@ export function importsOf(text: string): string[] {
   const patterns = [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s+['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
   for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]!);
   return found;
+}
+
+/**
+ * The files of src/ each file imports through a relative specifier (`./x.js` is `./x.ts`).
+ * Type-only imports count: `import type` ties two files' shapes as surely as a value import ties
+ * their code, and the issue's circles (credential ↔ school.state, egress ↔ context) were type-only
+ * on one side.
+ */
+function importGraph(files: string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(readFileSync(join(projectRoot, file), 'utf8'))
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) => join(dirname(file), specifier.replace(/\.js$/, '.ts')))
+      .filter((target) => existsSync(join(projectRoot, target)));
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The import circles of a graph: its strongly connected components of more than one file (or a file importing itself), each sorted. */
+export function circlesOf(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || graph.get(node)?.includes(node)) circles.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return circles.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }
 
 const RESOLVER = /\.resolver(\.js|\.ts)?$/;
@@ -87,5 +137,27 @@ describe('layout', () => {
           .flatMap((line, i) => (writers.some((w) => w.test(line)) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
       );
     expect(offenders).toEqual([]);
+  });
+
+  it('finds import circles (a three-file ring, a pair, a self-import) and nothing in a chain', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['e']],
+      ['e', ['d', 'f']],
+      ['f', []],
+      ['g', ['g']],
+      ['h', ['a', 'f']],
+    ]);
+    expect(circlesOf(graph)).toEqual([['a', 'b', 'c'], ['d', 'e'], ['g']]);
+  });
+
+  // A circle means neither file can be understood, tested or moved without the other; break one by
+  // moving the shared piece down (auth/school-gate.ts, egress's EgressScope, content-release's EnrollmentScope).
+  it('src/ has no import circle (type-only imports included)', () => {
+    const graph = importGraph(sourceFiles('src'));
+    expect([...graph.values()].flat().length).toBeGreaterThan(500);
+    expect(circlesOf(graph).map((circle) => circle.join(' ↔ '))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed, type SeedResult } from '../src/tools/seed.js';
 import { type Service, startService } from './support/service.js';
+import { rowsOf } from '../src/db/rows.js';
 
 // npm run seed: the demo school made through the API, a second run creating nothing, and the
 // printed tokens (one per role) each answering a query.
@@ -11,9 +12,6 @@ beforeAll(async () => {
   service = await startService();
 });
 afterAll(() => service?.stop());
-
-/** The rows of a raw query (PGlite gives `{ rows }`, postgres.js the array itself). */
-const rowsOf = <T>(result: unknown): T[] => (result as { rows?: T[] }).rows ?? (result as T[]);
 
 /** Rows per table; api_tokens grow on purpose (every run prints fresh tokens). */
 async function rowCounts(): Promise<Record<string, number>> {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
-import { rowsOf } from '../src/modules/progress/progress.sql.js';
+import { rowsOf } from '../src/db/rows.js';
 import { type Service, startService } from './support/service.js';
 
 /**

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
-import type { SchoolStatus } from '../modules/schools/school.state.js';
+import type { SchoolStatus } from './school-gate.js';
 import { schools } from '../modules/schools/school.table.js';
 
 export type Role = 'platform' | 'admin' | 'collaborator' | 'student' | 'app';

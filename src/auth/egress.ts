@@ -1,4 +1,14 @@
-import type { Context } from '../graphql/context.js';
+import type { Role } from './credential.js';
+
+/**
+ * What the check reads of a request: its tenancy, its school and its credential's role. A
+ * graphql/context.ts Context is one; egress takes no more, so auth/ does not import graphql/.
+ */
+export interface EgressScope {
+  readonly tenancy: string;
+  readonly schoolId: number | null;
+  readonly credential: { readonly role: Role } | null;
+}
 
 /**
  * A row of another school reached a reply. It names where it came from and the schools involved,
@@ -26,7 +36,7 @@ export class TenancyBreach extends Error {
  * payload. The platform may read and write every school (acting in one with X-School-Id, or creating
  * one with the wizard), and public reads carry no school: both pass.
  */
-export function checkSchoolRows<T>(ctx: Context, value: T, source: string): T {
+export function checkSchoolRows<T>(ctx: EgressScope, value: T, source: string): T {
   if (ctx.tenancy === 'school' && ctx.schoolId !== null && ctx.credential?.role !== 'platform') {
     const foreign = new Set<number>();
     check(ctx.schoolId, value, true, foreign);

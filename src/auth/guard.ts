@@ -2,7 +2,8 @@ import { defaultFieldResolver, getNullableType, type GraphQLField, type GraphQLF
 import type { Context } from '../graphql/context.js';
 import type { Role } from './credential.js';
 import { AppError, forbidden } from '../graphql/errors.js';
-import { loneEvent, mayFireSchoolEvent, schoolStatusAccess, type SchoolStatus } from '../modules/schools/school.state.js';
+import { loneEvent, mayFireSchoolEvent } from '../modules/schools/school.state.js';
+import { schoolStatusAccess, type SchoolStatus } from './school-gate.js';
 import { checkSchoolRows } from './egress.js';
 import { accessOf, fieldReaders, fieldRules, operationRules, type Rule } from './role-matrix.js';
 

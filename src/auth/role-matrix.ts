@@ -12,7 +12,7 @@ import type { Role } from './credential.js';
  * - `deny` (or absent): 403.
  * - `public`: needs no credential at all.
  * - `gate`: what a mutation may still do for a school whose status lets its credentials only read
- *   (blocked, suspended: the gate in modules/schools/school.state.ts). `reads`: it writes nothing
+ *   (blocked, suspended: the gate in auth/school-gate.ts). `reads`: it writes nothing
  *   (a SCORM launch mints a signed URI), so it passes as a query does. `lifecycle`: sent with an
  *   `event` alone, it passes when the lifecycle lets the caller fire that event from the school's
  *   status (its admin's `cancel`: a school can always cancel itself). Any other mutation: 403.

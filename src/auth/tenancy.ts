@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { AppError, forbidden } from '../graphql/errors.js';
+import { AppError } from '../graphql/errors.js';
 import type { Context } from '../graphql/context.js';
 import type { Role } from './credential.js';
 
@@ -47,10 +47,6 @@ export function ownStudentId(ctx: Context): number | null {
 
 export function hasRole(ctx: Context, ...roles: Role[]): boolean {
   return !!ctx.credential && roles.includes(ctx.credential.role);
-}
-
-export function requireRole(ctx: Context, ...roles: Role[]): void {
-  if (!hasRole(ctx, ...roles)) throw forbidden();
 }
 
 /** Roles that manage a school's content. */

@@ -4,17 +4,15 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'drizzle-orm/logger';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres, PostgresJsSession } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { runDataMigrations } from './data-migrations.js';
+import type { Db } from './types.js';
 import { decodeRowsOfSessions } from './row-decoder.js';
+import { rowsOf } from './rows.js';
 
-/** The drizzle database both drivers give: code is written against this type only. */
-export type Db = PgDatabase<PgQueryResultHKT>;
-/** A database or a transaction: what queries run on. */
-export type Queryable = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Db, Queryable } from './types.js';
 
 /** Counts statements sent to the database; tests read it to prove loaders batch. */
 export class StatementCounter implements Logger {
@@ -178,16 +176,6 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   };
 }
 
-/** True when the database answers; used by the readiness probe. */
-export async function ping(db: Db): Promise<boolean> {
-  try {
-    await db.execute(sql`select 1`);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** How many migrations the code ships (schema/migrations/meta/_journal.json), read once. */
 let shippedMigrations: number | undefined;
 
@@ -199,8 +187,7 @@ export async function databaseReady(database: Database): Promise<boolean> {
   shippedMigrations ??= (JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
   try {
     const result = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    const rows = (result as unknown as { rows?: { n: number }[] }).rows ?? (result as unknown as { n: number }[]);
-    return Number(rows[0]?.n) >= shippedMigrations;
+    return Number(rowsOf<{ n: number }>(result)[0]?.n) >= shippedMigrations;
   } catch {
     return false;
   }

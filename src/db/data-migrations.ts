@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { storedSecret } from '../auth/secrets.js';
 import { schools } from '../modules/schools/school.table.js';
-import type { Db, Queryable } from './client.js';
+import type { Db, Queryable } from './types.js';
 
 /**
  * 0007 renamed schools' plaintext crm_token and video_access_token to `*_ciphertext` and added an

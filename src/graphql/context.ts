@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Credential } from '../auth/credential.js';
 import type { Db } from '../db/client.js';
-import type { SchoolStatus } from '../modules/schools/school.state.js';
+import type { SchoolStatus } from '../auth/school-gate.js';
 import { checkSchoolRows } from '../auth/egress.js';
 import type { ExecutionBudget } from './budget.js';
 

@@ -2,6 +2,7 @@ import { getTableName, sql } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
 
 /**
  * How many items a plain list field (a course's paths, a module's lessons) holds, from the
@@ -76,8 +77,7 @@ export class ListBounds {
       select s.tablename, s.attname, s.n_distinct, s.most_common_freqs::text as most_common_freqs, c.reltuples
       from pg_stats s join pg_class c on c.relname = s.tablename and c.relnamespace = to_regnamespace(s.schemaname)
       where s.schemaname = current_schema() and s.tablename = any(${`{${tables.join(',')}}`}::text[])`);
-    const rows = (Array.isArray(result) ? result : (result as { rows: Statistic[] }).rows) as Statistic[];
-    this.bounds = boundsFromStatistics(rows);
+    this.bounds = boundsFromStatistics(rowsOf<Statistic>(result));
     this.version += 1;
   }
 

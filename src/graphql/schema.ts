@@ -43,6 +43,7 @@ export function appSchema(): Promise<GraphQLSchema> {
     return installExecutionBudget(installRoleMatrix(await buildSchema({
       resolvers: resolvers as unknown as NonEmptyArray<Function>,
       validate: true,
+      // Runs instead of class-validator, which is not installed: type-graphql imports it only when no validateFn is given.
       validateFn: checkTextLimits,
       scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
       pubSub: noTopics,

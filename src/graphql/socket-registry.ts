@@ -5,7 +5,7 @@ import type { Role } from '../auth/credential.js';
 import type { Db } from '../db/client.js';
 import { inList } from '../db/columns.js';
 import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
-import { type SchoolStatus, schoolStatusAccess } from '../modules/schools/school.state.js';
+import { type SchoolStatus, schoolStatusAccess } from '../auth/school-gate.js';
 import { schools } from '../modules/schools/school.table.js';
 
 /**

@@ -7,6 +7,7 @@ import type { Db } from '../db/client.js';
 import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
 import { errorReply, sendErrorReply } from '../errors/reply.js';
 import { rateLimitBuckets } from './rate-limit.table.js';
+import { rowsOf } from '../db/rows.js';
 
 export interface RateLimitSettings {
   enabled: boolean;
@@ -193,7 +194,7 @@ async function chargeRequest(db: Db, now: Date, caller: Caller, s: RateLimitSett
       granted = ${available} >= 1,
       refilled_at = greatest(${refilledAt}, ${at})
     returning ${tokens} as tokens, ${rateLimitBuckets.granted} as granted, (select capacity from caller) as capacity, (select rate from caller) as rate`);
-  const [row] = rowsOf(result) as { tokens: number; granted: boolean; capacity: number; rate: number }[];
+  const [row] = rowsOf<{ tokens: number; granted: boolean; capacity: number; rate: number }>(result);
   return { granted: row.granted, tokens: Number(row.tokens), capacity: Number(row.capacity), refillPerSecond: Number(row.rate) };
 }
 
@@ -203,8 +204,6 @@ async function sweep(db: Db, now: Date, s: RateLimitSettings): Promise<void> {
   const cutoff = new Date(now.getTime() - (fullAfter + IDLE_SECONDS) * 1000);
   await db.delete(rateLimitBuckets).where(sql`${rateLimitBuckets.refilledAt} < ${cutoff.toISOString()}::timestamptz`);
 }
-
-const rowsOf = (result: unknown): unknown[] => (Array.isArray(result) ? result : ((result as { rows: unknown[] }).rows ?? []));
 
 /** Bad numbers stop start-up with the variable's name rather than limiting oddly. */
 function checkedSettings(s: RateLimitSettings): RateLimitSettings {

@@ -333,7 +333,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Route[]): object {
 }
 
 function operation(builder: Builder, entry: Entry, operationId: string): Operation {
-  const { compiled, field, method } = entry;
+  const { compiled, field } = entry;
   const { route } = compiled;
   const parameters: JsonSchema[] = [];
 
@@ -374,12 +374,6 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
         if (f) properties[extra] = describe(builder.input(f.type), f);
       }
       body = { type: 'object', ...(source.optional ? {} : { required: [source.key] }), properties };
-    } else if (source.from === 'params') {
-      if (method === 'GET' || method === 'DELETE') {
-        const input = getNamedType(arg.type);
-        for (const f of isInputObjectType(input) ? Object.values(input.getFields()) : [])
-          parameters.push(describe({ name: snake(f.name), in: 'query', required: false, schema: builder.input(f.type, false) }, f));
-      } else body = builder.input(arg.type, false);
     }
   }
 

@@ -12,8 +12,6 @@ export type ArgSource =
   | { from: 'param'; name: string }
   /** The resource hash (`{"school": {...}}`), converted to the argument's input type. */
   | { from: 'resource'; key: string; optional?: boolean; extra?: string[] }
-  /** The whole params object, converted to the argument's input type. */
-  | { from: 'params' }
   | { from: 'value'; value: unknown };
 
 export const pathParam = (name = 'id', options: { secret?: boolean } = {}): ArgSource => ({ from: 'path', name, ...options });
@@ -24,7 +22,6 @@ export const resource = (key: string, options: { optional?: boolean; extra?: str
   key,
   ...options,
 });
-export const allParams = (): ArgSource => ({ from: 'params' });
 export const value = (v: unknown): ArgSource => ({ from: 'value', value: v });
 
 /**

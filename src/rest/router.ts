@@ -157,9 +157,6 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
       case 'value':
         raw = source.value;
         break;
-      case 'params':
-        raw = params;
-        break;
       case 'resource': {
         raw = params[source.key];
         // A list argument (`enrollments: [...]` of the batch) takes an array or an index-keyed hash.

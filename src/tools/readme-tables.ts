@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fieldReaders, fieldRules, operationRules, ROLES, type Rule } from '../auth/role-matrix.js';
 import { commonCodes, errorCodes, errorDomains, type ErrorCode } from '../graphql/error-codes.js';
 import { EVENT_NAMES, eventCatalog, payloadJsonSchema } from '../modules/events/catalog.js';
-import { schoolEvents, schoolStatusAccess, type SchoolStatus, schoolTransitions } from '../modules/schools/school.state.js';
+import { schoolStatusAccess, type SchoolStatus } from '../auth/school-gate.js';
+import { schoolEvents, schoolTransitions } from '../modules/schools/school.state.js';
 
 /**
  * The README's tables that the code decides: the role matrix, the school lifecycle and the status
@@ -69,7 +70,7 @@ function lifecycleTable(): string {
 }
 
 /**
- * The gate of each status, from the gate itself (school.state.ts) and the role matrix's `gate`
+ * The gate of each status, from the gate itself (auth/school-gate.ts) and the role matrix's `gate`
  * marks: a read-only school's row names the mutations it still runs and the events its admin
  * still fires, so the table says what the guard does.
  */

@@ -95,9 +95,6 @@ export function restRequest(d: Draw, world: FuzzWorld, method: Method, route: Ro
       body[source.key] = d.chance(0.03) ? nasty(d) : valueFor(d, arg.type, name, options);
     } else if (source.from === 'param' && d.chance(0.7)) {
       (d.chance(0.5) ? query : body)[source.name] = valueFor(d, arg.type, source.name, options);
-    } else if (source.from === 'params') {
-      const all = valueFor(d, arg.type, name, options);
-      if (all && typeof all === 'object' && !Array.isArray(all)) Object.assign(body, all);
     }
   }
   if (route.reply === 'list' && d.chance(0.6)) {

@@ -3,9 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { snake } from '../../src/rest/names.js';
 import { Draw, type IdSource, valueFor } from './fuzz-values.js';
 import type { Client, Service, TestSchool } from './service.js';
-
-/** Rows of `db.execute`: PGlite gives `{ rows }`, postgres.js the array itself. */
-const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[]));
+import { rowsOf } from '../../src/db/rows.js';
 
 /** People are one table; a few names point at another table than their own. */
 const aliases: Record<string, string> = {

@@ -13,7 +13,6 @@ import { SchoolRecord, Timestamped } from '../../graphql/record.js';
  * class-name spelling (`Exam`) is accepted too.
  */
 export const ACTIVITY_TYPES = ['exam', 'quiz', 'survey', 'assignment'] as const;
-export type ActivityTypeValue = (typeof ACTIVITY_TYPES)[number];
 
 export const ActivityShowCommentsEnum = graphqlEnum(
   'ActivityShowComments',

@@ -2,9 +2,15 @@ import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { inSchool } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { lessons } from '../courses/course.table.js';
-import type { ContentScope } from './content-scope.js';
 
-export type EnrollmentScope = Extract<ContentScope, { kind: 'enrollment' }>;
+/** What one enrollment's student may see (content-scope.ts' ContentScope of kind `enrollment`), at `now`. */
+export interface EnrollmentScope {
+  kind: 'enrollment';
+  productId: number;
+  enrollmentId: number;
+  activatedAt: Date | null;
+  now: Date;
+}
 
 /** The columns of a lesson the release rule reads: the `lessons` table, or `l.available` etc. in raw SQL. */
 export interface ReleaseColumns {

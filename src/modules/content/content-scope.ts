@@ -10,7 +10,7 @@ import { schoolProductById } from '../school-products/school-product.loaders.js'
 import { schoolProductCourses, schoolProductPaths } from '../school-products/school-product-content.table.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { attendanceRefusal } from '../progress/progress.sql.js';
-import { releasedInScope } from './content-release.js';
+import { type EnrollmentScope, releasedInScope } from './content-release.js';
 
 /**
  * Where content is read: the whole school (`/lessons`), one product's content
@@ -21,7 +21,7 @@ import { releasedInScope } from './content-release.js';
 export type ContentScope =
   | { kind: 'school' }
   | { kind: 'product'; productId: number }
-  | { kind: 'enrollment'; productId: number; enrollmentId: number; activatedAt: Date | null; now: Date }
+  | EnrollmentScope
   | { kind: 'nothing' };
 
 /** An enrollment is active when its status says so and it has not run out. */
@@ -33,7 +33,7 @@ export function isActiveEnrollment(e: { status: string; unlimited: boolean; avai
 export function enrollmentScope(
   enrollment: { id: number; schoolProductId: number; activatedAt: Date | null },
   now: Date,
-): Extract<ContentScope, { kind: 'enrollment' }> {
+): EnrollmentScope {
   return { kind: 'enrollment', productId: enrollment.schoolProductId, enrollmentId: enrollment.id, activatedAt: enrollment.activatedAt, now };
 }
 

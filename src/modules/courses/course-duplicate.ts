@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/client.js';
 import { activities, examQuestionAssertions, examQuestionOptions, examQuestions } from '../activities/activity.table.js';
 import { emitRowEvent } from '../events/events.js';
 import { courseModuleLinks as links, courseModules, type CourseRow, courses, lessons } from './course.table.js';
+import { rowsOf } from '../../db/rows.js';
 
 /**
  * The deep copy of a course: the course, its modules (new modules, linked to the copy in the same
@@ -23,9 +24,8 @@ type Copyable = PgTable & { id: PgColumn };
 const casing = new CasingCache('snake_case');
 const columnName = (column: PgColumn) => sql.identifier(casing.getColumnCasing(column));
 
-function rowsOf(result: unknown): Pairs {
-  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
-  return (rows as Record<string, unknown>[]).map((r) => ({ old_id: Number(r.old_id), new_id: Number(r.new_id) }));
+function pairsOf(result: unknown): Pairs {
+  return rowsOf(result).map((r) => ({ old_id: Number(r.old_id), new_id: Number(r.new_id) }));
 }
 
 /** The rows of `table` whose `parent` was copied, with the copy of their parent: `(old_id, parent_new)`. */
@@ -57,7 +57,7 @@ async function copyRows(tx: Queryable, table: Copyable, source: SQL, parent: PgC
       select ${values} from map join ${table} src on src.id = map.old_id
     )
     select old_id, new_id from map`);
-  return rowsOf(result);
+  return pairsOf(result);
 }
 
 /** `<code>-copy`, then `<code>-copy-2`, `-copy-3`, ...: the first code free in the school. */

@@ -64,5 +64,4 @@ export const lessons = schoolTable(
 
 export type CourseRow = typeof courses.$inferSelect;
 export type CourseModuleRow = typeof courseModules.$inferSelect;
-export type CourseModuleLinkRow = typeof courseModuleLinks.$inferSelect;
 export type LessonRow = typeof lessons.$inferSelect;

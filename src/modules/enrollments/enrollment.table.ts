@@ -71,4 +71,3 @@ export const enrollmentCourseClasses = pgTable(
 
 export type RegistrationRow = typeof registrations.$inferSelect;
 export type EnrollmentRow = typeof enrollments.$inferSelect;
-export type EnrollmentCourseClassRow = typeof enrollmentCourseClasses.$inferSelect;

@@ -47,4 +47,3 @@ export const integrationSuggestions = pgTable(
 );
 
 export type IntegrationRow = typeof integrations.$inferSelect;
-export type IntegrationSuggestionRow = typeof integrationSuggestions.$inferSelect;

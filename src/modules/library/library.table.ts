@@ -83,5 +83,4 @@ export const categories = schoolTable(
 export type LibraryRow = typeof libraries.$inferSelect;
 export type LibraryResourceRow = typeof libraryResources.$inferSelect;
 export type HostCredentialRow = typeof hostCredentials.$inferSelect;
-export type ImageRow = typeof images.$inferSelect;
 export type CategoryRow = typeof categories.$inferSelect;

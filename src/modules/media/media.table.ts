@@ -51,4 +51,3 @@ export const videoSlideSyncs = schoolRowTable(
 );
 
 export type MediaRow = typeof media.$inferSelect;
-export type VideoSlideSyncRow = typeof videoSlideSyncs.$inferSelect;

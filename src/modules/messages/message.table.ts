@@ -63,5 +63,4 @@ export const messageOwners = pgTable(
 
 export type ChannelRow = typeof channels.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
-export type MessageChannelRow = typeof messageChannels.$inferSelect;
 export type MessageOwnerRow = typeof messageOwners.$inferSelect;

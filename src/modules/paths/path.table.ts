@@ -17,4 +17,3 @@ export const paths = schoolTable(
 export const pathCourses = listTable('path_courses', { pathId: () => paths.id, courseId: () => courses.id });
 
 export type PathRow = typeof paths.$inferSelect;
-export type PathCourseRow = typeof pathCourses.$inferSelect;

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.js';
 import { ranOut } from '../enrollments/enrollment.status.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { emitEvents } from '../events/events.js';
-import { rowsOf } from './progress.sql.js';
+import { rowsOf } from '../../db/rows.js';
 
 /** How often each instance sweeps (the event's lateness at most; reads are right at once). */
 export const EXPIRY_SWEEP_INTERVAL_MS = 60_000;

@@ -1,11 +1,9 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
 import { momentSql, releaseRule } from '../content/content-release.js';
 import type { EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
-
-/** Rows of `db.execute`: PGlite gives `{ rows }`, postgres.js the array itself. */
-export const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[]));
 
 export interface ProgressFigures {
   total: number;

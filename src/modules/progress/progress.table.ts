@@ -127,6 +127,4 @@ export const enrollmentExpirations = schoolEntryTable(
   ],
 );
 
-export type LessonProgressRow = typeof lessonProgress.$inferSelect;
-export type ActivityAttemptRow = typeof activityAttempts.$inferSelect;
 export type CertificateRow = typeof certificates.$inferSelect;

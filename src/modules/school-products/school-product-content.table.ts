@@ -14,5 +14,3 @@ export const schoolProductPaths = listTable('school_product_paths', {
   pathId: () => paths.id,
 });
 
-export type SchoolProductCourseRow = typeof schoolProductCourses.$inferSelect;
-export type SchoolProductPathRow = typeof schoolProductPaths.$inferSelect;

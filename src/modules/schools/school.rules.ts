@@ -3,7 +3,8 @@ import type { Queryable } from '../../db/client.js';
 import { Checks } from '../../graphql/validation.js';
 import { emitEvent } from '../events/events.js';
 import type { CreateSchoolInput, UpdateSchoolInput } from './school.input.js';
-import { mayFireSchoolEvent, nextSchoolStatus, type SchoolEvent, type SchoolStatus } from './school.state.js';
+import type { SchoolStatus } from '../../auth/school-gate.js';
+import { mayFireSchoolEvent, nextSchoolStatus, type SchoolEvent } from './school.state.js';
 import { schoolStatusChanges } from './school.table.js';
 
 /** The rules of a school shared by its resolvers (school.resolver.ts, school-wizard.resolver.ts). */

@@ -1,7 +1,6 @@
 import type { Role } from '../../auth/credential.js';
-import { schoolStatus } from './school.table.js';
+import type { SchoolStatus } from '../../auth/school-gate.js';
 
-export type SchoolStatus = (typeof schoolStatus.enumValues)[number];
 export const schoolEvents = ['try_out', 'block', 'active', 'overdue', 'suspend', 'cancel'] as const;
 export type SchoolEvent = (typeof schoolEvents)[number];
 
@@ -19,28 +18,6 @@ export const schoolTransitions: Record<SchoolEvent, { from: readonly SchoolStatu
   block: { from: ['trial', 'active', 'overdue'], to: 'blocked', adminFrom: [] },
   suspend: { from: ['trial', 'active', 'overdue', 'blocked'], to: 'suspended', adminFrom: [] },
   cancel: { from: ['pending', 'trial', 'active', 'overdue', 'blocked', 'suspended'], to: 'canceled', adminFrom: ['pending', 'trial', 'active', 'overdue', 'blocked', 'suspended'] },
-};
-
-/**
- * The school gate: what a school's status lets its own credentials do (the platform is never
- * gated; auth/guard.ts applies it, the README renders it from here and the role matrix):
- * - `full`: everything their roles allow;
- * - `read`: a blocked or suspended school keeps its data visible while it settles: queries, the
- *   mutations that write nothing (`gate: 'reads'` in the role matrix: a SCORM launch, which a GET
- *   route runs), and, sent alone, the lifecycle events the school's admin may fire from there
- *   (`gate: 'lifecycle'`: `cancel`, since a school must always be able to cancel itself); 403 on
- *   any other write;
- * - `none`: nothing.
- */
-export type SchoolAccess = 'full' | 'read' | 'none';
-export const schoolStatusAccess: Record<SchoolStatus, SchoolAccess> = {
-  pending: 'full',
-  trial: 'full',
-  active: 'full',
-  overdue: 'full',
-  blocked: 'read',
-  suspended: 'read',
-  canceled: 'none',
 };
 
 /**

@@ -1,17 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { integer, jsonb, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { SCHOOL_STATUSES } from '../../auth/school-gate.js';
 import { belongsTo, id, timestamps, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex } from '../../db/indexes.js';
 
-export const schoolStatus = pgEnum('school_status', [
-  'pending',
-  'trial',
-  'active',
-  'overdue',
-  'blocked',
-  'suspended',
-  'canceled',
-]);
+export const schoolStatus = pgEnum('school_status', SCHOOL_STATUSES);
 
 export const organizations = pgTable('organizations', {
   id: id(),

@@ -70,6 +70,4 @@ export const webhookAttempts = schoolRowTable(
   (t) => [orderedIndex(t.deliveryId, t.id), indexOn(t.schoolId)],
 );
 
-export type IntegrationSigningSecretRow = typeof integrationSigningSecrets.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
-export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;

@@ -8,6 +8,7 @@ import { users } from '../users/user.table.js';
 import { postWebhook } from './webhook.http.js';
 import { signedHeaders, signingSecretsOf } from './webhook.secrets.js';
 import { webhookAttempts, webhookDeliveries } from './webhook.table.js';
+import { rowsOf } from '../../db/rows.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -69,8 +70,6 @@ interface Claimed {
   payload: Record<string, unknown> | string;
   event_created_at: Date | string;
 }
-
-const rowsOf = <T>(result: unknown): T[] => ((result as { rows?: T[] }).rows ?? (result as T[]));
 
 /** The JSON body of an event (Standard Webhooks' envelope: type, timestamp, data). */
 export function webhookBody(row: Pick<Claimed, 'event_id' | 'event_name' | 'subject_type' | 'subject_id' | 'payload' | 'event_created_at'>) {
