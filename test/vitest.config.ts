@@ -29,7 +29,6 @@ export default defineConfig({
     root: fileURLToPath(new URL('..', import.meta.url)),
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/module-order.ts'],
     pool: 'forks',
     maxWorkers: 2,
     // Files share each worker's loaded modules (the schema is built once per worker, not per file):
