@@ -63,8 +63,12 @@ export class ExecutionBudget {
   /**
    * What every field answers once the operation is stopped: a promise that never settles, so the
    * abandoned execution does no more work, creates no error per field, and is collected with it.
+   * Made on first use: most operations are never stopped.
    */
-  readonly stalled: Promise<never> = new Promise<never>(() => {});
+  get stalled(): Promise<never> {
+    return (this.stalledPromise ??= new Promise<never>(() => {}));
+  }
+  private stalledPromise: Promise<never> | undefined;
   private stop!: (error: GraphQLError) => void;
   private readonly started = performance.now();
   /** When this operation's fields began to run in the current turn of the event loop, and that turn's end. */
