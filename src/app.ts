@@ -16,7 +16,8 @@ import { type GraphqlLimits, resolveLimits, withCostReported } from './graphql/l
 import { ListBounds } from './graphql/list-bounds.js';
 import type { Context } from './graphql/context.js';
 import { anonymousContext, contextFor, type ContextDeps } from './graphql/request-context.js';
-import { appSchema } from './graphql/schema.js';
+import { schemaOf, service } from './service-modules.js';
+import { assembleModules, type ModuleDeclaration } from './modules/define-module.js';
 import type { SocketLimits } from './graphql/socket-registry.js';
 import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
 import { toGraphqlError } from './errors/reply.js';
@@ -25,7 +26,6 @@ import { clientAddress } from './http/client-address.js';
 import { registerFavicon } from './http/favicon.js';
 import { frameCharge, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import { registerSecurity, withSecurityHeaders } from './http/security.js';
-import { routes } from './modules/index.js';
 import { registerBodyParsers } from './rest/body-parsers.js';
 import { QS_OPTIONS } from './rest/get-body.js';
 import { clientErrorReply, frameworkErrorReply, registerErrorReplies } from './rest/http-errors.js';
@@ -62,6 +62,8 @@ export interface AppOptions {
   compileAfterRuns?: number;
   /** Integrations may save webhook URLs of loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE_NETWORKS by default). */
   webhooksAllowPrivateNetworks?: boolean;
+  /** The modules served (src/modules/index.ts by default; a test adds one of its own). */
+  modules?: readonly ModuleDeclaration[];
 }
 
 
@@ -87,7 +89,9 @@ export function normaliseUrl(url: string): string {
 }
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
-  const schema = await appSchema();
+  const assembled = options.modules ? assembleModules(options.modules) : service;
+  const schema = await schemaOf(assembled);
+  const { routes } = assembled;
   const cacheSeconds = options.credentialCacheSeconds ?? config.credentialCache.seconds;
   const credentials = cacheSeconds > 0 ? new CredentialCache(cacheSeconds * 1000, config.credentialCache.size) : undefined;
   const deps: ContextDeps = {
@@ -209,6 +213,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     schema,
     execute,
     routes,
+    rules: assembled.roleMatrix.operations,
     context: (request, isPublic): Promise<Context> =>
       isPublic ? Promise.resolve(anonymousContext(deps)) : contextFor(deps, request.headers),
     log: (error) => log(error),

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError, causeChain, databaseInputError, foreignKeyViolation, uniqueViolation, userError } from '../src/errors/app-error.js';
 import { closeCode, type ErrorCode, errorCodes, payloadStatus, raisedStatus } from '../src/errors/codes.js';
 import { errorReply, type RestError } from '../src/errors/reply.js';
-import { commonCodes, domainCodes, errorDomains, type ErrorDomainKey } from '../src/graphql/error-codes.js';
-import { appSchema } from '../src/graphql/schema.js';
+import { commonCodes, domainCodes, type ErrorDomain } from '../src/graphql/error-codes.js';
+import { appSchema, service } from '../src/service-modules.js';
 import { loggedError } from '../src/http/logging.js';
 
 // The one table of error codes (src/errors/codes.ts): the compiler holds the source to it (every code
@@ -91,15 +91,16 @@ describe('error codes', () => {
       seen.add(file);
       for (const m of (sources.get(file) ?? '').matchAll(/from '(\.[^']+)\.js'/g)) {
         const target = `${resolve(dirname(file), m[1])}.ts`.slice(process.cwd().length + 1);
-        // The module list and the schema import every resolver: they carry no codes of their own.
-        if (sources.has(target) && !/src\/modules\/index\.ts$|src\/graphql\/schema\.ts$/.test(target)) queue.push(target);
+        // The module list and the service import every resolver: they carry no codes of their own.
+        if (sources.has(target) && !/src\/modules\/index\.ts$|src\/service-modules\.ts$/.test(target)) queue.push(target);
       }
     }
     return seen;
   }
 
-  it.each(Object.keys(errorDomains) as ErrorDomainKey[])("the %s domain's enum holds every code its modules' payloads can carry", (domain) => {
-    const files = [...sources.keys()].filter((f) => errorDomains[domain].folders.some((folder) => f.startsWith(`src/modules/${folder}/`)));
+  const declaring = service.modules.flatMap((m) => (m.errors ? [{ module: m.name, domain: m.errors }] : []));
+  it.each(declaring)("the $domain.name domain's enum holds every code its module's ($module) payloads can carry", ({ module, domain }) => {
+    const files = [...sources.keys()].filter((f) => f.startsWith(`src/modules/${module}/`));
     expect(files.length).toBeGreaterThan(0);
     const used = new Set([...closure(files)].flatMap((f) => [...codesIn(sources.get(f)!, payloadCodePatterns)]));
     const enumerated = domainCodes(domain);
@@ -110,7 +111,7 @@ describe('error codes', () => {
     const schema = await appSchema();
     const payloads = Object.values(schema.getTypeMap()).filter((t) => isObjectType(t) && t.getFields().errors);
     expect(payloads.length).toBeGreaterThan(40);
-    const domainErrorNames = new Map(Object.entries(errorDomains).map(([key, d]) => [`${d.name}Error`, key as ErrorDomainKey]));
+    const domainErrorNames = new Map<string, ErrorDomain>(service.errorDomains.map((d) => [`${d.name}Error`, d]));
     for (const payload of payloads) {
       if (!isObjectType(payload)) continue;
       const errorType = getNamedType(payload.getFields().errors.type);

@@ -15,8 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
 import { config } from '../src/config.js';
 import { type GraphqlLimits, measureQuery, queryCost, resolveLimits } from '../src/graphql/limits.js';
-import { appSchema } from '../src/graphql/schema.js';
-import { routes } from '../src/modules/index.js';
+import { appSchema, routes } from '../src/service-modules.js';
 import { compileRoute } from '../src/rest/compile.js';
 import { Client, type Service, startService, type TestSchool } from './support/service.js';
 

@@ -10,10 +10,9 @@ import {
   isObjectType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessOf, operationRules, ROLES } from '../src/auth/role-matrix.js';
+import { accessOf, ROLES } from '../src/auth/role-matrix.js';
 import type { Role } from '../src/auth/credential.js';
-import { appSchema } from '../src/graphql/schema.js';
-import { routes } from '../src/modules/index.js';
+import { appSchema, routes, service as assembled } from '../src/service-modules.js';
 import type { LoaderDefinition } from '../src/graphql/context.js';
 import { contextFor } from '../src/graphql/request-context.js';
 import { snake } from '../src/rest/names.js';
@@ -24,6 +23,9 @@ import { Draw, valueFor } from './support/fuzz-values.js';
 import { FuzzWorld } from './support/fuzz-world.js';
 import { rowsOf } from '../src/db/rows.js';
 import { type Client, type Service, startService } from './support/service.js';
+
+/** The role matrix's rows, as the modules declare them. */
+const operationRules = assembled.roleMatrix.operations;
 
 /**
  * Isolation and roles, generated (issue 10): every row of the route table, every GraphQL root field

@@ -1,6 +1,6 @@
 import { getNamedType, getNullableType, type GraphQLInputObjectType, isInputObjectType, isListType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appSchema } from '../src/graphql/schema.js';
+import { appSchema } from '../src/service-modules.js';
 import { courses } from '../src/modules/courses/course.table.js';
 import { coerceInput, shapeInput } from '../src/rest/input.js';
 import { snake } from '../src/rest/names.js';

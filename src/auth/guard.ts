@@ -5,33 +5,33 @@ import { AppError, forbidden } from '../graphql/errors.js';
 import { loneEvent, mayFireSchoolEvent } from '../modules/schools/school.state.js';
 import { schoolStatusAccess, type SchoolStatus } from './school-gate.js';
 import { checkSchoolRows } from './egress.js';
-import { accessOf, fieldReaders, fieldRules, operationRules, type Rule } from './role-matrix.js';
+import { accessOf, fieldReaders, type RoleMatrix, type Rule } from './role-matrix.js';
 
 /**
- * Installs the role matrix (auth/role-matrix.ts) on the built schema, once at start-up: every root
+ * Installs the role matrix (auth/role-matrix.ts, assembled from the modules' declarations) on the built schema, once at start-up: every root
  * field checks the caller's role and its school's status before it runs, and passes what it returns
  * through the tenancy check; every secret or personal field reads null for a role that may not see
  * it. Both faces execute this schema, so REST routes get the same guards. A root field without a
  * row, or a row naming no field, stops start-up.
  */
-export function installRoleMatrix(schema: GraphQLSchema): GraphQLSchema {
+export function installRoleMatrix(schema: GraphQLSchema, { operations, fields }: RoleMatrix): GraphQLSchema {
   const named = new Set<string>();
   for (const type of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
     if (!type) continue;
     const mutation = type === schema.getMutationType();
     for (const field of Object.values(type.getFields())) {
       const key = `${type.name}.${field.name}`;
-      const rule = operationRules[key];
-      if (!rule) throw new Error(`The role matrix (src/auth/role-matrix.ts) has no row for ${key}`);
+      const rule = operations[key];
+      if (!rule) throw new Error(`The role matrix has no row for ${key}: its module's rules (src/modules/<module>/index.ts) give it one`);
       if (rule.gate && !mutation) throw new Error(`The role matrix gives ${key} a gate: only a mutation has one (a query always passes a read-only gate)`);
       named.add(key);
       guardOperation(field, rule, mutation);
     }
   }
-  const unknown = Object.keys(operationRules).filter((key) => !named.has(key));
+  const unknown = Object.keys(operations).filter((key) => !named.has(key));
   if (unknown.length) throw new Error(`The role matrix names fields the schema has not: ${unknown.join(', ')}`);
 
-  for (const [key, kind] of Object.entries(fieldRules)) {
+  for (const [key, kind] of Object.entries(fields)) {
     const [typeName, fieldName] = key.split('.');
     const field = (schema.getType(typeName) as GraphQLObjectType | undefined)?.getFields?.()[fieldName];
     if (!field) throw new Error(`The role matrix guards a field the schema has not: ${key}`);

@@ -14,66 +14,56 @@ export const commonCodes = [
   'less_than_or_equal_to',
 ] as const satisfies readonly ErrorCode[];
 
+/**
+ * One error-code enum per domain, as Saleor does: each lists what its payloads may return. A module
+ * declares its domain (`errors` in its `defineModule`); the service installs every module's before
+ * its schema is built.
+ */
 export interface ErrorDomain {
   /** The GraphQL names: `<name>Error` and `<name>ErrorCode`. */
-  name: string;
-  /** The module folders whose payloads carry these codes (src/modules/<folder>). */
-  folders: string[];
+  readonly name: string;
   /** The payloads' node types (the first argument of `Payload(...)`) that belong here. */
-  nodes: string[];
+  readonly nodes: readonly string[];
   /** Payload type names that belong here whatever their node type. */
-  payloads?: string[];
+  readonly payloads?: readonly string[];
   /** The codes of this domain besides `commonCodes`. */
-  codes: ErrorCode[];
+  readonly codes: readonly ErrorCode[];
 }
 
-/** One error-code enum per domain, as Saleor does: each lists what its payloads may return. */
-export const errorDomains = {
-  activity: { name: 'Activity', folders: ['activities'], nodes: ['Activity', 'ExamAnswer', 'ExamQuestionAnswer'], codes: ['forbidden', 'present', 'too_many_attempts'] },
-  apiToken: { name: 'ApiToken', folders: ['auth-tokens'], nodes: ['ApiToken'], codes: ['present'] },
-  collaborative: { name: 'Collaborative', folders: ['collaborative'], nodes: ['CollaborativeDiscussion', 'CollaborativeComment'], codes: ['forbidden'] },
-  courseClass: { name: 'CourseClass', folders: ['course-classes'], nodes: ['CourseClass'], codes: ['greater_than'] },
-  course: { name: 'Course', folders: ['courses'], nodes: ['Course', 'CourseModule', 'Lesson'], codes: [] },
-  enrollment: { name: 'Enrollment', folders: ['enrollments'], nodes: ['Enrollment', 'Registration'], payloads: ['EnrollmentsPayload'], codes: ['forbidden', 'greater_than'] },
-  extraContent: { name: 'ExtraContent', folders: ['extra-contents'], nodes: ['ExtraContent'], codes: [] },
-  forum: { name: 'Forum', folders: ['forums'], nodes: ['Forum', 'ForumSection', 'ForumQuestion', 'ForumAnswer'], codes: ['forbidden'] },
-  integration: { name: 'Integration', folders: ['integrations'], nodes: ['Integration', 'IntegrationSuggestion'], codes: [] },
-  library: { name: 'Library', folders: ['library'], nodes: ['Library', 'LibraryResource', 'Category', 'Image', 'HostCredential'], codes: ['greater_than'] },
-  media: {
-    name: 'Media',
-    folders: ['media'],
-    nodes: ['Media', 'ScormLaunch'],
-    codes: ['present', 'duplicate', 'unpermitted', 'inactive', 'no_access', 'not_scorm', 'foreign_host'],
-  },
-  message: { name: 'Message', folders: ['messages'], nodes: ['Channel', 'Message'], codes: ['present'] },
-  notification: { name: 'Notification', folders: ['notifications'], nodes: ['Notification'], codes: [] },
-  order: {
-    name: 'Order',
-    folders: ['orders'],
-    nodes: ['Order', 'ImportedOrder', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential'],
-    codes: ['present', 'exclusion', 'invalid_transition'],
-  },
-  path: { name: 'Path', folders: ['paths'], nodes: ['Path'], codes: [] },
-  progress: { name: 'Progress', folders: ['progress'], nodes: ['LessonProgress', 'ActivityAttempt'], codes: ['too_many_attempts'] },
-  schoolProduct: { name: 'SchoolProduct', folders: ['school-products'], nodes: ['SchoolProduct', 'SchoolProductTopic'], codes: [] },
-  school: { name: 'School', folders: ['schools'], nodes: ['School'], payloads: ['SchoolWizardPayload'], codes: ['forbidden', 'exclusion', 'invalid_transition', 'too_short'] },
-  account: { name: 'Account', folders: ['users'], nodes: [], payloads: ['AdminPayload', 'StudentPayload', 'CollaboratorPayload'], codes: ['forbidden', 'too_short'] },
-  webhook: { name: 'Webhook', folders: ['webhooks'], nodes: ['WebhookDelivery'], payloads: ['RotateIntegrationSecretPayload', 'RedeliverWebhooksPayload'], codes: [] },
-} as const satisfies Record<string, ErrorDomain>;
-
-export type ErrorDomainKey = keyof typeof errorDomains;
-
 /** The codes a domain's payloads may return: the common ones, then its own. */
-export const domainCodes = (domain: ErrorDomainKey): ErrorCode[] => [...new Set<ErrorCode>([...commonCodes, ...errorDomains[domain].codes])];
+export const domainCodes = (domain: ErrorDomain): ErrorCode[] => [...new Set<ErrorCode>([...commonCodes, ...domain.codes])];
+
+/** Every installed domain by its name (a process holds one set of GraphQL types). */
+const installed = new Map<string, ErrorDomain>();
+
+/** Adds the modules' domains; the same domain twice is one, another with a taken name, node or payload stops start-up. */
+export function registerErrorDomains(domains: readonly ErrorDomain[]): void {
+  for (const domain of domains) {
+    const known = installed.get(domain.name);
+    if (known === domain) continue;
+    if (known) throw new Error(`Two error domains are named ${domain.name}`);
+    for (const other of installed.values()) {
+      const shared = [...domain.nodes, ...(domain.payloads ?? [])].filter((n) => other.nodes.includes(n) || other.payloads?.includes(n));
+      if (shared.length) throw new Error(`The error domains ${other.name} and ${domain.name} both claim ${shared.join(', ')}`);
+    }
+    installed.set(domain.name, domain);
+  }
+}
+
+/** An installed domain by its name. */
+export function errorDomainNamed(name: string): ErrorDomain {
+  const found = installed.get(name);
+  if (!found) throw new Error(`No module declares the error domain ${name}`);
+  return found;
+}
 
 /** The domain of a payload: by its type name, else by its node type's name. */
-export function domainOf(payloadName: string, nodeName?: string): ErrorDomainKey {
-  const entries = Object.entries(errorDomains) as [ErrorDomainKey, ErrorDomain][];
-  const found =
-    entries.find(([, d]) => d.payloads?.includes(payloadName)) ?? (nodeName === undefined ? undefined : entries.find(([, d]) => d.nodes.includes(nodeName)));
-  if (!found) throw new Error(`No error domain for the payload ${payloadName}${nodeName ? ` (of ${nodeName})` : ''}: add it to errorDomains in src/graphql/error-codes.ts`);
-  return found[0];
+export function domainOf(payloadName: string, nodeName?: string): ErrorDomain {
+  const domains = [...installed.values()];
+  const found = domains.find((d) => d.payloads?.includes(payloadName)) ?? (nodeName === undefined ? undefined : domains.find((d) => d.nodes.includes(nodeName)));
+  if (!found) throw new Error(`No error domain for the payload ${payloadName}${nodeName ? ` (of ${nodeName})` : ''}: name it in its module's errors (defineModule)`);
+  return found;
 }
 
 /** Whether a GraphQL type is one of the domains' `<Domain>Error` types (REST reads payloads' errors by it). */
-export const isDomainErrorType = (typeName: string): boolean => Object.values(errorDomains).some((d) => `${d.name}Error` === typeName);
+export const isDomainErrorType = (typeName: string): boolean => [...installed.values()].some((d) => `${d.name}Error` === typeName);

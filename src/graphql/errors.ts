@@ -1,18 +1,32 @@
 import 'reflect-metadata';
 import { type ClassType, Field, ObjectType, registerEnumType } from 'type-graphql';
 import type { UserError } from '../errors/app-error.js';
-import { domainCodes, type ErrorCode, type ErrorDomainKey, errorCodes, errorDomains } from './error-codes.js';
+import { domainCodes, type ErrorCode, type ErrorDomain, errorCodes, errorDomainNamed, registerErrorDomains } from './error-codes.js';
 
 /** The error classes and codes live in src/errors/ (below graphql/, rest/ and http/); re-exported for the modules. */
 export * from '../errors/app-error.js';
 
-const domainTypes = new Map<ErrorDomainKey, ClassType<UserError>>();
+const domainTypes = new Map<ErrorDomain, ClassType<UserError>>();
 
-/** The `<Domain>Error` type of a domain's payloads, and its `<Domain>ErrorCode` enum (made once). */
-export function domainErrorType(domain: ErrorDomainKey): ClassType<UserError> {
-  const known = domainTypes.get(domain);
-  if (known) return known;
-  const { name } = errorDomains[domain];
+/**
+ * Installs the modules' error domains, each with its `<Domain>Error` type and `<Domain>ErrorCode`
+ * enum (made once per domain), before the schema is built: payloads name them lazily.
+ */
+export function installErrorDomains(domains: readonly ErrorDomain[]): void {
+  registerErrorDomains(domains);
+  for (const domain of domains) if (!domainTypes.has(domain)) domainTypes.set(domain, makeErrorType(domain));
+}
+
+/** The `<Domain>Error` type of an installed domain (`domainErrorType('Webhook')`): call it in a field's type function. */
+export function domainErrorType(domainOrName: ErrorDomain | string): ClassType<UserError> {
+  const domain = typeof domainOrName === 'string' ? errorDomainNamed(domainOrName) : domainOrName;
+  const type = domainTypes.get(domain);
+  if (!type) throw new Error(`The error domain ${domain.name} is not installed: the service installs its modules' domains before building the schema`);
+  return type;
+}
+
+function makeErrorType(domain: ErrorDomain): ClassType<UserError> {
+  const { name } = domain;
   const codes = domainCodes(domain);
   const values = Object.fromEntries(codes.map((c) => [c, c]));
   registerEnumType(values, {
@@ -31,7 +45,5 @@ export function domainErrorType(domain: ErrorDomainKey): ClassType<UserError> {
     @Field(() => String)
     message!: string;
   }
-  domainTypes.set(domain, DomainError);
   return DomainError;
 }
-

@@ -7,14 +7,13 @@ import { databaseInputError, domainErrorType, foreignKeyViolation, uniqueViolati
 
 /**
  * The `{ <resource>, errors }` payload type of a resource's mutations. Its errors are of the
- * domain's `<Domain>Error` type, the domain found from the payload's or the node's name
- * (`errorDomains` in error-codes.ts).
+ * domain's `<Domain>Error` type, the domain found from the payload's or the node's name among the
+ * modules' declared domains (`errors` in defineModule) when the schema is built.
  */
 export function Payload<T extends object>(Node: ClassType<T>, key: string, name = `${Node.name}Payload`) {
-  const ErrorType = domainErrorType(domainOf(name, Node.name));
   @ObjectType(name)
   class PayloadClass {
-    @Field(() => [ErrorType])
+    @Field(() => [domainErrorType(domainOf(name, Node.name))])
     errors!: UserError[];
   }
   Field(() => Node, { nullable: true })(PayloadClass.prototype, key);

@@ -132,14 +132,18 @@ interface ResourceFields<T extends Owned, TInput extends object, TArgs extends C
   omit?: Operation[];
 }
 
+/** A resolver class to extend: abstract, with any constructor. */
+type AbstractClass = abstract new (...args: any[]) => object;
+
 /**
  * The usual resource's root fields, `<key>(id)`, `<plural>(...)`, `create<Name>`, `update<Name>`
  * and `delete<Name>`, as an abstract resolver to extend (type-graphql's resolver inheritance):
  * reads through the tenancy-scoped loader and `inSchool`, lists as connections, writes in one
  * transaction on a row of the written school (`lockOwned`, `deleteOwned`) with the `{ <key>, errors }`
- * payload. The names are those of the role matrix's rows. The concrete resolver adds what is
- * particular to the resource: its field resolvers and special actions; `spec.columns` holds its checks
- * and column mapping.
+ * payload. The names are those of the role matrix's rows. Each operation is a small abstract class
+ * with its decorators in place; the base chains those the resource has (all but `spec.omit`). The
+ * concrete resolver adds what is particular to the resource: its field resolvers and special actions;
+ * `spec.columns` holds its checks and column mapping.
  */
 export function resourceResolver<T extends Owned, TInput extends object, TArgs extends ConnectionArgs = ConnectionArgs>(
   spec: ResourceSpec<T, TInput, TArgs>,
@@ -150,22 +154,66 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
   const { parent } = spec;
   const table = spec.table ?? (spec.byId as ByIdLoader<T>).table;
   const input = () => spec.input ?? typeNamed('inputTypes', `${name}Input`);
+  const connection = () => spec.connection ?? typeNamed('objectTypes', `${name}Connection`);
+  const listArgs = () => spec.listArgs ?? ConnectionArgs;
   const ResourcePayload = spec.payload ?? Payload(spec.type, key, `${name}Payload`);
   const description = (op: Operation) => (spec.descriptions?.[op] ? { description: spec.descriptions[op] } : {});
-  const has = (op: Operation) => !spec.omit?.includes(op);
 
-  async function parentOf(ctx: Context, id: string) {
+  function parentOf(ctx: Context, id: string) {
     return findOr404(ctx, parent!.byId, parseId(id, parent!.type), parent!.type);
   }
 
-  async function changes(
-    tx: Queryable,
-    ctx: Context,
-    input: TInput,
-    current: T['$inferSelect'],
-    afterWrite: ColumnsScope<T>['afterWrite'],
-  ) {
-    return spec.columns(tx, input, { ctx, schoolId: (current as { schoolId: number }).schoolId, current, afterWrite });
+  async function list(parentId: string | null, args: TArgs, ctx: Context) {
+    const owner = parentId !== null ? await parentOf(ctx, parentId) : null;
+    const where = and(
+      owner ? eq(table[parent!.column as 'id'], owner.id) : undefined,
+      inSchool(ctx, table.schoolId),
+      spec.listWhere ? await spec.listWhere(ctx, args) : undefined,
+    );
+    return paginate(ctx, table, where, args);
+  }
+
+  async function create(parentId: string | null | undefined, input: TInput, ctx: Context) {
+    const schoolId = writeSchool(ctx);
+    const owner = parentId !== null && parentId !== undefined ? await parentOf(ctx, parentId) : null;
+    return mutate(ctx, key, async (tx) => {
+      const { afterWrite, run } = writeQueue<T>();
+      const parentScope = owner ? { parentId: owner.id, parent: owner } : {};
+      const values = await spec.columns(tx, input, { ctx, schoolId, afterWrite, ...parentScope });
+      const [row] = await tx
+        .insert(table)
+        .values({ ...values, schoolId, ...(owner ? { [parent!.column]: owner.id } : {}) } as T['$inferInsert'])
+        .returning();
+      await run(row as T['$inferSelect']);
+      await spec.written?.(tx, row as T['$inferSelect'], { op: 'create', ctx, input });
+      return spec.created ? spec.created(tx, row as T['$inferSelect'], ctx) : row;
+    });
+  }
+
+  function update(id: string, input: TInput, ctx: Context) {
+    const rowId = parseId(id, name);
+    return mutate(ctx, key, async (tx) => {
+      const current = await lockOwned(tx, ctx, table, rowId, name);
+      await spec.mayChange?.(ctx, current, tx);
+      const { afterWrite, run } = writeQueue<T>();
+      const schoolId = (current as { schoolId: number }).schoolId;
+      const values = await spec.columns(tx, input, { ctx, schoolId, current, afterWrite });
+      if (Object.keys(values).length === 0) return current;
+      const [row] = await tx.update(table as PgTable).set(values).where(eq(table.id, rowId)).returning();
+      await run(row as T['$inferSelect']);
+      await spec.written?.(tx, row as T['$inferSelect'], { op: 'update', ctx, input });
+      return row;
+    });
+  }
+
+  function remove(id: string, ctx: Context) {
+    const rowId = parseId(id, name);
+    return mutate(ctx, key, async (tx) => {
+      if (spec.mayChange) await spec.mayChange(ctx, await lockOwned(tx, ctx, table, rowId, name), tx);
+      const row = await deleteOwned(tx, ctx, table, rowId, name);
+      await spec.written?.(tx, row, { op: 'delete', ctx });
+      return row;
+    });
   }
 
   @Resolver()
@@ -173,100 +221,85 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
     static readonly Payload = ResourcePayload;
     /** What the resource reads (its type, GraphQL name, loader by id and table), for a base that adds to it (`withScopedShow`). */
     static readonly resource: Resource<T> = { type: spec.type, name, byId: spec.byId, table };
-
-    showOne(id: string, ctx: Context) {
-      return findOr404(ctx, spec.byId, parseId(id, name), name);
-    }
-
-    async listAll(...params: unknown[]) {
-      const [parentId, args, ctx] = (parent?.inList ? params : [null, ...params]) as [string | null, TArgs, Context];
-      const owner = parentId !== null ? await parentOf(ctx, parentId) : null;
-      const where = and(
-        owner ? eq(table[parent!.column as 'id'], owner.id) : undefined,
-        inSchool(ctx, table.schoolId),
-        spec.listWhere ? await spec.listWhere(ctx, args) : undefined,
-      );
-      return paginate(ctx, table, where, args);
-    }
-
-    async createOne(...params: unknown[]) {
-      const [parentId, input, ctx] = (parent ? params : [null, ...params]) as [string | null | undefined, TInput, Context];
-      const schoolId = writeSchool(ctx);
-      const owner = parentId !== null && parentId !== undefined ? await parentOf(ctx, parentId) : null;
-      return mutate(ctx, key, async (tx) => {
-        const { afterWrite, run } = writeQueue<T>();
-        const parentScope = owner ? { parentId: owner.id, parent: owner } : {};
-        const values = await spec.columns(tx, input, { ctx, schoolId, afterWrite, ...parentScope });
-        const [row] = await tx
-          .insert(table)
-          .values({ ...values, schoolId, ...(owner ? { [parent!.column]: owner.id } : {}) } as T['$inferInsert'])
-          .returning();
-        await run(row as T['$inferSelect']);
-        await spec.written?.(tx, row as T['$inferSelect'], { op: 'create', ctx, input });
-        return spec.created ? spec.created(tx, row as T['$inferSelect'], ctx) : row;
-      });
-    }
-
-    updateOne(id: string, input: TInput, ctx: Context) {
-      const rowId = parseId(id, name);
-      return mutate(ctx, key, async (tx) => {
-        const current = await lockOwned(tx, ctx, table, rowId, name);
-        await spec.mayChange?.(ctx, current, tx);
-        const { afterWrite, run } = writeQueue<T>();
-        const values = await changes(tx, ctx, input, current, afterWrite);
-        if (Object.keys(values).length === 0) return current;
-        const [row] = await tx.update(table as PgTable).set(values).where(eq(table.id, rowId)).returning();
-        await run(row as T['$inferSelect']);
-        await spec.written?.(tx, row as T['$inferSelect'], { op: 'update', ctx, input });
-        return row;
-      });
-    }
-
-    deleteOne(id: string, ctx: Context) {
-      const rowId = parseId(id, name);
-      return mutate(ctx, key, async (tx) => {
-        if (spec.mayChange) await spec.mayChange(ctx, await lockOwned(tx, ctx, table, rowId, name), tx);
-        const row = await deleteOwned(tx, ctx, table, rowId, name);
-        await spec.written?.(tx, row, { op: 'delete', ctx });
-        return row;
-      });
-    }
   }
 
-  // The root fields, declared here so their names, descriptions and arguments follow the spec.
-  const proto = ResourceResolver.prototype;
-  const method = (property: keyof ResourceResolver) => Object.getOwnPropertyDescriptor(proto, property)!;
-  const idArg = (property: string, index: number) => Arg('id', () => ID)(proto, property, index);
-  const parentArg = (property: string, options = {}) => Arg(parent!.arg, () => ID, options)(proto, property, 0);
-  if (has('show')) {
-    Query(() => spec.type, { name: key, ...description('show') })(proto, 'showOne', method('showOne'));
-    idArg('showOne', 0);
-    Ctx()(proto, 'showOne', 1);
-  }
-  if (has('list')) {
-    Query(() => spec.connection ?? typeNamed('objectTypes', `${name}Connection`), { name: plural, ...description('list') })(proto, 'listAll', method('listAll'));
-    const at = parent?.inList ? 1 : 0;
-    if (parent?.inList) parentArg('listAll');
-    Args(() => spec.listArgs ?? ConnectionArgs)(proto, 'listAll', at);
-    Ctx()(proto, 'listAll', at + 1);
-  }
-  if (has('create')) {
-    Mutation(() => ResourcePayload, { name: `create${name}`, ...description('create') })(proto, 'createOne', method('createOne'));
-    const at = parent ? 1 : 0;
-    if (parent) parentArg('createOne', parent.optional ? { nullable: true } : {});
-    Arg('input', () => input())(proto, 'createOne', at);
-    Ctx()(proto, 'createOne', at + 1);
-  }
-  if (has('update')) {
-    Mutation(() => ResourcePayload, { name: `update${name}`, ...description('update') })(proto, 'updateOne', method('updateOne'));
-    idArg('updateOne', 0);
-    Arg('input', () => spec.updateInput ?? input())(proto, 'updateOne', 1);
-    Ctx()(proto, 'updateOne', 2);
-  }
-  if (has('delete')) {
-    Mutation(() => ResourcePayload, { name: `delete${name}`, ...description('delete') })(proto, 'deleteOne', method('deleteOne'));
-    idArg('deleteOne', 0);
-    Ctx()(proto, 'deleteOne', 1);
-  }
-  return ResourceResolver;
+  // The operations, each an abstract class over the one before (the root fields keep the order show, list, create, update, delete).
+  const operations: Record<Operation, (Base: AbstractClass) => AbstractClass> = {
+    show: (Base) => {
+      @Resolver()
+      abstract class Show extends Base {
+        @Query(() => spec.type, { name: key, ...description('show') })
+        showOne(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+          return findOr404(ctx, spec.byId, parseId(id, name), name);
+        }
+      }
+      return Show;
+    },
+    list: (Base) => {
+      if (parent?.inList) {
+        @Resolver()
+        abstract class ListOfParent extends Base {
+          @Query(() => connection(), { name: plural, ...description('list') })
+          listAll(@Arg(parent!.arg, () => ID) parentId: string, @Args(() => listArgs()) args: TArgs, @Ctx() ctx: Context) {
+            return list(parentId, args, ctx);
+          }
+        }
+        return ListOfParent;
+      }
+      @Resolver()
+      abstract class List extends Base {
+        @Query(() => connection(), { name: plural, ...description('list') })
+        listAll(@Args(() => listArgs()) args: TArgs, @Ctx() ctx: Context) {
+          return list(null, args, ctx);
+        }
+      }
+      return List;
+    },
+    create: (Base) => {
+      if (parent) {
+        @Resolver()
+        abstract class CreateInParent extends Base {
+          @Mutation(() => ResourcePayload, { name: `create${name}`, ...description('create') })
+          createOne(
+            @Arg(parent!.arg, () => ID, { nullable: parent!.optional }) parentId: string | null | undefined,
+            @Arg('input', () => input()) values: TInput,
+            @Ctx() ctx: Context,
+          ) {
+            return create(parentId, values, ctx);
+          }
+        }
+        return CreateInParent;
+      }
+      @Resolver()
+      abstract class Create extends Base {
+        @Mutation(() => ResourcePayload, { name: `create${name}`, ...description('create') })
+        createOne(@Arg('input', () => input()) values: TInput, @Ctx() ctx: Context) {
+          return create(null, values, ctx);
+        }
+      }
+      return Create;
+    },
+    update: (Base) => {
+      @Resolver()
+      abstract class Update extends Base {
+        @Mutation(() => ResourcePayload, { name: `update${name}`, ...description('update') })
+        updateOne(@Arg('id', () => ID) id: string, @Arg('input', () => spec.updateInput ?? input()) values: TInput, @Ctx() ctx: Context) {
+          return update(id, values, ctx);
+        }
+      }
+      return Update;
+    },
+    delete: (Base) => {
+      @Resolver()
+      abstract class Delete extends Base {
+        @Mutation(() => ResourcePayload, { name: `delete${name}`, ...description('delete') })
+        deleteOne(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+          return remove(id, ctx);
+        }
+      }
+      return Delete;
+    },
+  };
+  const kept = (Object.keys(operations) as Operation[]).filter((op) => !spec.omit?.includes(op));
+  return kept.reduce<AbstractClass>((Base, op) => operations[op](Base), ResourceResolver) as typeof ResourceResolver;
 }

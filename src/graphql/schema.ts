@@ -3,11 +3,9 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { installRoleMatrix } from '../auth/guard.js';
-import { resolvers } from '../modules/index.js';
+import type { RoleMatrix } from '../auth/role-matrix.js';
 import { installExecutionBudget } from './budget.js';
 import { checkTextLimits } from './text-limits.js';
-
-let built: Promise<GraphQLSchema> | undefined;
 
 /**
  * type-graphql wraps every plain field in an async middleware chain, a promise per field per
@@ -36,18 +34,20 @@ const noTopics: PubSub = {
   },
 };
 
-/** The one schema both faces execute; built once per process. */
-export function appSchema(): Promise<GraphQLSchema> {
-  built ??= (async () => {
-    plainFieldsAreSimple();
-    return installExecutionBudget(installRoleMatrix(await buildSchema({
-      resolvers: resolvers as unknown as NonEmptyArray<Function>,
-      validate: true,
-      // Runs instead of class-validator, which is not installed: type-graphql imports it only when no validateFn is given.
-      validateFn: checkTextLimits,
-      scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
-      pubSub: noTopics,
-    })));
-  })();
-  return built;
+/**
+ * The schema both faces execute, of the given resolvers, with the role matrix and the execution
+ * budget installed. The service builds it once per process from its modules (src/service-modules.ts),
+ * whose error domains and events are installed first.
+ */
+export async function buildAppSchema(parts: { resolvers: readonly Function[]; roleMatrix: RoleMatrix }): Promise<GraphQLSchema> {
+  plainFieldsAreSimple();
+  const schema = await buildSchema({
+    resolvers: [...parts.resolvers] as NonEmptyArray<Function>,
+    validate: true,
+    // Runs instead of class-validator, which is not installed: type-graphql imports it only when no validateFn is given.
+    validateFn: checkTextLimits,
+    scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
+    pubSub: noTopics,
+  });
+  return installExecutionBudget(installRoleMatrix(schema, parts.roleMatrix));
 }

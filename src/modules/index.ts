@@ -1,4 +1,3 @@
-import type { Route } from '../rest/route-table.js';
 import { activitiesModule } from './activities/index.js';
 import { courseClassesModule } from './course-classes/index.js';
 import { coursesModule } from './courses/index.js';
@@ -21,9 +20,36 @@ import { progressModule } from './progress/index.js';
 import { eventsModule } from './events/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { authTokensModule } from './auth-tokens/index.js';
+import type { ModuleDeclaration } from './define-module.js';
 
-/** What each domain contributes: resolvers for the schema, rows for the REST table. */
-const modules = [schoolsModule, usersModule, schoolProductsModule, coursesModule, contentModule, enrollmentsModule, ordersModule, pathsModule, courseClassesModule, activitiesModule, forumsModule, collaborativeModule, messagesModule, notificationsModule, integrationsModule, libraryModule, mediaModule, extraContentsModule, progressModule, eventsModule, authTokensModule, webhooksModule];
-
-export const resolvers: Function[] = modules.flatMap((m): Function[] => m.resolvers);
-export const routes: Route[] = modules.flatMap((m) => m.routes);
+/**
+ * The service's modules, each its own declaration (src/modules/define-module.ts), assembled by
+ * src/service-modules.ts. Their order is the order of the event catalog (the README's table, the
+ * `EventName` enum) and, topic by topic, of the README's role matrix. The imports above keep the
+ * order type-graphql has always met the modules' classes in: the OpenAPI document's property order
+ * follows it.
+ */
+export const modules: readonly ModuleDeclaration[] = [
+  schoolsModule,
+  usersModule,
+  schoolProductsModule,
+  enrollmentsModule,
+  progressModule,
+  ordersModule,
+  coursesModule,
+  pathsModule,
+  libraryModule,
+  activitiesModule,
+  mediaModule,
+  extraContentsModule,
+  courseClassesModule,
+  forumsModule,
+  messagesModule,
+  notificationsModule,
+  collaborativeModule,
+  integrationsModule,
+  authTokensModule,
+  eventsModule,
+  webhooksModule,
+  contentModule,
+];

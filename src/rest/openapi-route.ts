@@ -11,7 +11,7 @@ const documents = new WeakMap<GraphQLSchema, string>();
  * start-up, so a broken row has stopped the service there). The app's URL rewrite strips a `.json`
  * suffix, so the request arrives as `/openapi`; both are registered so the route works with or without it.
  */
-export function registerOpenApiRoute(app: FastifyInstance, schema: GraphQLSchema, routes: Route[]): void {
+export function registerOpenApiRoute(app: FastifyInstance, schema: GraphQLSchema, routes: readonly Route[]): void {
   const body = () => {
     let document = documents.get(schema);
     if (document === undefined) documents.set(schema, (document = JSON.stringify(buildOpenApi(schema, routes))));

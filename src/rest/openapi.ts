@@ -210,7 +210,7 @@ function operationIds(entries: Entry[]): Map<Entry, string> {
   return ids;
 }
 
-export function buildOpenApi(schema: GraphQLSchema, routes: Route[]): object {
+export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[]): object {
   const builder = new Builder(schema);
 
   // Rows of one path template share a path key named after its first plain row's parameters.

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { getNullableType, type GraphQLSchema, isListType } from 'graphql';
 import type { Executor } from '../graphql/executor.js';
 import { refusal } from '../auth/guard.js';
-import { operationRules, type Rule } from '../auth/role-matrix.js';
+import type { Rule } from '../auth/role-matrix.js';
 import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE, numberedPage } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
@@ -17,7 +17,9 @@ export interface RestDeps {
   schema: GraphQLSchema;
   /** Runs a route's compiled operation (graphql/executor.ts: compiled once per route). */
   execute: Executor;
-  routes: Route[];
+  routes: readonly Route[];
+  /** The role matrix's rows (auth/role-matrix.ts), by root field (`Query.courses`). */
+  rules: Readonly<Record<string, Rule>>;
   /** Builds the request's context; throws AppError('unauthenticated') for a bad credential. */
   context(request: FastifyRequest, isPublic: boolean): Promise<Context>;
   log(error: unknown, request: FastifyRequest): void;
@@ -65,7 +67,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
     const compiled = compileRoute(deps.schema, route);
     const { shape, names } = routeShape(route.path);
     const mutation = !!deps.schema.getMutationType()?.getFields()[route.field];
-    const rule = operationRules[`${mutation ? 'Mutation' : 'Query'}.${route.field}`];
+    const rule = deps.rules[`${mutation ? 'Mutation' : 'Query'}.${route.field}`];
     const byMethod = groups.get(shape) ?? new Map<Method, Row[]>();
     groups.set(shape, byMethod);
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {

@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { buildSchema, introspectionFromSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { projectRoot } from '../db/client.js';
-import { appSchema } from '../graphql/schema.js';
-import { routes } from '../modules/index.js';
+import { appSchema, routes } from '../service-modules.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { renderReadmeFile } from './readme-tables.js';
 

@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { fieldReaders, fieldRules, operationRules, ROLES, type Rule } from '../auth/role-matrix.js';
-import { commonCodes, errorCodes, errorDomains, type ErrorCode } from '../graphql/error-codes.js';
+import { fieldReaders, ROLES, type Rule } from '../auth/role-matrix.js';
+import { commonCodes, errorCodes, type ErrorCode } from '../graphql/error-codes.js';
 import { EVENT_NAMES, eventCatalog, payloadJsonSchema } from '../modules/events/catalog.js';
 import { schoolStatusAccess, type SchoolStatus } from '../auth/school-gate.js';
 import { schoolEvents, schoolTransitions } from '../modules/schools/school.state.js';
+import { service } from '../service-modules.js';
+
+// The tables read what the service's modules declare, as assembled at start-up.
+const { operations: operationRules, fields: fieldRules } = service.roleMatrix;
 
 /**
  * The README's tables that the code decides: the role matrix, the school lifecycle and the status
@@ -108,10 +112,15 @@ function eventsTable(): string {
 function errorCodesTable(): string {
   const status = (code: ErrorCode) => ('status' in errorCodes[code] ? (errorCodes[code] as { status: number }).status : 422);
   const message = (code: ErrorCode) => errorCodes[code].message.replace('%{count}', 'N');
-  const own = [...new Set(Object.values(errorDomains).flatMap((d) => d.codes as readonly ErrorCode[]))].filter((c) => !(commonCodes as readonly string[]).includes(c));
+  // Each module's domain, by the module's folder name.
+  const errorDomains = service.modules
+    .filter((m) => m.errors)
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map((m) => m.errors!);
+  const own = [...new Set(errorDomains.flatMap((d) => d.codes))].filter((c) => !(commonCodes as readonly string[]).includes(c));
   const codes = `| code | default message | REST |\n|---|---|---|\n${[...commonCodes, ...own].map((c) => `| \`${c}\` | ${message(c)} | ${status(c)} |`).join('\n')}\n`;
-  const domains = Object.values(errorDomains).map(
-    (d) => `| \`${d.name}ErrorCode\` | ${[...d.nodes, ...('payloads' in d ? d.payloads : [])].map((n) => `\`${n}\``).join(', ')} | ${d.codes.length ? d.codes.map((c) => `\`${c}\``).join(', ') : '—'} |`,
+  const domains = errorDomains.map(
+    (d) => `| \`${d.name}ErrorCode\` | ${[...d.nodes, ...(d.payloads ?? [])].map((n) => `\`${n}\``).join(', ')} | ${d.codes.length ? d.codes.map((c) => `\`${c}\``).join(', ') : '—'} |`,
   );
   return `${codes}\n| enum | payloads (of these types, or by name) | codes besides ${commonCodes.map((c) => `\`${c}\``).join(', ')} |\n|---|---|---|\n${domains.join('\n')}\n`;
 }

@@ -62,7 +62,7 @@ export async function seed(database: Database, log: (line: string) => void = con
 
 /** Seeds the demo school through the service's GraphQL API (`send`) with a platform token. */
 export async function seedThrough(send: SendGraphQL, platform: string, log: (line: string) => void = console.log): Promise<SeedResult> {
-  const schema = await (await import('../graphql/schema.js')).appSchema();
+  const schema = await (await import('../service-modules.js')).appSchema();
 
   /** Runs one operation; GraphQL errors or payload errors stop the seed naming `step`. */
   async function gql(step: string, token: string, query: string, variables: Data = {}, schoolId?: number): Promise<Data> {

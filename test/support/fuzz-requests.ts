@@ -53,7 +53,7 @@ function multipart(body: Record<string, unknown>): { payload: Buffer; type: stri
 const methodsOf = (route: Route): Method[] => (Array.isArray(route.method) ? route.method : [route.method]);
 
 /** The REST rows as (method, row) pairs: every verb of every row. */
-export function restTargets(routes: Route[]): { method: Method; route: Route }[] {
+export function restTargets(routes: readonly Route[]): { method: Method; route: Route }[] {
   return routes.flatMap((route) => methodsOf(route).map((method) => ({ method, route })));
 }
 

@@ -1,4 +1,4 @@
-import type { Route } from '../../rest/route-table.js';
+import { defineModule } from '../define-module.js';
 import { EnrollmentContentResolver, SchoolProductContentResolver } from './content-relations.resolver.js';
 
 /**
@@ -6,7 +6,7 @@ import { EnrollmentContentResolver, SchoolProductContentResolver } from './conte
  * and what an enrollment releases (content-scope.ts: the release rule, in SQL). Its REST rows are
  * the courses module's (`/school_products/:id/courses`, `/enrollments/:id/lessons`, ...).
  */
-export const contentModule = {
-  resolvers: [SchoolProductContentResolver, EnrollmentContentResolver] as Function[],
-  routes: [] as Route[],
-};
+export const contentModule = defineModule({
+  name: 'content',
+  resolvers: [SchoolProductContentResolver, EnrollmentContentResolver],
+});

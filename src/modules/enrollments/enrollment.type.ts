@@ -55,5 +55,5 @@ export const RegistrationConnection = connectionType(Registration);
 @ObjectType({ description: 'The enrollments created together, or why none was.' })
 export class EnrollmentsPayload {
   @Field(() => [Enrollment], { nullable: true }) enrollments!: unknown[] | null;
-  @Field(() => [domainErrorType('enrollment')]) errors!: UserError[];
+  @Field(() => [domainErrorType('Enrollment')]) errors!: UserError[];
 }

@@ -1,20 +1,13 @@
 import 'reflect-metadata';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, PageInfo } from '../../graphql/pagination.js';
-import { EVENT_NAMES, enumKeyOf, eventCatalog, type EventName } from './catalog.js';
+import { eventCatalog, EventNameEnum, type EventName } from './catalog.js';
 import type { DomainEventRow } from './domain-event.table.js';
 import { SchoolOwned } from '../../graphql/record.js';
 
-/** The GraphQL enum of the catalog's events: `ENROLLMENT_CREATED` stands for `enrollment.created`. */
-export const EventNameEnum = Object.fromEntries(EVENT_NAMES.map((n) => [enumKeyOf(n), n])) as Record<string, EventName>;
-registerEnumType(EventNameEnum, {
-  name: 'EventName',
-  description: 'The events the service emits (the catalog: README "Events"). Each value stands for the dotted name webhooks and metadata use.',
-  valuesConfig: Object.fromEntries(
-    EVENT_NAMES.map((n) => [enumKeyOf(n), { description: `\`${n}\` (v${eventCatalog[n].version}, ${eventCatalog[n].subject}): ${eventCatalog[n].description}` }]),
-  ),
-});
+/** The GraphQL enum of the catalog's events: `ENROLLMENT_CREATED` stands for `enrollment.created` (made when the service installs the catalog). */
+export { EventNameEnum };
 
 /** The opaque cursor of an event: its place in the feed's (txid, id) order. */
 export const encodeEventCursor = (e: { txid: number; id: number }) => Buffer.from(`ev:${e.txid}:${e.id}`).toString('base64url');

@@ -1,4 +1,5 @@
-import type { Route } from '../../rest/route-table.js';
+import { AUTHORS, resource, STAFF_READ } from '../../auth/role-matrix.js';
+import { defineModule } from '../define-module.js';
 import {
   CourseExtraContentsResolver,
   LessonExtraContentsResolver,
@@ -7,7 +8,10 @@ import {
 import { ExtraContentResolver } from './extra-content.resolver.js';
 import { extraContentRoutes } from './extra-content.routes.js';
 
-export const extraContentsModule = {
-  resolvers: [ExtraContentResolver, LessonExtraContentsResolver, CourseExtraContentsResolver, SchoolProductExtraContentsResolver] as Function[],
-  routes: extraContentRoutes as Route[],
-};
+export const extraContentsModule = defineModule({
+  name: 'extra-contents',
+  resolvers: [ExtraContentResolver, LessonExtraContentsResolver, CourseExtraContentsResolver, SchoolProductExtraContentsResolver],
+  routes: extraContentRoutes,
+  rules: { operations: { content: resource('extraContent', 'extraContents', STAFF_READ, AUTHORS) } },
+  errors: { name: 'ExtraContent', nodes: ['ExtraContent'], codes: [] },
+});

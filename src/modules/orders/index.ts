@@ -1,10 +1,14 @@
+import { CATALOGUE, MANAGERS, reads, SELLERS, STAFF_AND_OWN, STAFF_READ } from '../../auth/role-matrix.js';
+import { defineModule } from '../define-module.js';
 import { CouponResolver, CouponTokenResolver, GatewayCredentialResolver, PaymentOptionResolver } from './billing.resolver.js';
 import { ImportedInvoiceResolver, ImportedOrderItemResolver, OrderImportResolver } from './order-import.resolver.js';
+import { orderEventCatalog } from './order.events.js';
 import { InvoiceResolver, OrderItemResolver, OrderResolver } from './order.resolver.js';
 import { orderRoutes } from './order.routes.js';
 
 /** Orders with items, invoices and payments, their import, and the objects an order references. */
-export const ordersModule = {
+export const ordersModule = defineModule({
+  name: 'orders',
   resolvers: [
     OrderResolver,
     OrderItemResolver,
@@ -16,6 +20,39 @@ export const ordersModule = {
     CouponResolver,
     CouponTokenResolver,
     GatewayCredentialResolver,
-  ] as Function[],
+  ],
   routes: orderRoutes,
-};
+  rules: {
+    operations: {
+      // How the catalogue is paid: every role reads it, the managers set it.
+      payment: {
+        ...reads('paymentOption', 'paymentOptions', CATALOGUE),
+        'Mutation.createPaymentOption': MANAGERS,
+        'Mutation.updatePaymentOption': MANAGERS,
+      },
+      // Orders (a student reads its own), coupons, gateway credentials.
+      commerce: {
+        ...reads('order', 'orders', STAFF_AND_OWN),
+        'Mutation.createOrder': SELLERS,
+        'Mutation.updateOrder': SELLERS,
+        'Mutation.cancelOrder': SELLERS,
+        'Mutation.importOrder': SELLERS,
+        ...reads('coupon', 'coupons', STAFF_READ),
+        'Mutation.createCoupon': SELLERS,
+        'Mutation.updateCoupon': SELLERS,
+        ...reads('couponToken', 'couponTokens', STAFF_READ),
+        'Mutation.createCouponToken': SELLERS,
+        'Mutation.updateCouponToken': SELLERS,
+        ...reads('gatewayCredential', 'gatewayCredentials', MANAGERS),
+        'Mutation.createGatewayCredential': MANAGERS,
+        'Mutation.updateGatewayCredential': MANAGERS,
+      },
+    },
+  },
+  errors: {
+    name: 'Order',
+    nodes: ['Order', 'ImportedOrder', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential'],
+    codes: ['present', 'exclusion', 'invalid_transition'],
+  },
+  events: orderEventCatalog,
+});

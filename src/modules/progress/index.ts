@@ -1,8 +1,26 @@
-import type { Route } from '../../rest/route-table.js';
+import { PUBLIC, SELLERS, STAFF_AND_OWN } from '../../auth/role-matrix.js';
+import { defineModule } from '../define-module.js';
+import { progressEventCatalog } from './progress.events.js';
 import { EnrollmentProgressResolver, ProgressResolver } from './progress.resolver.js';
 import { progressRoutes } from './progress.routes.js';
 
-export const progressModule = {
-  resolvers: [ProgressResolver, EnrollmentProgressResolver] as Function[],
-  routes: progressRoutes as Route[],
-};
+export const progressModule = defineModule({
+  name: 'progress',
+  resolvers: [ProgressResolver, EnrollmentProgressResolver],
+  routes: progressRoutes,
+  rules: {
+    operations: {
+      // Staff read it; the managers and integrations write it, a student its own (through its own
+      // enrollment). Anyone verifies a certificate by its code.
+      progress: {
+        'Query.lessonProgresses': STAFF_AND_OWN,
+        'Query.activityAttempts': STAFF_AND_OWN,
+        'Mutation.recordLessonProgress': { ...SELLERS, student: 'own' },
+        'Mutation.submitActivityAttempt': { ...SELLERS, student: 'own' },
+        'Query.certificate': PUBLIC,
+      },
+    },
+  },
+  errors: { name: 'Progress', nodes: ['LessonProgress', 'ActivityAttempt'], codes: ['too_many_attempts'] },
+  events: progressEventCatalog,
+});

@@ -1,6 +1,9 @@
+import { AUTHORS, CATALOGUE, resource } from '../../auth/role-matrix.js';
 import { param, pathParam, rows, type Route } from '../../rest/route-table.js';
+import { defineModule } from '../define-module.js';
 import { SchoolProductRelatedResolver, SchoolProductResolver, SchoolProductsOfSchoolResolver } from './school-product.resolver.js';
 import { ProductCourseCompositionResolver, ProductPathCompositionResolver } from './school-product-content.resolver.js';
+import { schoolProductEventCatalog } from './school-product.events.js';
 import { schoolProductRoutes } from './school-product.routes.js';
 import { SchoolProductTopicResolver } from './school-product-topic.resolver.js';
 
@@ -23,7 +26,24 @@ const compositionRoutes: Route[] = (['course', 'path'] as const).flatMap((kind) 
   ];
 });
 
-export const schoolProductsModule = {
+export const schoolProductsModule = defineModule({
+  name: 'school-products',
   resolvers: [SchoolProductResolver, SchoolProductRelatedResolver, SchoolProductsOfSchoolResolver, SchoolProductTopicResolver, ProductCourseCompositionResolver, ProductPathCompositionResolver],
   routes: [...schoolProductRoutes, ...compositionRoutes],
-};
+  rules: {
+    operations: {
+      catalogue: {
+        ...resource('schoolProduct', 'schoolProducts', CATALOGUE, AUTHORS),
+        'Mutation.addCourseToSchoolProduct': AUTHORS,
+        'Mutation.removeCourseFromSchoolProduct': AUTHORS,
+        'Mutation.moveCourseInSchoolProduct': AUTHORS,
+        'Mutation.addPathToSchoolProduct': AUTHORS,
+        'Mutation.removePathFromSchoolProduct': AUTHORS,
+        'Mutation.movePathInSchoolProduct': AUTHORS,
+        ...resource('schoolProductTopic', 'schoolProductTopics', CATALOGUE, AUTHORS),
+      },
+    },
+  },
+  errors: { name: 'SchoolProduct', nodes: ['SchoolProduct', 'SchoolProductTopic'], codes: [] },
+  events: schoolProductEventCatalog,
+});

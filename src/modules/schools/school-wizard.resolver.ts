@@ -36,7 +36,7 @@ export class SchoolWizardPayload {
   @Field(() => Library, { nullable: true }) library!: unknown;
   @Field(() => Forum, { nullable: true }) forum!: unknown;
   @Field(() => WizardAdmin, { nullable: true }) admin!: WizardAdmin | null;
-  @Field(() => [domainErrorType('school')]) errors!: UserError[];
+  @Field(() => [domainErrorType('School')]) errors!: UserError[];
 }
 
 const MIN_PASSWORD = 8;

@@ -1,6 +1,10 @@
+import { defineModule } from '../define-module.js';
+import { userRules } from './user.access.js';
 import { AdminResolver, CollaboratorResolver, StudentResolver } from './user.resolver.js';
 
-export const usersModule = {
+export const usersModule = defineModule({
+  name: 'users',
   resolvers: [StudentResolver, CollaboratorResolver, AdminResolver],
-  routes: [],
-};
+  rules: userRules,
+  errors: { name: 'Account', nodes: [], payloads: ['AdminPayload', 'StudentPayload', 'CollaboratorPayload'], codes: ['forbidden', 'too_short'] },
+});

@@ -48,7 +48,7 @@ function peopleResolver(kind: UserKind, types: typeof StudentTypes) {
   const PersonPayload = Payload(types.Type, one, `${kind}Payload`);
   const ofKind = (ctx: Context, id?: number): SQL | undefined =>
     and(eq(users.type, kind), inSchool(ctx, users.schoolId), id === undefined ? undefined : eq(users.id, id));
-  /** A role with `own` access to the operation (role-matrix.ts) reaches only its own user. */
+  /** A role with `own` access to the operation (user.access.ts) reaches only its own user. */
   const ownOnly = (ctx: Context, operation: string): SQL | undefined => {
     const own = ownUserFor(ctx, operation);
     return own === null ? undefined : eq(users.id, own);

@@ -1,6 +1,7 @@
-import { accessOf, operationRules } from '../../auth/role-matrix.js';
+import { accessOf } from '../../auth/role-matrix.js';
 import type { Context } from '../../graphql/context.js';
 import { Checks } from '../../graphql/validation.js';
+import { peopleRows } from './user.access.js';
 
 /**
  * The caller's own user id when the role matrix gives its role only `own` access to `operation`
@@ -9,7 +10,7 @@ import { Checks } from '../../graphql/validation.js';
  */
 export function ownUserFor(ctx: Context, operation: string): number | null {
   const credential = ctx.credential;
-  if (!credential || accessOf(operationRules[operation], credential.role) !== 'own') return null;
+  if (!credential || accessOf(peopleRows[operation], credential.role) !== 'own') return null;
   return credential.userId ?? 0;
 }
 

@@ -15,7 +15,7 @@ function personType(kind: UserKind, description: string) {
     @Field(() => ID) id!: number;
     @Field(() => ID) schoolId!: number;
     @Field(() => String) fullName!: string;
-    // Personal fields: staff and the person itself read them, others read null (auth/role-matrix.ts).
+    // Personal fields: staff and the person itself read them, others read null (user.access.ts).
     @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) email!: string;
     @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) document!: string | null;
     @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) phone!: string | null;

@@ -25,7 +25,7 @@ const RotateIntegrationSecretPayload = Payload(Integration, 'integration', 'Rota
 class RedeliverWebhooksPayload {
   @Field(() => Integration, { nullable: true }) integration!: IntegrationRow | null;
   @Field(() => Int, { nullable: true, description: 'How many deliveries were made pending again.' }) redelivered!: number | null;
-  @Field(() => [domainErrorType('webhook')]) errors!: UserError[];
+  @Field(() => [domainErrorType('Webhook')]) errors!: UserError[];
 }
 
 const integrationById = byIdLoader('webhooks.integration', integrations);
