@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { eq } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
@@ -44,26 +43,34 @@ async function checkCourse(tx: Queryable, schoolId: number, input: CourseInput, 
   return { values, moduleIds };
 }
 
-async function writeModules(tx: Queryable, courseId: number, input: CourseInput, moduleIds: number[]) {
-  const l = courseModuleLinks;
-  if (input.courseModulesIds) await replaceLinks(tx, l, l.courseId, courseId, l.courseModuleId, moduleIds, l.position);
-}
-
 /** What a course's event says of it. */
 const described = (row: CourseRow) => ({ name: row.name, code: row.code });
 
 const CourseBase = resourceResolver({
   type: Course,
   byId: courseById,
-  // Only deletes go through here: a create or an update also writes the course's modules (below).
-  columns: () => ({}),
-  written: (tx, row) =>
-    emitRowEvent(tx, 'course.deleted', row, described(row)),
+  // A create or an update also writes the course's modules, in the course's order.
+  columns: async (tx, input: CourseInput, { schoolId, current, afterWrite }) => {
+    const { values, moduleIds } = await checkCourse(tx, schoolId, input, current);
+    if (!input.courseModulesIds) return values;
+    const l = courseModuleLinks;
+    afterWrite((row) => replaceLinks(tx, l, l.courseId, row.id, l.courseModuleId, moduleIds, l.position));
+    // A new list of modules changes the course too: its updatedAt moves.
+    return current ? { ...values, updatedAt: new Date() } : values;
+  },
+  written: (tx, row, { op, input }) => {
+    if (op === 'create') return emitRowEvent(tx, 'course.created', row, described(row));
+    if (op === 'update') return emitRowEvent(tx, 'course.updated', row, { ...described(row), changed: Object.keys(given(input!)) });
+    return emitRowEvent(tx, 'course.deleted', row, described(row));
+  },
   descriptions: {
+    create: 'Creates a course; courseModulesIds (modules of the school) give its modules in order.',
+    update: 'Updates a course; courseModulesIds, when given, replaces its modules and their order.',
     delete:
       "Deletes a course (its links to modules, products and paths, and its classes). Its modules stay: they are the school's and may belong to other courses.",
   },
-  omit: ['show', 'list', 'create', 'update'],
+  // A course is read through a content scope (withScopedShow below) and listed in a product's order (`courses`).
+  omit: ['show', 'list'],
 });
 export const CoursePayload = CourseBase.Payload;
 
@@ -82,41 +89,6 @@ export class CourseResolver extends withScopedShow(CourseBase, {
     windowOf(args);
     const scope = await contentScope(ctx, args);
     return scopedList(ctx, scope, courses, inSchool(ctx, courses.schoolId), args, (productId) => courseRanks(ctx.db, [productId]));
-  }
-
-  @Mutation(() => CoursePayload, { description: 'Creates a course; courseModulesIds (modules of the school) give its modules in order.' })
-  createCourse(@Arg('input', () => CourseInput) input: CourseInput, @Ctx() ctx: Context) {
-    const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'course', async (tx) => {
-      const { values, moduleIds } = await checkCourse(tx, schoolId, input);
-      const [row] = await tx
-        .insert(courses)
-        .values({ ...values, name: values.name!, schoolId })
-        .returning();
-      await writeModules(tx, row.id, input, moduleIds);
-      await emitRowEvent(tx, 'course.created', row, described(row));
-      return row;
-    });
-  }
-
-  @Mutation(() => CoursePayload, { description: 'Updates a course; courseModulesIds, when given, replaces its modules and their order.' })
-  updateCourse(@Arg('id', () => ID) id: string, @Arg('input', () => CourseInput) input: CourseInput, @Ctx() ctx: Context) {
-    const courseId = parseId(id, 'Course');
-    return mutate(ctx, 'course', async (tx) => {
-      const current = await lockOwned(tx, ctx, courses, courseId, 'Course');
-      const { values, moduleIds } = await checkCourse(tx, current.schoolId, input, current);
-      await writeModules(tx, courseId, input, moduleIds);
-      // A new list of modules changes the course too (its updatedAt moves).
-      if (Object.keys(values).length === 0 && !input.courseModulesIds) return current;
-      const [row] = await tx
-        .update(courses)
-        .set({ ...values, updatedAt: new Date() })
-        .where(eq(courses.id, courseId))
-        .returning();
-      const changed = Object.keys(given(input));
-      await emitRowEvent(tx, 'course.updated', row, { ...described(row), changed });
-      return row;
-    });
   }
 
   @Mutation(() => CoursePayload, {
