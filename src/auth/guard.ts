@@ -8,11 +8,11 @@ import { checkSchoolRows } from './egress.js';
 import { accessOf, fieldReaders, type RoleMatrix, type Rule } from './role-matrix.js';
 
 /**
- * Installs the role matrix (auth/role-matrix.ts, assembled from the modules' declarations) on the built schema, once at start-up: every root
- * field checks the caller's role and its school's status before it runs, and passes what it returns
- * through the tenancy check; every secret or personal field reads null for a role that may not see
- * it. Both faces execute this schema, so REST routes get the same guards. A root field without a
- * row, or a row naming no field, stops start-up.
+ * Installs the role matrix (assembled from the modules' declarations: auth/role-matrix.ts) on the
+ * built schema, once at start-up: every root field checks the caller's role and its school's status
+ * before it runs, and passes what it returns through the tenancy check; every secret or personal
+ * field reads null for a role that may not see it. Both faces execute this schema, so REST routes
+ * get the same guards. A root field without a row, or a row naming no field, stops start-up.
  */
 export function installRoleMatrix(schema: GraphQLSchema, { operations, fields }: RoleMatrix): GraphQLSchema {
   const named = new Set<string>();
