@@ -139,6 +139,19 @@ describe('layout', () => {
     expect(offenders).toEqual([]);
   });
 
+  // The service is assembled from the modules' declarations at its top (src/service-modules.ts): no layer below reads a declaration.
+  it("no file in a folder of src/ but the module list imports a module's index.ts or the module list (src/*.ts assemble them)", () => {
+    const declarations = /^src\/modules\/(?:[^/]+\/)?index\.ts$/;
+    const offenders = sourceFiles('src')
+      .filter((file) => file !== 'src/modules/index.ts' && file.includes('/', 'src/'.length))
+      .flatMap((file) =>
+        importsOf(readFileSync(join(projectRoot, file), 'utf8'))
+          .filter((specifier) => specifier.startsWith('.') && declarations.test(join(dirname(file), specifier.replace(/\.js$/, '.ts'))))
+          .map((specifier) => `${file} imports ${specifier}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   it('finds import circles (a three-file ring, a pair, a self-import) and nothing in a chain', () => {
     const graph = new Map([
       ['a', ['b']],
