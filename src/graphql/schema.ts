@@ -24,6 +24,22 @@ function plainFieldsAreSimple() {
 }
 
 /**
+ * A type's fields follow its field resolvers' order in type-graphql's registry, which is the order
+ * their classes were loaded in: a test worker that loaded one module early reordered the OpenAPI
+ * document's properties (and REST replies' keys). They are put in the resolvers' order, the
+ * modules', before the first build fixes each type's fields.
+ */
+function fieldResolversInOrder(resolvers: readonly Function[]) {
+  const storage = getMetadataStorage();
+  const rank = (target: Function) => {
+    const i = resolvers.findIndex((r) => r === target || r.prototype instanceof target);
+    return i === -1 ? resolvers.length : i;
+  };
+  const ranked = storage.fieldResolvers.map((handler, at) => ({ handler, at, rank: rank(handler.target) }));
+  storage.fieldResolvers = ranked.sort((a, b) => a.rank - b.rank || a.at - b.at).map(({ handler }) => handler);
+}
+
+/**
  * Subscriptions give their own `subscribe` (fed by events/event-bus.ts, one per app): none names
  * type-graphql topics, but type-graphql asks for a PubSub once any subscription exists.
  */
@@ -41,6 +57,7 @@ const noTopics: PubSub = {
  */
 export async function buildAppSchema(parts: { resolvers: readonly Function[]; roleMatrix: RoleMatrix }): Promise<GraphQLSchema> {
   plainFieldsAreSimple();
+  fieldResolversInOrder(parts.resolvers);
   const schema = await buildSchema({
     resolvers: [...parts.resolvers] as NonEmptyArray<Function>,
     validate: true,
