@@ -159,7 +159,7 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
   const ResourcePayload = spec.payload ?? Payload(spec.type, key, `${name}Payload`);
   const description = (op: Operation) => (spec.descriptions?.[op] ? { description: spec.descriptions[op] } : {});
 
-  function parentOf(ctx: Context, id: string) {
+  async function parentOf(ctx: Context, id: string) {
     return findOr404(ctx, parent!.byId, parseId(id, parent!.type), parent!.type);
   }
 
