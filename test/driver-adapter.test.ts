@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import drizzleConfig from '../drizzle.config.js';
 import { ConfigurationError, validateEnvironment } from '../src/config.js';
 import { projectRoot } from '../src/db/client.js';
+import { rowsOf } from '../src/db/rows.js';
 import {
+  databaseColumnName,
   decodeRowsOfSessions,
   decoderFor,
   driverPlan,
@@ -242,6 +244,20 @@ describe('the row decoders, over every table of the schema', () => {
         }
     }
     for (const [kind, count] of Object.entries(seen)) expect(count, `columns holding ${kind}`).toBeGreaterThan(0);
+  });
+});
+
+describe('column names', () => {
+  it("name every table's columns as the database does (SQL written by hand around a table's columns)", async () => {
+    const result = await service.db.execute(
+      sql`select table_name, column_name from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`,
+    );
+    const inDatabase = new Map<string, string[]>();
+    for (const { table_name, column_name } of rowsOf<{ table_name: string; column_name: string }>(result))
+      inDatabase.set(table_name, [...(inDatabase.get(table_name) ?? []), column_name]);
+    for (const table of tables)
+      // Sorted: a column a later migration added comes last in the database, wherever the table lists it.
+      expect(Object.values(getTableColumns(table)).map(databaseColumnName).sort(), getTableName(table)).toEqual(inDatabase.get(getTableName(table))?.sort());
   });
 });
 

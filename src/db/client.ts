@@ -8,7 +8,7 @@ import { drizzle as drizzlePostgres, PostgresJsSession } from 'drizzle-orm/postg
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { runDataMigrations } from './data-migrations.js';
-import { decodeRowsOfSessions, driverPlan, prepareEveryStatement, type RowDecoder, type SessionAdaptation } from './driver-adapter.js';
+import { CASING as casing, decodeRowsOfSessions, driverPlan, prepareEveryStatement, type RowDecoder, type SessionAdaptation } from './driver-adapter.js';
 import type { Db } from './types.js';
 import { rowsOf } from './rows.js';
 
@@ -70,7 +70,6 @@ export const projectRoot = (() => {
 })();
 
 export const migrationsFolder = join(projectRoot, 'schema', 'migrations');
-const casing = 'snake_case' as const;
 // Any constant key: instances starting together take turns migrating.
 const MIGRATION_LOCK_KEY = 7_310_021;
 /**

@@ -2,13 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Column, getTableName } from 'drizzle-orm';
+import { CasingCache } from 'drizzle-orm/casing';
 import type postgres from 'postgres';
 import { config } from '../config.js';
 
 /**
  * The one door to the libraries' internals: what this service changes in drizzle (how a select's
  * rows become objects, through its private positional `prepareQuery`) and in postgres.js (every
- * statement prepared, through `unsafe`, `begin` and `savepoint`). Each change is made only on the
+ * statement prepared, through `unsafe`, `begin` and `savepoint`), and how it names a column in SQL
+ * written by hand (its casing cache). Each change is made only on the
  * versions it was verified on (test/driver-adapter.test.ts compares every table's rows decoded each
  * way); on another version the service warns at start-up and keeps to what needs no internals.
  */
@@ -91,6 +93,18 @@ export function driverPlan(): DriverPlan {
     configured: config.rowDecoder,
     codeGeneration: codeGenerationAllowed(),
   }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// drizzle: a column's name in the database.
+
+/** The casing every drizzle instance is opened with (db/client.ts): a column named only by its key is the key in snake_case. */
+export const CASING = 'snake_case' as const;
+const casingCache = new CasingCache(CASING);
+
+/** A column's name in the database, as drizzle writes it under CASING: for SQL written by hand around a table's columns. */
+export function databaseColumnName(column: Column): string {
+  return casingCache.getColumnCasing(column);
 }
 
 // ---------------------------------------------------------------------------------------------
