@@ -1,5 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
 import { type Column, eq, getTableColumns, getTableName, is, sql, TransactionRollbackError } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,10 +116,10 @@ describe('the driver adapter at start-up', () => {
     expect(service.database.adapter).toEqual({ rowDecoder: 'generated', preparedStatements: service.database.driver === 'postgres', warnings: [] });
   });
 
-  it('given a version it was not verified on, or code generation forbidden, then it warns and keeps to what needs no internals', () => {
+  it('given a version it was not verified on, then it warns and keeps to what needs no internals', () => {
     const verified: Record<'drizzle-orm' | 'postgres', string> = { 'drizzle-orm': VERIFIED_VERSIONS['drizzle-orm'][0], postgres: VERIFIED_VERSIONS.postgres[0] };
-    const plan = (versions: Partial<typeof verified>, configured: 'generated' | 'plain' | 'drizzle' = 'generated', codeGeneration = true) =>
-      planDrivers({ versions: { ...verified, ...versions }, configured, codeGeneration });
+    const plan = (versions: Partial<typeof verified>, configured: 'generated' | 'plain' | 'drizzle' = 'generated') =>
+      planDrivers({ versions: { ...verified, ...versions }, configured });
     expect(plan({})).toEqual({ versions: verified, rowDecoder: 'generated', prepareEveryStatement: true, warnings: [] });
     expect(plan({}, 'plain').rowDecoder).toBe('plain');
     expect(plan({}, 'drizzle').rowDecoder).toBe('drizzle');
@@ -134,10 +136,6 @@ describe('the driver adapter at start-up', () => {
     expect(newPostgres.warnings).toEqual([
       { about: 'statements', message: expect.stringMatching(/^postgres 3\.5\.0 is not .*: statements are sent unnamed, as drizzle sends them \(DATABASE_PREPARE has no effect\)$/) },
     ]);
-
-    const noCodeGeneration = plan({}, 'generated', false);
-    expect(noCodeGeneration.rowDecoder).toBe('plain');
-    expect(noCodeGeneration.warnings).toEqual([{ about: 'rows', message: expect.stringContaining('Code generation from strings is disallowed') }]);
   });
 
   it("given a drizzle whose prepareQuery no longer takes the mapper where the patch puts it, then drizzle maps the rows itself, and it says so", () => {
@@ -169,6 +167,53 @@ describe('the driver adapter at start-up', () => {
   it('reads DATABASE_ROW_DECODER, and refuses a value it does not know in one line', () => {
     expect(() => validateEnvironment({ DATABASE_ROW_DECODER: 'plain' })).not.toThrow();
     expect(() => validateEnvironment({ DATABASE_ROW_DECODER: 'fast' })).toThrow(new ConfigurationError('DATABASE_ROW_DECODER must be generated, plain or drizzle (got "fast")'));
+  });
+
+  it('given DATABASE_ROW_DECODER=plain or drizzle, then a process maps its selects that way', async () => {
+    // A process of its own: the plan is read once per process. A temporary table, so no migration is needed.
+    const script = `
+      import { sql } from 'drizzle-orm';
+      import { integer, pgTable, timestamp } from 'drizzle-orm/pg-core';
+      import { openDatabase } from './src/db/client.ts';
+      import { decoderFor } from './src/db/driver-adapter.ts';
+      const database = await openDatabase({ dataDir: 'memory://' });
+      const t = pgTable('t', { id: integer(), at: timestamp({ withTimezone: true }) });
+      await database.db.execute(sql\`create temporary table t (id int, at timestamptz)\`);
+      await database.db.insert(t).values([{ id: 1, at: new Date('2024-03-10T07:30:00.123Z') }, { id: 2, at: null }]);
+      const prepared = database.db.select().from(t).orderBy(t.id).prepare('p');
+      const mapper = prepared.customResultMapper;
+      const rows = await prepared.execute();
+      console.log(JSON.stringify({
+        adapter: database.adapter,
+        mapper: mapper === undefined ? 'drizzle' : mapper === decoderFor(prepared.fields, 'plain') ? 'plain' : mapper === decoderFor(prepared.fields, 'generated') ? 'generated' : 'other',
+        rows,
+        dates: rows.map((r) => r.at instanceof Date),
+      }));
+      await database.close();`;
+    const run = async (decoder: string) => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: projectRoot,
+        env: { PATH: process.env.PATH, DATABASE_ROW_DECODER: decoder },
+      });
+      return JSON.parse(stdout.trim().split('\n').at(-1)!);
+    };
+    const decoders = ['plain', 'drizzle'];
+    const runs = await Promise.all(decoders.map(run));
+    for (const [i, decoder] of decoders.entries())
+      expect(runs[i], decoder).toEqual({
+        adapter: { rowDecoder: decoder, preparedStatements: false, warnings: [] },
+        mapper: decoder,
+        rows: [{ id: 1, at: '2024-03-10T07:30:00.123Z' }, { id: 2, at: null }],
+        dates: [true, false],
+      });
+  }, 120_000);
+
+  it("is the only file of src/ that reaches into the libraries' internals", () => {
+    const internals = /prepareQuery|customResultMapper|mapResultRow|keyAsName|drizzle-orm\/casing|new Function\(|\.unsafe\(|\.begin\(|\.savepoint\(/;
+    const files = readdirSync(join(projectRoot, 'src'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+      .map((entry) => relative(projectRoot, join(entry.parentPath, entry.name)));
+    expect(files.filter((file) => internals.test(readFileSync(join(projectRoot, file), 'utf8')))).toEqual(['src/db/driver-adapter.ts']);
   });
 });
 

@@ -52,17 +52,8 @@ export function installedVersion(name: Library): string {
   }
 }
 
-/** Whether this process may build functions from strings (`--disallow-code-generation-from-strings` forbids it). */
-function codeGenerationAllowed(): boolean {
-  try {
-    return new Function('return true')() === true;
-  } catch {
-    return false;
-  }
-}
-
 /** The plan for given versions and settings: a pure function, so each case is tested without installing another version. */
-export function planDrivers(input: { versions: Record<Library, string>; configured: RowDecoder; codeGeneration: boolean }): DriverPlan {
+export function planDrivers(input: { versions: Record<Library, string>; configured: RowDecoder }): DriverPlan {
   const { versions } = input;
   const verified = (library: Library) => (VERIFIED_VERSIONS[library] as readonly string[]).includes(versions[library]);
   const warnings: DriverPlan['warnings'] = [];
@@ -72,9 +63,6 @@ export function planDrivers(input: { versions: Record<Library, string>; configur
   if (rowDecoder === 'generated' && !verified('drizzle-orm')) {
     rowDecoder = 'plain';
     warnings.push({ about: 'rows', message: `${unverified('drizzle-orm')}: rows are mapped by the plain decoder` });
-  } else if (rowDecoder === 'generated' && !input.codeGeneration) {
-    rowDecoder = 'plain';
-    warnings.push({ about: 'rows', message: 'Code generation from strings is disallowed in this process: rows are mapped by the plain decoder' });
   }
   const prepareEveryStatement = verified('drizzle-orm') && verified('postgres');
   if (!prepareEveryStatement) {
@@ -91,7 +79,6 @@ export function driverPlan(): DriverPlan {
   return (plan ??= planDrivers({
     versions: { 'drizzle-orm': installedVersion('drizzle-orm'), postgres: installedVersion('postgres') },
     configured: config.rowDecoder,
-    codeGeneration: codeGenerationAllowed(),
   }));
 }
 
