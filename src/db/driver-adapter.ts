@@ -10,9 +10,9 @@ import { config } from '../config.js';
  * The one door to the libraries' internals: what this service changes in drizzle (how a select's
  * rows become objects, through its private positional `prepareQuery`) and in postgres.js (every
  * statement prepared, through `unsafe`, `begin` and `savepoint`), and how it names a column in SQL
- * written by hand (its casing cache). Each change is made only on the
- * versions it was verified on (test/driver-adapter.test.ts compares every table's rows decoded each
- * way); on another version the service warns at start-up and keeps to what needs no internals.
+ * written by hand (drizzle's casing cache). Each change is made only on the versions it was
+ * verified on (test/driver-adapter.test.ts decodes every table's rows each way); on another version
+ * the service warns at start-up and keeps to what needs no internals.
  */
 
 /** The installed versions each adaptation was verified on. Add one only after test/driver-adapter.test.ts passes on it. */
@@ -20,11 +20,11 @@ export const VERIFIED_VERSIONS = { 'drizzle-orm': ['0.45.4'], postgres: ['3.4.9'
 type Library = keyof typeof VERIFIED_VERSIONS;
 
 /**
- * How a select's rows become objects: `generated`, a function generated once per column list;
- * `plain`, a loop over the columns (no code generation); `drizzle`, drizzle's own mapping, unpatched.
+ * How a select's rows become objects (DATABASE_ROW_DECODER): `generated`, a function generated once
+ * per column list; `plain`, a loop over the columns (no code generation); `drizzle`, drizzle's own
+ * mapping, unpatched.
  */
-export const ROW_DECODERS = ['generated', 'plain', 'drizzle'] as const;
-export type RowDecoder = (typeof ROW_DECODERS)[number];
+export type RowDecoder = typeof config.rowDecoder;
 
 /** What the adapter does in this process, and why it does less than asked. */
 export interface DriverPlan {
@@ -64,10 +64,12 @@ export function planDrivers(input: { versions: Record<Library, string>; configur
     rowDecoder = 'plain';
     warnings.push({ about: 'rows', message: `${unverified('drizzle-orm')}: rows are mapped by the plain decoder` });
   }
-  const prepareEveryStatement = verified('drizzle-orm') && verified('postgres');
+  // Both: drizzle calls the postgres.js functions this wraps.
+  const unverifiedForStatements = (['drizzle-orm', 'postgres'] as const).filter((library) => !verified(library));
+  const prepareEveryStatement = unverifiedForStatements.length === 0;
   if (!prepareEveryStatement) {
-    const library = verified('postgres') ? 'drizzle-orm' : 'postgres';
-    warnings.push({ about: 'statements', message: `${unverified(library)}: statements are sent unnamed, as drizzle sends them (DATABASE_PREPARE has no effect)` });
+    const why = unverifiedForStatements.map(unverified).join('; ');
+    warnings.push({ about: 'statements', message: `${why}: statements are sent unnamed, as drizzle sends them (DATABASE_PREPARE has no effect)` });
   }
   return { versions, rowDecoder, prepareEveryStatement, warnings };
 }
