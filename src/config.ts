@@ -39,6 +39,7 @@ const environment = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10),
   DATABASE_PREPARE: flag.default(true),
+  DATABASE_ROW_DECODER: z.enum(['generated', 'plain', 'drizzle'], { error: 'must be generated, plain or drizzle' }).default('generated'),
   WEB_CONCURRENCY: wholeNumber(1, 64).default(1),
   CREDENTIAL_CACHE_SECONDS: wholeNumber(0, 3600).default(15),
   CREDENTIAL_CACHE_SIZE: wholeNumber(1, 1_000_000).default(5000),
@@ -106,6 +107,8 @@ export const config = {
   maxConnections: env.DATABASE_POOL_SIZE,
   /** Named prepared statements on PostgreSQL (parsed and planned once per connection); `false` behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21). */
   prepareStatements: env.DATABASE_PREPARE,
+  /** How a select's rows become objects (db/driver-adapter.ts): a function generated per column list, a plain loop (no code generation), or drizzle's own mapping. */
+  rowDecoder: env.DATABASE_ROW_DECODER,
   /** Processes serving the one port (http/workers.ts): one per core on PostgreSQL; the embedded database serves one. */
   processes: env.WEB_CONCURRENCY,
   /** How long a checked credential is reused without a statement (0: never), and how many are kept (auth/credential-cache.ts). */

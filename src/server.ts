@@ -34,6 +34,8 @@ export async function serve() {
   const dataDir = resolve(config.dataDir ?? '.data');
   const hold = config.databaseUrl ? null : holdEmbedded(dataDir);
   const database = await open(dataDir);
+  // A library version the database adapter was not verified on: it keeps to what needs no internals, and says so.
+  for (const warning of database.adapter.warnings) say.warn(warning);
   if (cluster.isPrimary) await database.migrate();
   const devToken = database.driver === 'pglite' ? await developmentToken(database, dataDir) : undefined;
   // Development: the embedded database outside production. The playground opens with the token, and

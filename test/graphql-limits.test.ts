@@ -91,6 +91,15 @@ describe('the cost of a query', () => {
     const shape = measureQuery(schema, parse('{ a: schools @include(if: true) { nodes { ...S } } } fragment S on School { b: organization { id } }'));
     expect(shape).toMatchObject({ depth: 4, aliases: 2, directives: 1, introspects: false });
   });
+
+  it("given a document of several operations, when measured, then each count is its largest operation's, and no count leaks into another document", () => {
+    const two = parse('query A { a: schools { nodes { id } } } query B { x: schools @skip(if: false) { y: totalCount z: nodes { organization { id } } } }');
+    const small = parse('{ __schema { queryType { name } } }');
+    expect(measureQuery(schema, two)).toMatchObject({ depth: 4, aliases: 3, directives: 1, introspects: false });
+    // Each measurement counts into its own shape (graphql-armor's onAccept, per document): none is shared.
+    expect(measureQuery(schema, small)).toMatchObject({ depth: 0, aliases: 0, directives: 0, introspects: true });
+    expect(measureQuery(schema, parse('query A { a: schools { nodes { id } } }'))).toMatchObject({ depth: 3, aliases: 1, directives: 0 });
+  });
 });
 
 describe('each limit at its boundary', () => {

@@ -8,8 +8,8 @@ import { drizzle as drizzlePostgres, PostgresJsSession } from 'drizzle-orm/postg
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { runDataMigrations } from './data-migrations.js';
+import { CASING as casing, decodeRowsOfSessions, driverPlan, prepareEveryStatement, type RowDecoder, type SessionAdaptation } from './driver-adapter.js';
 import type { Db } from './types.js';
-import { decodeRowsOfSessions } from './row-decoder.js';
 import { rowsOf } from './rows.js';
 
 export type { Db, Queryable } from './types.js';
@@ -37,6 +37,8 @@ export interface Database {
    * PGlite: in process. Resolves, once listening, to the function that stops it.
    */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** What the driver adapter (db/driver-adapter.ts) does for this database; the service says its warnings at start-up. */
+  adapter: { rowDecoder: RowDecoder; preparedStatements: boolean; warnings: string[] };
 }
 
 export interface DatabaseOptions {
@@ -56,30 +58,6 @@ export interface DatabaseOptions {
   prepare?: boolean;
 }
 
-type Sql = postgres.Sql;
-
-/**
- * drizzle names a statement (postgres.js prepares it) only for `.prepare(name)`; every other one
- * goes unnamed, parsed and planned on each call. This makes the client, and each transaction's and
- * savepoint's client, prepare every statement; postgres.js keeps them per connection by text.
- */
-function preparing<T extends Sql>(client: T): T {
-  const unsafe = client.unsafe.bind(client);
-  client.unsafe = ((query: string, args?: unknown, options?: object) =>
-    Array.isArray(args) || args === undefined
-      ? unsafe(query, args as never, { ...options, prepare: true })
-      : unsafe(query, [], { ...(args as object), prepare: true })) as Sql['unsafe'];
-  for (const name of ['begin', 'savepoint'] as const) {
-    const original = (client as unknown as Record<string, ((...args: unknown[]) => unknown) | undefined>)[name];
-    if (typeof original !== 'function') continue;
-    (client as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
-      const work = args.pop() as (inner: Sql) => unknown;
-      return original.call(client, ...args, (inner: Sql) => work(preparing(inner)));
-    };
-  }
-  return client;
-}
-
 /** The directory holding package.json, from src/ (tsx, vitest) or dist/src/ (node). */
 export const projectRoot = (() => {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -92,7 +70,6 @@ export const projectRoot = (() => {
 })();
 
 export const migrationsFolder = join(projectRoot, 'schema', 'migrations');
-const casing = 'snake_case' as const;
 // Any constant key: instances starting together take turns migrating.
 const MIGRATION_LOCK_KEY = 7_310_021;
 /**
@@ -103,6 +80,12 @@ const MIGRATION_LOCK_KEY = 7_310_021;
  */
 export const SESSION_TIME_ZONE = 'UTC';
 
+/** The plan's warnings that concern this database (those about statements only where every statement would be prepared), then its session's. */
+function adapterWarnings(rows: SessionAdaptation, preparing: boolean): string[] {
+  const planned = driverPlan().warnings.filter((w) => w.about === 'rows' || preparing).map((w) => w.message);
+  return rows.warning ? [...planned, rows.warning] : planned;
+}
+
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
   const statements = new StatementCounter();
   if (options.url) {
@@ -112,12 +95,16 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       onnotice: () => {},
       connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE },
     });
-    decodeRowsOfSessions(PostgresJsSession);
-    const db = drizzlePostgres(options.prepare === false ? client : preparing(client), { casing, logger: statements }) as unknown as Db;
+    const plan = driverPlan();
+    const rows = decodeRowsOfSessions(PostgresJsSession);
+    const preparedStatements = options.prepare !== false && plan.prepareEveryStatement;
+    const warnings = adapterWarnings(rows, options.prepare !== false);
+    const db = drizzlePostgres(preparedStatements ? prepareEveryStatement(client) : client, { casing, logger: statements }) as unknown as Db;
     return {
       db,
       driver: 'postgres',
       statements,
+      adapter: { rowDecoder: rows.rowDecoder, preparedStatements, warnings },
       async migrate() {
         // One connection (max: 1) so the advisory lock and the migration share a session.
         const session = postgres(options.url!, { max: 1, onnotice: () => {}, connection: { TimeZone: SESSION_TIME_ZONE } });
@@ -154,13 +141,15 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   // PGlite is one session: set once, the zone holds for every statement.
   await pglite.exec(`set time zone '${SESSION_TIME_ZONE}'`);
-  decodeRowsOfSessions(PgliteSession);
+  const rows = decodeRowsOfSessions(PgliteSession);
+  const warnings = adapterWarnings(rows, false);
   const db = drizzlePglite(pglite, { casing, logger: statements }) as unknown as Db;
   return {
     db,
     driver: 'pglite',
     statements,
     pglite,
+    adapter: { rowDecoder: rows.rowDecoder, preparedStatements: false, warnings },
     async migrate() {
       const migrating = drizzlePglite(pglite, { casing });
       await migratePglite(migrating, { migrationsFolder });

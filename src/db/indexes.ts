@@ -1,6 +1,6 @@
 import { getTableName } from 'drizzle-orm';
-import { toSnakeCase } from 'drizzle-orm/casing';
 import { index, uniqueIndex, type IndexBuilder, type PgColumn } from 'drizzle-orm/pg-core';
+import { databaseColumnName } from './driver-adapter.js';
 
 // Index names follow one convention, derived here from the table and the columns so a table lists only its
 // columns: `<table>_<columns>_idx`, unique ones `<table>_<columns>_key`. Partial, expression and otherwise
@@ -8,9 +8,9 @@ import { index, uniqueIndex, type IndexBuilder, type PgColumn } from 'drizzle-or
 
 type Columns = [PgColumn, ...PgColumn[]];
 
-/** `<table>_<columns>_<suffix>`, each column by its database name (the key in snake_case, as drizzle.config.ts's casing). */
+/** `<table>_<columns>_<suffix>`, each column by its database name. */
 function indexName(columns: Columns, suffix: 'idx' | 'key'): string {
-  const names = columns.map((column) => (column.keyAsName ? toSnakeCase(column.name) : column.name));
+  const names = columns.map(databaseColumnName);
   return [getTableName(columns[0].table), ...names, suffix].join('_');
 }
 

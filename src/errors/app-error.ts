@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { type ErrorCode, defaultMessage, graphqlCode, payloadStatus, type RaisedErrorCode, raisedStatus } from './codes.js';
+import { type ErrorCode, defaultMessage, graphqlCode, type RaisedErrorCode, raisedStatus } from './codes.js';
 
 export type { ErrorCode, RaisedErrorCode } from './codes.js';
 
@@ -47,11 +47,6 @@ export class UserError {
   field!: string[];
   code!: ErrorCode;
   message!: string;
-}
-
-/** The HTTP status of a REST reply whose payload carries these UserErrors: the most severe wins. */
-export function statusForUserErrors(errors: readonly UserError[]): number {
-  return payloadStatus(errors.map((e) => e.code));
 }
 
 export function userError(field: string | string[], code: ErrorCode, message?: string, count?: number): UserError {

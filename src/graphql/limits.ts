@@ -130,23 +130,33 @@ export interface Shape {
   oversized: boolean;
 }
 
-/** graphql-armor's counters, run with no limit of their own: they report what they find to the shape being measured. */
-let measuring: Shape | undefined;
-const count = (key: 'depth' | 'aliases' | 'directives') => [(_: unknown, found: { n: number }) => (measuring![key] = Math.max(measuring![key], found.n))];
-const counting = { n: Infinity, propagateOnRejection: false };
-const armorRules = new ApolloArmor({
-  blockFieldSuggestion: { enabled: false },
-  costLimit: { enabled: false },
-  maxTokens: { enabled: false },
-  maxDepth: { ...counting, flattenFragments: true, onAccept: count('depth') },
-  maxAliases: { ...counting, onAccept: count('aliases') },
-  maxDirectives: { ...counting, onAccept: count('directives') },
-}).protect().validationRules;
-const introspectionRule: ValidationRule = () => ({
-  Field(node) {
-    if (node.name.value === '__schema' || node.name.value === '__type') measuring!.introspects = true;
-  },
-});
+/**
+ * graphql-armor's counters for one measurement, run with no limit of their own (they never reject):
+ * each reports what it finds through its onAccept callback into `shape`, once per operation, and the
+ * shape keeps the largest. Built per document measured (measureQuery keeps its shapes), so no state
+ * outlives the call.
+ */
+function countingRules(shape: Shape): ValidationRule[] {
+  const counting = (key: 'depth' | 'aliases' | 'directives') => ({
+    n: Infinity,
+    propagateOnRejection: false,
+    onAccept: [(_: unknown, found: { n: number }) => void (shape[key] = Math.max(shape[key], found.n))],
+  });
+  const introspection: ValidationRule = () => ({
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') shape.introspects = true;
+    },
+  });
+  const armor = new ApolloArmor({
+    blockFieldSuggestion: { enabled: false },
+    costLimit: { enabled: false },
+    maxTokens: { enabled: false },
+    maxDepth: { ...counting('depth'), flattenFragments: true },
+    maxAliases: counting('aliases'),
+    maxDirectives: counting('directives'),
+  }).protect();
+  return [...armor.validationRules, introspection];
+}
 
 const shapes = new WeakMap<DocumentNode, Shape>();
 
@@ -155,12 +165,7 @@ export function measureQuery(schema: GraphQLSchema, document: DocumentNode): Sha
   let shape = shapes.get(document);
   if (shape) return shape;
   shape = { depth: 0, aliases: 0, directives: 0, introspects: false, returning: new Set(), oversized: false };
-  measuring = shape;
-  try {
-    validate(schema, document, [...armorRules, introspectionRule]);
-  } finally {
-    measuring = undefined;
-  }
+  validate(schema, document, countingRules(shape));
   markReturningLists(schema, document, shape);
   shapes.set(document, shape);
   return shape;

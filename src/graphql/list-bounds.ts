@@ -1,7 +1,7 @@
 import { getTableName, sql } from 'drizzle-orm';
-import { toSnakeCase } from 'drizzle-orm/casing';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../db/client.js';
+import { databaseColumnName } from '../db/driver-adapter.js';
 import { rowsOf } from '../db/rows.js';
 
 /**
@@ -22,8 +22,7 @@ const listColumns = new Map<string, { table: string; column: string }>();
 
 /** Called by the children and link loaders (loaders.ts) as they are defined. */
 export function registerListColumn(loaderName: string, table: PgTable, parentColumn: PgColumn): void {
-  // A column named by its key takes the database's snake_case (db/client.ts), as drizzle writes it.
-  listColumns.set(loaderName, { table: getTableName(table), column: parentColumn.keyAsName ? toSnakeCase(parentColumn.name) : parentColumn.name });
+  listColumns.set(loaderName, { table: getTableName(table), column: databaseColumnName(parentColumn) });
 }
 
 /** `course.paths` → `Course.paths`: the field a loader of that name serves. */

@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
-import { CasingCache } from 'drizzle-orm/casing';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
+import { databaseColumnName } from '../../db/driver-adapter.js';
 import { activities, examQuestionAssertions, examQuestionOptions, examQuestions } from '../activities/activity.table.js';
 import { emitRowEvent } from '../events/events.js';
 import { courseModuleLinks as links, courseModules, type CourseRow, courses, lessons } from './course.table.js';
@@ -21,8 +21,7 @@ import { rowsOf } from '../../db/rows.js';
 type Pairs = { old_id: number; new_id: number }[];
 type Copyable = PgTable & { id: PgColumn };
 
-const casing = new CasingCache('snake_case');
-const columnName = (column: PgColumn) => sql.identifier(casing.getColumnCasing(column));
+const columnName = (column: PgColumn) => sql.identifier(databaseColumnName(column));
 
 function pairsOf(result: unknown): Pairs {
   return rowsOf(result).map((r) => ({ old_id: Number(r.old_id), new_id: Number(r.new_id) }));

@@ -1,0 +1,236 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Column, getTableName } from 'drizzle-orm';
+import { CasingCache } from 'drizzle-orm/casing';
+import type postgres from 'postgres';
+import { config } from '../config.js';
+
+/**
+ * The one door to the libraries' internals: what this service changes in drizzle (how a select's
+ * rows become objects, through its private positional `prepareQuery`) and in postgres.js (every
+ * statement prepared, through `unsafe`, `begin` and `savepoint`), and how it names a column in SQL
+ * written by hand (drizzle's casing cache). Each change is made only on the versions it was
+ * verified on (test/driver-adapter.test.ts decodes every table's rows each way); on another version
+ * the service warns at start-up and keeps to what needs no internals.
+ */
+
+/** The installed versions each adaptation was verified on. Add one only after test/driver-adapter.test.ts passes on it. */
+export const VERIFIED_VERSIONS = { 'drizzle-orm': ['0.45.4'], postgres: ['3.4.9'] } as const;
+type Library = keyof typeof VERIFIED_VERSIONS;
+
+/**
+ * How a select's rows become objects (DATABASE_ROW_DECODER): `generated`, a function generated once
+ * per column list; `plain`, a loop over the columns (no code generation); `drizzle`, drizzle's own
+ * mapping, unpatched.
+ */
+export type RowDecoder = typeof config.rowDecoder;
+
+/** What the adapter does in this process, and why it does less than asked. */
+export interface DriverPlan {
+  versions: Record<Library, string>;
+  rowDecoder: RowDecoder;
+  /** Whether a postgres.js client may be made to prepare every statement (prepareEveryStatement). */
+  prepareEveryStatement: boolean;
+  /** Said once at start-up: `rows` for either driver, `statements` for PostgreSQL with DATABASE_PREPARE on. */
+  warnings: { about: 'rows' | 'statements'; message: string }[];
+}
+
+/** A package's installed version, read from its package.json (which neither package exports: found above its entry point). */
+export function installedVersion(name: Library): string {
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve(name));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const found = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (found.name === name) return found.version ?? 'unknown';
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return 'unknown';
+    dir = parent;
+  }
+}
+
+/** The plan for given versions and settings: a pure function, so each case is tested without installing another version. */
+export function planDrivers(input: { versions: Record<Library, string>; configured: RowDecoder }): DriverPlan {
+  const { versions } = input;
+  const verified = (library: Library) => (VERIFIED_VERSIONS[library] as readonly string[]).includes(versions[library]);
+  const warnings: DriverPlan['warnings'] = [];
+  const unverified = (library: Library) =>
+    `${library} ${versions[library]} is not a version the database adapter was verified on (${VERIFIED_VERSIONS[library].join(', ')}; src/db/driver-adapter.ts)`;
+  let rowDecoder = input.configured;
+  if (rowDecoder === 'generated' && !verified('drizzle-orm')) {
+    rowDecoder = 'plain';
+    warnings.push({ about: 'rows', message: `${unverified('drizzle-orm')}: rows are mapped by the plain decoder` });
+  }
+  // Both: drizzle calls the postgres.js functions this wraps.
+  const unverifiedForStatements = (['drizzle-orm', 'postgres'] as const).filter((library) => !verified(library));
+  const prepareEveryStatement = unverifiedForStatements.length === 0;
+  if (!prepareEveryStatement) {
+    const why = unverifiedForStatements.map(unverified).join('; ');
+    warnings.push({ about: 'statements', message: `${why}: statements are sent unnamed, as drizzle sends them (DATABASE_PREPARE has no effect)` });
+  }
+  return { versions, rowDecoder, prepareEveryStatement, warnings };
+}
+
+let plan: DriverPlan | undefined;
+
+/** This process's plan: the installed versions and DATABASE_ROW_DECODER, checked once, when the first database is opened. */
+export function driverPlan(): DriverPlan {
+  return (plan ??= planDrivers({
+    versions: { 'drizzle-orm': installedVersion('drizzle-orm'), postgres: installedVersion('postgres') },
+    configured: config.rowDecoder,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// drizzle: a column's name in the database.
+
+/** The casing every drizzle instance is opened with (db/client.ts): a column named only by its key is the key in snake_case. */
+export const CASING = 'snake_case' as const;
+const casingCache = new CasingCache(CASING);
+
+/** A column's name in the database, as drizzle writes it under CASING: for SQL written by hand around a table's columns. */
+export function databaseColumnName(column: Column): string {
+  return casingCache.getColumnCasing(column);
+}
+
+// ---------------------------------------------------------------------------------------------
+// drizzle: a select's rows (arrays, as drizzle asks the driver for them) to objects.
+
+/** What drizzle keeps of a select's columns: each result column's property path and the column (or SQL). */
+export interface SelectedField {
+  path: string[];
+  field: unknown;
+}
+
+export type Decoder = (rows: unknown[][]) => object[];
+
+const identity = Column.prototype.mapFromDriverValue;
+
+function generated(fields: SelectedField[]): Decoder {
+  const columns = fields.map((f) => f.field as Column);
+  const values = fields.map((f, i) => {
+    const value = `r[${i}]`;
+    const decoded = columns[i].mapFromDriverValue === identity ? value : `(${value} === null ? null : c[${i}].mapFromDriverValue(${value}))`;
+    return `${JSON.stringify(f.path[0])}: ${decoded}`;
+  });
+  const decodeRow = new Function('c', `return (r) => ({ ${values.join(', ')} });`)(columns) as (row: unknown[]) => object;
+  return (rows) => rows.map(decodeRow);
+}
+
+function plain(fields: SelectedField[]): Decoder {
+  const keys = fields.map((f) => f.path[0]);
+  const columns = fields.map((f) => f.field as Column);
+  const decodes = columns.map((c) => c.mapFromDriverValue !== identity);
+  return (rows) =>
+    rows.map((row) => {
+      const object: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) {
+        const value = row[i];
+        object[keys[i]] = value === null || !decodes[i] ? value : columns[i].mapFromDriverValue(value);
+      }
+      return object;
+    });
+}
+
+/** Decoders by kind, then by the first column of their select, then by the whole list's signature (the columns are the table's own objects). */
+const decoders = { generated: new WeakMap<Column, Map<string, Decoder>>(), plain: new WeakMap<Column, Map<string, Decoder>>() };
+
+/**
+ * A decoder of a select's rows: one object per row, of one shape, each value decoded only where its
+ * column has a decoder (timestamps to Date). drizzle's own mapping (mapResultRow) walks every column
+ * of every row through its entity checks and casing lookups, the largest part of what a read of many
+ * rows costs; the result is the same for a select of plain columns, each at the top level. Anything
+ * else (a computed field, a nested object, a join) gets null: drizzle's mapping stays.
+ */
+export function decoderFor(fields: SelectedField[] | undefined, kind: Exclude<RowDecoder, 'drizzle'>): Decoder | null {
+  if (!fields?.length) return null;
+  let signature = '';
+  for (const f of fields) {
+    if (f.path.length !== 1 || !(f.field instanceof Column)) return null;
+    signature += `${f.path[0]}=${getTableName(f.field.table)}.${f.field.name},`;
+  }
+  const first = fields[0].field as Column;
+  let known = decoders[kind].get(first);
+  if (!known) decoders[kind].set(first, (known = new Map()));
+  let decoder = known.get(signature);
+  if (!decoder) known.set(signature, (decoder = kind === 'generated' ? generated(fields) : plain(fields)));
+  return decoder;
+}
+
+/** A drizzle session class (each driver has its own), whose prepareQuery is given the decoders. */
+export interface SessionClass {
+  prototype: { prepareQuery(query: unknown, fields: SelectedField[] | undefined, name: unknown, arrayMode: unknown, customResultMapper?: unknown, ...rest: unknown[]): unknown };
+}
+
+/** The parameters the patch relies on, by position, as drizzle 0.45 names them. */
+const PREPARE_QUERY_PARAMETERS = { 1: 'fields', 4: 'customResultMapper' } as const;
+
+/** The parameter names of a function, from its source (drizzle ships plain JavaScript); null when they cannot be read. */
+function parameterNames(fn: (...args: never[]) => unknown): string[] | null {
+  const head = /^[^(]*\(([^)]*)\)/.exec(Function.prototype.toString.call(fn));
+  return head ? head[1].split(',').map((p) => p.trim().replace(/\s*=.*$/, '')) : null;
+}
+
+/** What a session class was given: the decoder in force, and why it is drizzle's own when another was asked for. */
+export interface SessionAdaptation {
+  rowDecoder: RowDecoder;
+  warning?: string;
+}
+
+const adapted = new Map<SessionClass, SessionAdaptation>();
+
+/**
+ * Every select, insert … returning and prepared statement of a driver's sessions (transactions
+ * included) maps its rows with the plan's decoder, where it applies; a query with its own mapper
+ * (drizzle's relational queries) keeps it. Done once per driver, when the database is opened.
+ * drizzle maps the rows itself when the plan says so, or when prepareQuery's parameters are no
+ * longer where the patch puts the decoder.
+ */
+export function decodeRowsOfSessions(Session: SessionClass, kind = driverPlan().rowDecoder): SessionAdaptation {
+  const done = adapted.get(Session);
+  if (done) return done;
+  const prepareQuery = Session.prototype.prepareQuery;
+  const names = parameterNames(prepareQuery);
+  const fits = !!names && Object.entries(PREPARE_QUERY_PARAMETERS).every(([i, name]) => names[Number(i)] === name);
+  const adaptation: SessionAdaptation =
+    kind === 'drizzle' || fits
+      ? { rowDecoder: kind }
+      : { rowDecoder: 'drizzle', warning: `drizzle's prepareQuery takes (${names?.join(', ')}), not the parameters the adapter was verified on: rows are mapped by drizzle itself` };
+  adapted.set(Session, adaptation);
+  const decoder = adaptation.rowDecoder;
+  if (decoder === 'drizzle') return adaptation;
+  Session.prototype.prepareQuery = function (query, fields, name, arrayMode, customResultMapper, ...rest) {
+    return prepareQuery.call(this, query, fields, name, arrayMode, customResultMapper ?? decoderFor(fields, decoder) ?? undefined, ...rest);
+  };
+  return adaptation;
+}
+
+// ---------------------------------------------------------------------------------------------
+// postgres.js: every statement prepared.
+
+type Sql = postgres.Sql;
+
+/**
+ * drizzle names a statement (postgres.js prepares it) only for `.prepare(name)`; every other one
+ * goes unnamed, parsed and planned on each call. This makes the client, and each transaction's and
+ * savepoint's client, prepare every statement; postgres.js keeps them per connection by text.
+ */
+export function prepareEveryStatement<T extends Sql>(client: T): T {
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query: string, args?: unknown, options?: object) =>
+    Array.isArray(args) || args === undefined
+      ? unsafe(query, args as never, { ...options, prepare: true })
+      : unsafe(query, [], { ...(args as object), prepare: true })) as Sql['unsafe'];
+  for (const name of ['begin', 'savepoint'] as const) {
+    const original = (client as unknown as Record<string, ((...args: unknown[]) => unknown) | undefined>)[name];
+    if (typeof original !== 'function') continue;
+    (client as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      const work = args.pop() as (inner: Sql) => unknown;
+      return original.call(client, ...args, (inner: Sql) => work(prepareEveryStatement(inner)));
+    };
+  }
+  return client;
+}
