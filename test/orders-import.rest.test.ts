@@ -1,11 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { domainEvents } from '../src/modules/events/domain-event.table.js';
 import { couponTokens, invoices, orderItems, orders, payments } from '../src/modules/orders/order.table.js';
 import { type Hash, type ImportRefs as Fixture, orderFixtures } from './support/orders.fixtures.js';
-import { type Client, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { type Client, type Reply, type Service, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
 import { unique } from './support/rows.js';
+import { twoSchools } from './support/world.js';
 
 /**
  * POST /orders/import: an order with items, invoices and payments in one transaction, every rule of
@@ -127,12 +128,11 @@ describe('POST /orders/import', () => {
     return { order, items, invoices: invs, payments: pays };
   }
 
-  beforeAll(async () => {
-    ({ service, school: a, other: b } = await startTwoSchools('Alpha Import', 'Beta Import'));
+  twoSchools('Alpha Import', 'Beta Import', async (w) => {
+    ({ service, school: a, other: b } = w);
     fa = await fixture(a.id, 80);
     fb = await fixture(b.id);
   });
-  afterAll(() => service?.stop());
 
   describe('a valid import', () => {
     it('given a JSON body with items, invoices and payments, then 201 with the order, a Location, every row and the original times', async () => {
