@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Fixtures } from './support/activities.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { dataOf, graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of Activity: activity / activities / examQuestion, createActivity / updateActivity /
 // deleteActivity, and the fields Activity.questions, Activity.lesson, ExamQuestion.options,
@@ -13,13 +14,10 @@ let school: TestSchool;
 let other: TestSchool;
 let fx: Fixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL School');
-  other = await service.school('Other School');
+twoSchools('GraphQL School', 'Other School', (w) => {
+  ({ service, school, other } = w);
   fx = new Fixtures(service);
 });
-afterAll(() => service?.stop());
 
 
 const TREE = `id title type showComments examLessonId timeLimit retryTime maxAttempts

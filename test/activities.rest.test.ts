@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activities, examQuestions } from '../src/modules/activities/activity.table.js';
 import { Fixtures } from './support/activities.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of Activity: POST /activities, GET/PUT/PATCH/DELETE /activities/:id, with the question
 // tree given as the top-level `exam_questions_attributes` (the scoped lists and shows are in
@@ -15,14 +16,11 @@ let other: TestSchool;
 let fx: Fixtures;
 let lessonId: number;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Activity School');
-  other = await service.school('Other School');
+twoSchools('Activity School', 'Other School', async (w) => {
+  ({ service, school, other } = w);
   fx = new Fixtures(service);
   lessonId = (await fx.courseWithLesson(school)).lesson.id;
 });
-afterAll(() => service?.stop());
 
 const activityRow = async (id: number) => (await service.db.select().from(activities).where(eq(activities.id, id)))[0];
 

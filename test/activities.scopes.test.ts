@@ -1,9 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pathCourses, paths } from '../src/modules/paths/path.table.js';
 import { schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
 import { Fixtures } from './support/activities.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // The scoped reads of Activity: GET /courses/:course_id/activities, /school_products/:id/activities,
 // /enrollments/:id/activities and the scoped shows /school_products/:id/activities/:id and
@@ -23,10 +24,8 @@ let productA: { id: number };
 let productViaPath: { id: number };
 let enrollment: { id: number; studentId: number };
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Scoped School');
-  other = await service.school('Other School');
+twoSchools('Scoped School', 'Other School', async (w) => {
+  ({ service, school, other } = w);
   fx = new Fixtures(service);
 
   // Course A: one module with a released lesson, one released later, one released 30 days after
@@ -54,7 +53,6 @@ beforeAll(async () => {
   await service.db.insert(schoolProductPaths).values({ schoolProductId: productViaPath.id, pathId: path.id });
   enrollment = await fx.enrollment(school, productA);
 });
-afterAll(() => service?.stop());
 afterEach(() => service.clock.set('2026-01-15T12:00:00Z'));
 
 const ids = (body: any[]) => body.map((x) => x.id);

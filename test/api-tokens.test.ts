@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiTokens } from '../src/modules/auth-tokens/api-token.table.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
+import { twoSchools } from './support/world.js';
 
 // Credentials through the API (createApiToken / revokeApiToken): what `npm run token` uses on a running service.
 
@@ -9,12 +10,7 @@ let service: Service;
 let school: TestSchool;
 let other: TestSchool;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Tokens School');
-  other = await service.school('Tokens Other');
-});
-afterAll(() => service?.stop());
+twoSchools('Tokens School', 'Tokens Other', (w) => ({ service, school, other } = w));
 
 const create = `mutation ($input: ApiTokenInput!) { createApiToken(input: $input) { token apiToken { id role schoolId userId label revokedAt } errors { field code message } } }`;
 const revoke = `mutation ($id: ID!) { revokeApiToken(id: $id) { apiToken { id revokedAt } errors { code } } }`;

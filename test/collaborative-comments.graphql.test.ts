@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collaborativeComments } from '../src/modules/collaborative/collaborative.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { discussion, lesson, next, person, snapshot } from './support/forums.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of CollaborativeDiscussion and CollaborativeComment.
 
@@ -12,13 +13,10 @@ let school: TestSchool;
 let other: TestSchool;
 let student: { user: { id: number }; client: Client };
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Discussion School');
-  other = await service.school('Other Discussion School');
+twoSchools('Discussion School', 'Other Discussion School', async (w) => {
+  ({ service, school, other } = w);
   student = await person(service, school, 'Student', 'Ada Student');
 });
-afterAll(() => service?.stop());
 
 const createDiscussion = graphql(`mutation ($input: CollaborativeDiscussionInput!) {
   createCollaborativeDiscussion(input: $input) { collaborativeDiscussion { id title lessonId } errors { field code message } } }`);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   commentRow,
   discussion,
@@ -6,8 +6,9 @@ import {
   expectNoWrite,
   person,
 } from './support/forums.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of CollaborativeComment:
 //   GET /collaborative_discussions/:collaborative_discussion_id/collaborative_comments
@@ -24,17 +25,14 @@ let foreignUser: { user: { id: number }; client: Client };
 let thread: number;
 let foreignThread: number;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Comment School');
-  other = await service.school('Other Comment School');
+twoSchools('Comment School', 'Other Comment School', async (w) => {
+  ({ service, school, other } = w);
   student = await person(service, school, 'Student');
   collaborator = await person(service, school, 'Collaborator');
   foreignUser = await person(service, other, 'Student');
   thread = await discussion(school.admin);
   foreignThread = await discussion(other.admin);
 });
-afterAll(() => service?.stop());
 
 const misspelled = (id: number) => `/collaborative_discurssions/${id}/collaborative_comments`;
 const spelled = (id: number) => `/collaborative_discussions/${id}/collaborative_comments`;

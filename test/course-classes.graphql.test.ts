@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { courseClasses } from '../src/modules/course-classes/course-class.table.js';
 import { courses } from '../src/modules/courses/course.table.js';
 import { users } from '../src/modules/users/user.table.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of CourseClass: courseClass(id | code), courseClasses(courseId), the mutations with
 // UserError payloads and the main-class rule, CourseClass.course, Course.classes, and batching.
@@ -13,12 +14,7 @@ let service: Service;
 let school: TestSchool;
 let other: TestSchool;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Classes GraphQL');
-  other = await service.school('Classes GraphQL Other');
-});
-afterAll(() => service?.stop());
+twoSchools('Classes GraphQL', 'Classes GraphQL Other', (w) => ({ service, school, other } = w));
 
 let serial = 0;
 async function course(s: TestSchool, name = `Course ${++serial}`): Promise<number> {

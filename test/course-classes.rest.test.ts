@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { courseClasses } from '../src/modules/course-classes/course-class.table.js';
 import { courses } from '../src/modules/courses/course.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
-import { type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { type Reply, type Service, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of CourseClass: lists (all, per course), create under a course, show / update / destroy
 // by id and by code (`?find_by=code`), the one-main-class-per-course rule and the date rule.
@@ -14,12 +15,7 @@ let service: Service;
 let school: TestSchool;
 let other: TestSchool;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Classes School');
-  other = await service.school('Classes Other');
-});
-afterAll(() => service?.stop());
+twoSchools('Classes School', 'Classes Other', (w) => ({ service, school, other } = w));
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures: courses have no API yet here, so they are rows inserted through drizzle.

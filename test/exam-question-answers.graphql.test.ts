@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { examAnswers, examQuestionAnswers } from '../src/modules/activities/activity.table.js';
 import { Fixtures } from './support/activities.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { dataOf, graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of ExamAnswer (a student's attempt: examAnswer, examAnswers, createExamAnswer,
 // updateExamAnswer, deleteExamAnswer, ExamAnswer.activity / questionAnswers) and of
@@ -21,10 +22,8 @@ let questionIds: string[];
 let optionIds: string[];
 let product: { id: number };
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Attempts School');
-  other = await service.school('Other School');
+twoSchools('Attempts School', 'Other School', async (w) => {
+  ({ service, school, other } = w);
   fx = new Fixtures(service);
   const { course, module, lesson } = await fx.courseWithLesson(school);
   const later = await fx.lesson(school, { courseModuleId: module.id, releaseAt: new Date('2027-01-01T00:00:00Z') });
@@ -40,7 +39,6 @@ beforeAll(async () => {
   questionIds = data.activity.questions.map((q) => q.id);
   optionIds = data.activity.questions[0].options.map((o) => o.id);
 });
-afterAll(() => service?.stop());
 
 
 const ATTEMPT = 'id activityId studentId enrollmentId grade submittedAt activity { id } questionAnswers { id text correct }';

@@ -1,9 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { examQuestionAnswers, examQuestionOptions, examQuestions } from '../src/modules/activities/activity.table.js';
 import { Fixtures } from './support/activities.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of ExamQuestionAnswer: GET/POST /exam_questions/:exam_question_id/exam_question_answers,
 // GET/PUT/PATCH/DELETE /v1/exam_question_answers/:id (the spec's explicit /v1; the bare path works too).
@@ -69,17 +70,14 @@ async function answer(questionId: number, fields: Record<string, unknown>, clien
   return res.body;
 }
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Answering School');
-  other = await service.school('Other School');
+twoSchools('Answering School', 'Other School', async (w) => {
+  ({ service, school, other } = w);
   fx = new Fixtures(service);
   main = await setup(school);
   foreign = await setup(other);
   alice = await person(school, main.activityId);
   bob = await person(school, main.activityId);
 });
-afterAll(() => service?.stop());
 
 describe('POST /exam_questions/:exam_question_id/exam_question_answers', () => {
   it('given an attempt and the correct option, then 201 with the answer, a /v1 Location, and correct computed as true', async () => {

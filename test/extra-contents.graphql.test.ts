@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extraContents } from '../src/modules/extra-contents/extra-content.table.js';
 import { type ExtraFixtures, fixtures } from './support/extra-contents.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { dataOf, graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of ExtraContent: queries and mutations (STAFF), the UserErrors of the payload, the
 // Lesson/Course/SchoolProduct.extraContents fields (ordered, available only through an enrollment
@@ -13,13 +14,10 @@ let school: TestSchool;
 let other: TestSchool;
 let f: ExtraFixtures;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Extra Contents');
-  other = await service.school('GraphQL Extra Contents Other');
+twoSchools('GraphQL Extra Contents', 'GraphQL Extra Contents Other', (w) => {
+  ({ service, school, other } = w);
   f = fixtures(service);
 });
-afterAll(() => service?.stop());
 
 const FIELDS = 'id schoolId resourceType resourceId mediaId order downloadable available title createdAt updatedAt';
 const createQ = `mutation ($input: ExtraContentInput!) { createExtraContent(input: $input) { extraContent { ${FIELDS} media { id title } } errors { field code message } } }`;

@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectNoWrite, type ExtraFixtures, fixtures, ids } from './support/extra-contents.fixtures.js';
 import { courses, lessons } from '../src/modules/courses/course.table.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of ExtraContent: the spec's five rows (GET/POST /extra_contents, GET/PUT/PATCH/DELETE
 // /extra_content/:id) and their plural twins (/extra_contents/:id), every body encoding, the rules
@@ -18,16 +19,13 @@ let student: Client;
 let lesson: { id: number };
 let handout: { id: number };
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Extra Contents School');
-  other = await service.school('Extra Contents Other');
+twoSchools('Extra Contents School', 'Extra Contents Other', async (w) => {
+  ({ service, school, other } = w);
   f = fixtures(service);
   student = await f.studentClient(school);
   lesson = await f.lesson(school);
   handout = await f.media(school);
 });
-afterAll(() => service?.stop());
 
 /** A product of the school whose id names no row of `table` in the school (ids of different tables may coincide). */
 async function productWhoseIdIsNo(table: typeof lessons | typeof courses) {

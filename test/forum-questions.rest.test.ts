@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   answer,
   createForum,
@@ -10,8 +10,9 @@ import {
   questionRow,
   section,
 } from './support/forums.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of ForumQuestion:
 //   GET /forum_sections/:forum_section_id/forum_questions, /users/:user_id/forum_questions, /forum_questions
@@ -28,10 +29,8 @@ let siblingSection: { id: number };
 let otherForumSection: { id: number };
 let foreignSection: { id: number };
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Question School');
-  other = await service.school('Other Question School');
+twoSchools('Question School', 'Other Question School', async (w) => {
+  ({ service, school, other } = w);
   student = await person(service, school, 'Student');
   collaborators = [await person(service, school, 'Collaborator'), await person(service, school, 'Collaborator')];
   await person(service, other, 'Collaborator');
@@ -40,7 +39,6 @@ beforeAll(async () => {
   otherForumSection = await section(school.admin, await createForum(school.admin), { title: 'Elsewhere' });
   foreignSection = await section(other.admin, other.forumId, { title: 'Foreign' });
 });
-afterAll(() => service?.stop());
 
 const post = (sectionId: number, body: unknown, options?: Parameters<Client['post']>[2], client: Client = student.client) =>
   client.post(`/forum_sections/${sectionId}/forum_questions`, body, options);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createForum,
   expectNoWrite,
@@ -8,8 +8,9 @@ import {
   section,
   sectionRow,
 } from './support/forums.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of ForumSection:
 //   GET/POST /forums/:forum_id/forum_sections
@@ -23,15 +24,12 @@ let student: Client;
 let secondForum: number;
 let foreign: { id: number };
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Section School');
-  other = await service.school('Other Section School');
+twoSchools('Section School', 'Other Section School', async (w) => {
+  ({ service, school, other } = w);
   student = (await person(service, school, 'Student')).client;
   secondForum = await createForum(school.admin, 'Second forum');
   foreign = await section(other.admin, other.forumId, { title: 'Foreign' });
 });
-afterAll(() => service?.stop());
 
 const create = (forumId: number, body: unknown, options?: Parameters<Client['post']>[2], client = school.admin) =>
   client.post(`/forums/${forumId}/forum_sections`, body, options);

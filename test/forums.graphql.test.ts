@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { forumAnswers, forumQuestions, forumSections } from '../src/modules/forums/forum.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { answer, createForum, eventsOf, next, person, question, section, snapshot } from './support/forums.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of the forums: Forum (queries and mutations), the tree fields of ForumSection,
 // ForumAnswer mutations and authors, moveForumQuestion, and the cost of a nested query.
@@ -14,14 +15,11 @@ let other: TestSchool;
 let student: { user: { id: number; fullName: string }; client: Client };
 let collaborator: { user: { id: number; fullName: string }; client: Client };
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Forum School');
-  other = await service.school('Other GraphQL Forum School');
+twoSchools('GraphQL Forum School', 'Other GraphQL Forum School', async (w) => {
+  ({ service, school, other } = w);
   student = await person(service, school, 'Student', 'Stu Dent');
   collaborator = await person(service, school, 'Collaborator', 'Col Laborator');
 });
-afterAll(() => service?.stop());
 
 const errorsOf = (payload: { errors: { field: string[]; code: string }[] }) => payload.errors.map((e) => [e.field.join('.'), e.code]);
 

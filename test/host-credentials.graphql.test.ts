@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
 import { errorCodes, ids, libraryFixtures } from './support/library.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of HostCredential: queries, payload mutations, the write-only access token,
 // roles (platform and admin only), tenancy and Library.hostCredentials.
@@ -12,13 +13,10 @@ let school: TestSchool;
 let other: TestSchool;
 let f: ReturnType<typeof libraryFixtures>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Host Credentials');
-  other = await service.school('GraphQL Host Credentials Other');
+twoSchools('GraphQL Host Credentials', 'GraphQL Host Credentials Other', (w) => {
+  ({ service, school, other } = w);
   f = libraryFixtures(service);
 });
-afterAll(() => service?.stop());
 
 const TOKEN = 'bunny-stream-key-ABCDEFGH7788';
 const FIELDS = 'id schoolId libraryId host pids accessTokenHint hasAccessToken createdAt updatedAt';

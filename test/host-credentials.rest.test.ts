@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
 import { ids, libraryFixtures } from './support/library.fixtures.js';
-import { type Client, type Reply, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Reply, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of HostCredential: the spec's five rows, their singular/plural twins, the write-only
 // access token (stored encrypted, shown as a hint), roles (platform and admin only) and tenancy.
@@ -15,16 +16,13 @@ let collaborator: Client;
 let student: Client;
 let app: Client;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Host Credentials School');
-  other = await service.school('Host Credentials Other');
+twoSchools('Host Credentials School', 'Host Credentials Other', async (w) => {
+  ({ service, school, other } = w);
   f = libraryFixtures(service);
   collaborator = await f.as(school, 'collaborator');
   student = await f.as(school, 'student');
   app = await f.as(school, 'app');
 });
-afterAll(() => service?.stop());
 
 const TOKEN = 'vimeo_pat_9f8e7d6c5b4a3210';
 const OTHER_TOKEN = 'pandavideo-key-0011223344';

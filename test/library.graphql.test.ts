@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { categories, hostCredentials, images, libraries, libraryResources } from '../src/modules/library/library.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { errorCodes, ids, libraryFixtures } from './support/library.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of Library, LibraryResource, Image and Category: create/update/delete with their
 // rules, tenancy, and batched field resolvers. Libraries and their resources are read by staff only
@@ -18,15 +19,12 @@ let f: ReturnType<typeof libraryFixtures>;
 let student: Client;
 let collaborator: Client;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Library');
-  other = await service.school('GraphQL Library Other');
+twoSchools('GraphQL Library', 'GraphQL Library Other', async (w) => {
+  ({ service, school, other } = w);
   f = libraryFixtures(service);
   student = await f.as(school, 'student');
   collaborator = await f.as(school, 'collaborator');
 });
-afterAll(() => service?.stop());
 
 const ERR = 'errors { field code message }';
 const fieldCodes = (errors: { field: string[]; code: string }[]) => errors.map((e) => [e.field.join('.'), e.code]);

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mediaFixtures } from './support/media.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { graphql } from './support/graphql.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of Media: mutations with UserErrors, the related fields through loaders (a
 // statement-count test), the public view and a SCORM launch.
@@ -11,13 +12,10 @@ let school: TestSchool;
 let other: TestSchool;
 let f: ReturnType<typeof mediaFixtures>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('GraphQL Media School');
-  other = await service.school('Other GraphQL Media School');
+twoSchools('GraphQL Media School', 'Other GraphQL Media School', (w) => {
+  ({ service, school, other } = w);
   f = mediaFixtures(service);
 });
-afterAll(() => service?.stop());
 
 const CREATE = graphql(`mutation ($input: MediaInput!) {
   createMedia(input: $input) { media { id type videoId slideSyncs { syncAt imageId } } errors { field code message } }

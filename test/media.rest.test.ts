@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from './support/courses.fixtures.js';
 import { mediaFixtures } from './support/media.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of Media: create and update with the rules of each type, destroy, the school's list,
 // reprocess (both routes) and the public view. Scopes are in media.scopes.test.ts, SCORM launches
@@ -13,13 +14,10 @@ let school: TestSchool;
 let other: TestSchool;
 let f: ReturnType<typeof mediaFixtures>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Media School');
-  other = await service.school('Other Media School');
+twoSchools('Media School', 'Other Media School', (w) => {
+  ({ service, school, other } = w);
   f = mediaFixtures(service);
 });
-afterAll(() => service?.stop());
 
 describe('POST /media', () => {
   it('given the required fields of a plain media, then 201 with a Location, ready for use', async () => {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from './support/courses.fixtures.js';
 import { mediaFixtures } from './support/media.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // The media of a product (its lessons' and its extra contents') and what an enrollment's student
 // may see of them (released lessons, available extra contents, nothing unless active).
@@ -12,13 +13,10 @@ let school: TestSchool;
 let other: TestSchool;
 let f: ReturnType<typeof mediaFixtures>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Scoped Media School');
-  other = await service.school('Other Scoped Media School');
+twoSchools('Scoped Media School', 'Other Scoped Media School', (w) => {
+  ({ service, school, other } = w);
   f = mediaFixtures(service);
 });
-afterAll(() => service?.stop());
 
 /** A product whose content shows media in every way there is, and media it does not show. */
 async function scene() {

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mediaFixtures } from './support/media.fixtures.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // SCORM launches: preview (staff) and launch_scorm (an enrollment) hand out a URI carrying a
 // signed, expiring token; opening it needs nothing else. Redirects stay on the school's hosts.
@@ -12,15 +13,12 @@ let other: TestSchool;
 let f: ReturnType<typeof mediaFixtures>;
 let home: string;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Scorm School');
-  other = await service.school('Other Scorm School');
+twoSchools('Scorm School', 'Other Scorm School', async (w) => {
+  ({ service, school, other } = w);
   f = mediaFixtures(service);
   const shown = await school.admin.get(`/schools/${school.id}`);
   home = `https://${shown.body.subdomain}.localhost`;
 });
-afterAll(() => service?.stop());
 
 /** A SCORM package in a lesson of a product, and an active enrollment in that product. */
 async function enrolledPackage() {

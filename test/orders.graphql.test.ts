@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../src/auth/secrets.js';
 import { couponTokens, gatewayCredentials, invoices, orderItems, orders, payments } from '../src/modules/orders/order.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { type Hash, orderFixtures } from './support/orders.fixtures.js';
-import { type Client, type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { graphql, type ReplyOf, type TadaDocumentNode } from './support/graphql.js';
 import { unique } from './support/rows.js';
+import { twoSchools } from './support/world.js';
 
 /**
  * GraphQL face of the Orders family: order, orders (with the filters REST lacks), createOrder,
@@ -109,15 +110,14 @@ describe('Orders over GraphQL', () => {
     return input;
   }
 
-  beforeAll(async () => {
-    ({ service, school: a, other: b } = await startTwoSchools('Alpha GraphQL Orders', 'Beta GraphQL Orders'));
+  twoSchools('Alpha GraphQL Orders', 'Beta GraphQL Orders', async (w) => {
+    ({ service, school: a, other: b } = w);
     studentA = await person(a.id);
     studentA2 = await person(a.id);
     studentB = await person(b.id);
     [productA] = await service.db.insert(schoolProducts).values({ schoolId: a.id, title: 'A course' }).returning();
     [productB] = await service.db.insert(schoolProducts).values({ schoolId: b.id, title: 'B course' }).returning();
   });
-  afterAll(() => service?.stop());
 
   describe('the objects an order references', () => {
     it('given a payment option, when created and updated, then it is stored; invalid fields are UserErrors', async () => {

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coupons, gatewayCredentials, orders } from '../src/modules/orders/order.table.js';
 import { orderFixtures } from './support/orders.fixtures.js';
-import { type Client, type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
 import { unique } from './support/rows.js';
+import { twoSchools } from './support/world.js';
 
 /**
  * REST face of the Orders family (the import has its own file): GET /orders/:id, POST /orders,
@@ -30,14 +31,13 @@ describe('Orders over REST', () => {
     return res.body;
   }
 
-  beforeAll(async () => {
-    ({ service, school: a, other: b } = await startTwoSchools('Alpha Orders', 'Beta Orders'));
+  twoSchools('Alpha Orders', 'Beta Orders', async (w) => {
+    ({ service, school: a, other: b } = w);
     studentA = await person(a.id, 'Student');
     studentA2 = await person(a.id, 'Student');
     studentB = await person(b.id, 'Student');
     collaboratorA = await person(a.id, 'Collaborator');
   });
-  afterAll(() => service?.stop());
 
   describe('credentials', () => {
     const routes: [string, string, unknown?][] = [

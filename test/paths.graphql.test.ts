@@ -1,11 +1,12 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { courseModuleLinks, courseModules, lessons } from '../src/modules/courses/course.table.js';
 import { pathCourses, paths } from '../src/modules/paths/path.table.js';
 import { next } from './support/courses.fixtures.js';
-import { type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
 import { graphql, type ReplyOf } from './support/graphql.js';
 import { pathFixtures } from './support/paths.fixtures.js';
+import { twoSchools } from './support/world.js';
 
 // GraphQL face of Path: path / paths with their scopes, the mutations with UserError payloads,
 // the fields Path.courses / Path.courseIds / SchoolProduct.paths / Enrollment.paths, and batching.
@@ -14,10 +15,7 @@ let service: Service;
 let school: TestSchool;
 let other: TestSchool;
 
-beforeAll(async () => {
-  ({ service, school, other } = await startTwoSchools('Paths GraphQL', 'Paths GraphQL Other'));
-});
-afterAll(() => service?.stop());
+twoSchools('Paths GraphQL', 'Paths GraphQL Other', (w) => ({ service, school, other } = w));
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures (test/support/paths.fixtures.ts) and operations.

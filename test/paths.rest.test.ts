@@ -1,13 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { courses } from '../src/modules/courses/course.table.js';
 import { pathCourses, paths } from '../src/modules/paths/path.table.js';
 import { schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
 import { next } from './support/courses.fixtures.js';
 import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
-import { type Client, type Reply, type Service, startTwoSchools, type TestSchool } from './support/service.js';
+import { type Client, type Reply, type Service, type TestSchool } from './support/service.js';
 import { expectFieldError } from './support/rest-assertions.js';
 import { pathFixtures, type RestPath } from './support/paths.fixtures.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of Path: the lists and shows (top level, under a school product, under an enrollment),
 // create, update (name and description only), add_course / remove_course, destroy.
@@ -16,10 +17,7 @@ let service: Service;
 let school: TestSchool;
 let other: TestSchool;
 
-beforeAll(async () => {
-  ({ service, school, other } = await startTwoSchools('Paths School', 'Paths Other'));
-});
-afterAll(() => service?.stop());
+twoSchools('Paths School', 'Paths Other', (w) => ({ service, school, other } = w));
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures (test/support/paths.fixtures.ts) and paths made through the API.

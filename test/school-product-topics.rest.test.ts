@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { schoolProducts, schoolProductTopics } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { expectNoWrite as expectNoWriteOf, fingerprint } from './support/fingerprint.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
 import { expectErrorBody, expectFieldError, expectNotFound } from './support/rest-assertions.js';
+import { twoSchools } from './support/world.js';
 
 // REST face of SchoolProductTopic:
 //   GET/POST /school_products/:school_product_id/school_product_topics
@@ -18,15 +19,12 @@ let product: { id: number };
 let sibling: { id: number };
 let foreignProduct: { id: number };
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Topic School');
-  other = await service.school('Other Topic School');
+twoSchools('Topic School', 'Other Topic School', async (w) => {
+  ({ service, school, other } = w);
   product = await createProduct(school.admin, 'Main product');
   sibling = await createProduct(school.admin, 'Sibling product');
   foreignProduct = await createProduct(other.admin, 'Foreign product');
 });
-afterAll(() => service?.stop());
 
 // ---------------------------------------------------------------------------------------------
 

@@ -1,11 +1,12 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { media } from '../src/modules/media/media.table.js';
 import { schoolProductCourses, schoolProductPaths } from '../src/modules/school-products/school-product-content.table.js';
 import { schoolProducts } from '../src/modules/school-products/school-product.table.js';
 import { users } from '../src/modules/users/user.table.js';
 import { expectErrorBody, expectFieldError } from './support/rest-assertions.js';
-import { type Client, type Service, startService, type TestSchool } from './support/service.js';
+import { type Client, type Service, type TestSchool } from './support/service.js';
+import { twoSchools } from './support/world.js';
 
 // Products composed of content (issue 13): course_ids / path_ids on create and update, the
 // add / remove / move mutations and their REST rows, and the product's content routes after it.
@@ -14,12 +15,7 @@ let service: Service;
 let school: TestSchool;
 let other: TestSchool;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Composition School');
-  other = await service.school('Composition Other');
-});
-afterAll(() => service?.stop());
+twoSchools('Composition School', 'Composition Other', (w) => ({ service, school, other } = w));
 
 let serial = 0;
 

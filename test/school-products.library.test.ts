@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mediaFixtures } from './support/media.fixtures.js';
-import { type Service, startService, type TestSchool } from './support/service.js';
+import { type Service, type TestSchool } from './support/service.js';
+import { twoSchools } from './support/world.js';
 
 // A school product's categories and gallery media over REST, with categories and media made
 // through the API (createCategory, POST /media).
@@ -10,13 +11,10 @@ let school: TestSchool;
 let other: TestSchool;
 let f: ReturnType<typeof mediaFixtures>;
 
-beforeAll(async () => {
-  service = await startService();
-  school = await service.school('Catalogue School');
-  other = await service.school('Other Catalogue School');
+twoSchools('Catalogue School', 'Other Catalogue School', (w) => {
+  ({ service, school, other } = w);
   f = mediaFixtures(service);
 });
-afterAll(() => service?.stop());
 
 let serial = 0;
 async function category(s: TestSchool) {

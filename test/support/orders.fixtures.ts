@@ -1,7 +1,7 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { domainEvents } from '../../src/modules/events/domain-event.table.js';
-import { couponTokens, coupons, gatewayCredentials, orders, paymentOptions } from '../../src/modules/orders/order.table.js';
+import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders, paymentOptions, payments } from '../../src/modules/orders/order.table.js';
 import { schoolProducts } from '../../src/modules/school-products/school-product.table.js';
 import { users } from '../../src/modules/users/user.table.js';
 import { countRows, unique } from './rows.js';
@@ -75,4 +75,118 @@ export function orderFixtures(service: () => Service) {
       return { schoolId, student, options, tokens, coupon, gateway };
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// POST /orders/import (test/orders/).
+
+/** Lists of hashes as index-keyed hashes (`x[0][y]=`), as form and multipart clients send them. */
+export const indexed = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? Object.fromEntries(v.map((item, i) => [String(i), indexed(item)]))
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, indexed(x)]))
+      : v;
+
+/** The import body's order, typed where the tests reach into it (a test sending another shape casts to Hash). */
+export type ImportOrder = Hash & { uuid: string; items_attributes: Hash[]; invoices_attributes: (Hash & { payments_attributes: Hash[] })[] };
+
+/** The import's bodies and the reads its tests check. `service` is read when a fixture runs. */
+export function orderImportFixtures(service: () => Service) {
+  const n = (table: PgTable, where?: SQL) => countRows(service(), table, where);
+
+  /** A valid import of an already-paid order: 2 items, 2 invoices, 3 payments, original times. */
+  function importBody(f: ImportRefs, change: (order: ImportOrder) => void = () => {}) {
+    const s = f.schoolId;
+    const order: ImportOrder = {
+      school_id: s,
+      student_id: f.student.id,
+      gateway_credential_id: f.gateway.id,
+      coupon_id: f.coupon.id,
+      uuid: unique('order'),
+      kind: 0,
+      period: 0,
+      status: 'confirmed',
+      amount_to_pay: 18000,
+      total: 20000,
+      created_at: '2024-03-01T10:00:00.000Z',
+      confirmed_at: '2024-03-01T10:05:00.000Z',
+      next_invoice_at: '2024-04-01T10:00:00.000Z',
+      gateway_reference: 'or_abc',
+      response: '{"status":"paid"}',
+      message: 'Transaction approved',
+      test: true,
+      success: true,
+      items_attributes: [
+        { school_id: s, payment_option_id: f.options[0].id, coupon_token_id: f.tokens[0].id, quantity: 1, total: 10000, amount_to_pay: 9000 },
+        {
+          school_id: s,
+          payment_option_id: f.options[1].id,
+          coupon_token_id: f.tokens[1].id,
+          quantity: 2,
+          total: 10000,
+          amount_to_pay: 9000,
+          amount_to_pay_in_credits: 0,
+          total_in_credits: 0,
+          created_at: '2024-03-01T10:01:00.000Z',
+        },
+      ],
+      invoices_attributes: [
+        {
+          school_id: s,
+          amount: 9000,
+          occurrence: 1,
+          status: 'paid',
+          uuid: unique('invoice'),
+          next_charge_at: '2024-04-01T10:00:00.000Z',
+          payments_attributes: [
+            { school_id: s, kind: '0', status: 'failed', installments: 2, amount: 9000, uuid: unique('payment'), cardholder: 'ANA S', gateway_fees: 0 },
+            {
+              school_id: s,
+              kind: 0,
+              status: 'confirmed',
+              installments: 2,
+              amount: 9000,
+              uuid: unique('payment'),
+              success: true,
+              gateway_fees: 120,
+              created_at: '2024-03-01T10:04:00.000Z',
+            },
+          ],
+        },
+        {
+          school_id: s,
+          amount: 9000,
+          occurrence: 2,
+          status: 'open',
+          payments_attributes: [{ school_id: s, kind: 1, status: 'waiting_boleto', boleto_code: '23790.12345', link: 'https://pay.example/b/1' }],
+        },
+      ],
+    };
+    change(order);
+    return { order };
+  }
+
+  async function counts() {
+    return {
+      orders: await n(orders),
+      items: await n(orderItems),
+      invoices: await n(invoices),
+      payments: await n(payments),
+      events: await n(domainEvents),
+      usedTokens: await n(couponTokens, sql`${couponTokens.usedAt} is not null`),
+    };
+  }
+
+  async function stored(orderId: number) {
+    const [order] = await service().db.select().from(orders).where(eq(orders.id, orderId));
+    const items = await service().db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(orderItems.id);
+    const invs = await service().db.select().from(invoices).where(eq(invoices.orderId, orderId)).orderBy(invoices.occurrence);
+    const pays = invs.length
+      ? await service().db.select().from(payments).where(inArray(payments.invoiceId, invs.map((i) => i.id))).orderBy(payments.id)
+      : [];
+    return { order, items, invoices: invs, payments: pays };
+  }
+
+  return { importBody, counts, stored };
 }

@@ -1,0 +1,183 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BATCH, enrollmentGraphqlFixtures, expectCode, type GraphqlPerson as Person, LATER, LIST, ONE, STATUS } from '../support/enrollments.fixtures.js';
+import type { Service, TestSchool } from '../support/service.js';
+import { dataOf, graphql } from '../support/graphql.js';
+import { twoSchools } from '../support/world.js';
+
+// GraphQL face of Enrollments: enrollment(id | code), enrollments(filters), enrollmentStatus, the
+// relation fields and their batching. Fixtures: test/support/enrollments.fixtures.ts.
+
+let service: Service;
+let other: TestSchool;
+const world = twoSchools('GraphQL Enrolling School', 'GraphQL Other School', (w) => ({ service, other } = w));
+const { student, product, course, courseClass, catalogue, input, enroll } = enrollmentGraphqlFixtures(world);
+
+describe('enrollment, enrollments and enrollmentStatus', () => {
+  let s: TestSchool;
+  let p: Person;
+  let q: Person;
+  let cat: Awaited<ReturnType<typeof catalogue>>;
+  let second: string;
+  const e: Record<string, any> = {};
+  beforeAll(async () => {
+    s = await service.school('GraphQL Listing School');
+    p = await student(s);
+    q = await student(s);
+    cat = await catalogue(s);
+    second = await product(s);
+    e.p1 = await enroll(p, cat.productId, { code: 'L-P1', status: 'active', courseClassIds: [cat.classIds[0]] }, s.admin);
+    e.p2 = await enroll(p, second, { code: 'L-P2' }, s.admin);
+    e.q1 = await enroll(q, cat.productId, { code: 'L-Q1', courseClassIds: cat.classIds }, s.admin);
+  });
+  const nodeIds = (data: any) => data.enrollments.nodes.map((n: any) => n.id);
+
+  it('given an id or a code, when querying enrollment, then that enrollment', async () => {
+    expect((await dataOf(s.admin, ONE, { id: e.p1.id })).enrollment).toEqual(e.p1);
+    expect((await dataOf(s.admin, ONE, { code: 'L-Q1' })).enrollment.id).toBe(e.q1.id);
+  });
+
+  it('given both or neither of id and code, when querying enrollment, then BAD_USER_INPUT', async () => {
+    expectCode(await s.admin.graphql(ONE, { id: e.p1.id, code: 'L-P1' }), 'BAD_USER_INPUT');
+    expectCode(await s.admin.graphql(ONE, {}), 'BAD_USER_INPUT');
+  });
+
+  it('given a platform credential, then by id it reads any school; by code it must name the school (codes are unique per school)', async () => {
+    expect((await dataOf(service.platform, ONE, { id: e.p1.id })).enrollment.id).toBe(e.p1.id);
+    expectCode(await service.platform.graphql(ONE, { code: 'L-P1' }), 'BAD_USER_INPUT');
+    expect((await dataOf(service.platform.forSchool(s.id), ONE, { code: 'L-P1' })).enrollment.id).toBe(e.p1.id);
+    expectCode(await service.platform.forSchool(other.id).graphql(ONE, { code: 'L-P1' }), 'NOT_FOUND');
+  });
+
+  it("given another school's id or code, when querying enrollment, then NOT_FOUND", async () => {
+    expectCode(await other.admin.graphql(ONE, { id: e.p1.id }), 'NOT_FOUND');
+    expectCode(await other.admin.graphql(ONE, { code: 'L-P1' }), 'NOT_FOUND');
+  });
+
+  it('given each filter, when querying enrollments, then only the matching ones', async () => {
+    expect(nodeIds(await dataOf(s.admin, LIST))).toEqual([e.p1.id, e.p2.id, e.q1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { studentId: p.studentId }))).toEqual([e.p1.id, e.p2.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { courseClassId: cat.classIds[1] }))).toEqual([e.q1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { schoolProductId: cat.productId }))).toEqual([e.p1.id, e.q1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { status: 'active' }))).toEqual([e.p1.id]);
+    expect(nodeIds(await dataOf(s.admin, LIST, { schoolProductId: cat.productId, studentId: q.studentId }))).toEqual([e.q1.id]);
+  });
+
+  it('given first/after or page/perPage, when querying enrollments, then pages with totalCount', async () => {
+    const first = await dataOf(s.admin, LIST, { first: 2 });
+    expect(first.enrollments).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true, hasPreviousPage: false } });
+    expect(nodeIds(first)).toEqual([e.p1.id, e.p2.id]);
+    const next = await dataOf(s.admin, LIST, { first: 2, after: first.enrollments.pageInfo.endCursor });
+    expect(nodeIds(next)).toEqual([e.q1.id]);
+    expect(next.enrollments.pageInfo.hasNextPage).toBe(false);
+    const page = await dataOf(s.admin, LIST, { page: 2, perPage: 2 });
+    expect(nodeIds(page)).toEqual([e.q1.id]);
+    expectCode(await s.admin.graphql(LIST, { first: 101 }), 'BAD_USER_INPUT');
+  });
+
+  it("given another school's student, class or product, when filtering, then NOT_FOUND", async () => {
+    const foreign = await student(other);
+    expectCode(await s.admin.graphql(LIST, { studentId: foreign.studentId }), 'NOT_FOUND');
+    expectCode(await s.admin.graphql(LIST, { schoolProductId: await product(other) }), 'NOT_FOUND');
+    expectCode(await s.admin.graphql(LIST, { courseClassId: await courseClass(other, await course(other)) }), 'NOT_FOUND');
+  });
+
+  it("given a student credential, then it sees only its own enrollments, everywhere", async () => {
+    expect(nodeIds(await dataOf(p.client, LIST))).toEqual([e.p1.id, e.p2.id]);
+    expect(nodeIds(await dataOf(p.client, LIST, { schoolProductId: cat.productId }))).toEqual([e.p1.id]);
+    expectCode(await p.client.graphql(LIST, { studentId: q.studentId }), 'NOT_FOUND');
+    expectCode(await p.client.graphql(ONE, { id: e.q1.id }), 'NOT_FOUND');
+    expectCode(await p.client.graphql(ONE, { code: 'L-Q1' }), 'NOT_FOUND');
+    const nested = await dataOf(p.client, graphql('query ($id: ID!) { schoolProduct(id: $id) { enrollments { totalCount nodes { id } } } }'), { id: cat.productId });
+    expect(nested.schoolProduct.enrollments).toEqual({ totalCount: 1, nodes: [{ id: e.p1.id }] });
+  });
+
+  it('given enrollmentStatus, then active follows the status and the end of access; another student is NOT_FOUND', async () => {
+    expect((await dataOf(s.admin, STATUS, { studentId: p.studentId, id: e.p1.id })).enrollmentStatus).toEqual({
+      id: e.p1.id,
+      studentId: p.studentId,
+      status: 'active',
+      active: true,
+      unlimited: false,
+      availableUntil: LATER,
+    });
+    expect((await dataOf(p.client, STATUS, { studentId: p.studentId, id: e.p2.id })).enrollmentStatus.active).toBe(false);
+    expectCode(await s.admin.graphql(STATUS, { studentId: q.studentId, id: e.p1.id }), 'NOT_FOUND');
+    expectCode(await q.client.graphql(STATUS, { studentId: p.studentId, id: e.p1.id }), 'NOT_FOUND');
+  });
+
+  it('given Student.enrollments and SchoolProduct.enrollments, then each is a connection of its enrollments', async () => {
+    const data = await dataOf(
+      s.admin,
+      graphql(`query ($studentId: ID!, $productId: ID!) {
+        student(id: $studentId) { id enrollments(first: 1) { totalCount nodes { id } pageInfo { hasNextPage } } }
+        schoolProduct(id: $productId) { id enrollments { totalCount nodes { id student { id } } } }
+      }`),
+      { studentId: p.studentId, productId: cat.productId },
+    );
+    expect(data.student.enrollments).toEqual({ totalCount: 2, nodes: [{ id: e.p1.id }], pageInfo: { hasNextPage: true } });
+    expect(data.schoolProduct.enrollments).toEqual({
+      totalCount: 2,
+      nodes: [
+        { id: e.p1.id, student: { id: p.studentId } },
+        { id: e.q1.id, student: { id: q.studentId } },
+      ],
+    });
+  });
+});
+
+describe('nested queries are batched', () => {
+  const NESTED = graphql(`{ enrollments(first: 100) { nodes { id student { id } schoolProduct { id } courseClasses { id } } } }`);
+
+  it('enrollments { student schoolProduct courseClasses } over 200 enrollments costs the same statements as over 2', async () => {
+    // Given a school with 2 enrollments, in classes of their products' courses
+    const s = await service.school('Batching School');
+    const people = [await student(s), await student(s), await student(s)];
+    const products = [await catalogue(s), await catalogue(s)];
+    const item = (i: number) =>
+      input(people[i % people.length], products[i % 2].productId, { courseClassIds: [products[i % 2].classIds[i % 2]] });
+    const made = await dataOf(s.admin, BATCH, { inputs: [item(0), item(1)] });
+    expect(made.createEnrollments.errors).toEqual([]);
+    let small: any;
+    const smallCount = await service.countStatements(async () => (small = await s.admin.graphql(NESTED)));
+    expect(small.errors).toBeUndefined();
+    expect(small.data.enrollments.nodes).toHaveLength(2);
+
+    // When there are 200 (198 more, through the batch)
+    const more = await dataOf(s.admin, BATCH, { inputs: Array.from({ length: 198 }, (_, i) => item(i + 2)) });
+    expect(more.createEnrollments.errors).toEqual([]);
+    expect(more.createEnrollments.enrollments).toHaveLength(198);
+    let large: any;
+    const largeCount = await service.countStatements(async () => (large = await s.admin.graphql(NESTED)));
+
+    // Then the statements do not grow with the rows
+    expect(large.errors).toBeUndefined();
+    const nodes = large.data.enrollments.nodes;
+    expect(nodes).toHaveLength(100);
+    expect(nodes.every((n: any) => n.student?.id && n.schoolProduct?.id && n.courseClasses.length === 1)).toBe(true);
+    expect(largeCount).toBe(smallCount);
+    // credential, page, students, products, class ids, classes
+    expect(largeCount).toBeLessThanOrEqual(6);
+  });
+
+  it('Student.enrollments and SchoolProduct.enrollments under a list cost a constant number of statements', async () => {
+    const s = await service.school('Batching School 2');
+    const cat = await catalogue(s);
+    const query = graphql(`{ students(first: 100) { nodes { id enrollments { totalCount nodes { id registration { id } } } } }
+      schoolProducts(first: 100) { nodes { id enrollments { totalCount nodes { id } } } } }`);
+    const addStudents = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const who = await student(s);
+        await enroll(who, cat.productId, {}, s.admin);
+      }
+    };
+    await addStudents(2);
+    const before = await service.countStatements(() => s.admin.graphql(query));
+    await addStudents(6);
+    let result: any;
+    const after = await service.countStatements(async () => (result = await s.admin.graphql(query)));
+    expect(result.errors).toBeUndefined();
+    expect(result.data.students.nodes).toHaveLength(8);
+    expect(result.data.schoolProducts.nodes.find((n: any) => n.id === cat.productId).enrollments.totalCount).toBe(8);
+    expect(after).toBe(before);
+  });
+});
