@@ -74,7 +74,7 @@ export const migrationsFolder = join(projectRoot, 'schema', 'migrations');
 const MIGRATION_LOCK_KEY = 7_310_021;
 /**
  * The session time zone of every connection, whatever the server's setting: SQL date arithmetic
- * (`timestamptz + make_interval(days => n)`, the release rule of content/content-release.ts) adds
+ * (`timestamptz + make_interval(days => n)`, the release rule of src/content/release.ts) adds
  * calendar days in the session's zone, so a zone with daylight saving would make some days 23 or 25
  * hours long. In UTC a day is always 24 hours.
  */

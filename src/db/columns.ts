@@ -1,5 +1,5 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
-import { type AnyPgColumn, integer, type PgColumn, timestamp } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, integer, type PgColumn, text, timestamp } from 'drizzle-orm/pg-core';
 
 // Column builders shared by every table. Column names come from drizzle's snake_case casing.
 
@@ -45,3 +45,13 @@ export function inListPlaceholder(column: PgColumn, name: string): SQL {
   if (!type) throw new Error(`inListPlaceholder: no array type for ${column.getSQLType()}`);
   return sql`${column} = any(${sql.placeholder(name)}::${sql.raw(type)})`;
 }
+
+/**
+ * The leading columns of a course or a learning path: a name, a description and an image (the
+ * fields of `NamedContent`, modules/content/content.type.ts). A function: each table builds its own columns.
+ */
+export const namedContentColumns = () => ({
+  name: text().notNull(),
+  description: text(),
+  imageUrl: text(),
+});

@@ -10,7 +10,7 @@ import { existingId } from '../../graphql/references.js';
 import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
-import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../content/content-scope.js';
+import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../../content/scope.js';
 import { lessons } from '../courses/course.table.js';
 import { enrollments, type EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { users } from '../users/user.table.js';

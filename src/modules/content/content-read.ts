@@ -4,7 +4,7 @@ import type { Context, LoaderDefinition } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import type { ConnectionData } from '../../graphql/pagination.js';
-import type { ContentScope } from './content-scope.js';
+import type { ContentScope } from '../../content/scope.js';
 import { withScope } from './content-view.js';
 
 /**

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context, LoaderDefinition } from '../../graphql/context.js';
-import { type ContentScope, enrollmentScope, isActiveEnrollment } from './content-scope.js';
+import { type ContentScope, enrollmentScope, isActiveEnrollment } from '../../content/scope.js';
 import type { EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { Enrollment } from '../enrollments/enrollment.type.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
-import type { EnrollmentScope } from './content-release.js';
+import type { EnrollmentScope } from '../../content/release.js';
 import { visibleLessons, withScope } from './content-view.js';
 import { coursesOfProduct, lessonsOfProduct } from '../courses/course.loaders.js';
 import { Course, Lesson } from '../courses/course.type.js';

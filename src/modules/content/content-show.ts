@@ -6,13 +6,14 @@ import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { fieldName, type Resource } from '../../graphql/resource-resolver.js';
 import { scopedRow } from './content-read.js';
-import { type ContentScope, contentScope } from './content-scope.js';
+import type { ContentScope } from '../../content/scope.js';
+import { contentScope } from './content-scope.js';
 
 /** The show of a resource read through a scope; its type, loader by id and table are the resource's (`Base.resource`). */
 export interface ScopedShowSpec {
   description: string;
   /**
-   * The condition on the resource table's rows that a product or enrollment scope shows (content-scope.ts' conditions),
+   * The condition on the resource table's rows that a product or enrollment scope shows (src/content/scope.ts' conditions),
    * given the table's id column (`courseCondition` takes it).
    */
   inScope: (ctx: Context, scope: ContentScope, id: PgColumn) => SQL | undefined;

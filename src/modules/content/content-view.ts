@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import type { ContentScope } from './content-scope.js';
+import type { ContentScope } from '../../content/scope.js';
 import type { LessonRow } from '../courses/course.table.js';
 import { releasedLessons } from './content-release.js';
 
@@ -31,7 +31,7 @@ export function scopeOf(row: object): ContentScope | undefined {
 
 /**
  * The lessons a reader sees among lessons loaded for a module: an enrollment's released ones (by
- * content-release.ts' releaseRule, in SQL, for the whole batch at once), none for an inactive
+ * src/content/release.ts' releaseRule, in SQL, for the whole batch at once), none for an inactive
  * enrollment. A student outside an enrollment sees none: students read lessons only through their
  * enrollments (staff see every lesson).
  */

@@ -3,7 +3,7 @@ import { EnrollmentContentResolver, SchoolProductContentResolver } from './conte
 
 /**
  * The content scope: what a product contains (its courses, directly and through its paths, in order)
- * and what an enrollment releases (content-scope.ts: the release rule, in SQL). Its REST rows are
+ * and what an enrollment releases (the rules, in SQL, are the read model's: src/content/). Its REST rows are
  * the courses module's (`/school_products/:id/courses`, `/enrollments/:id/lessons`, ...).
  */
 export const contentModule = defineModule({

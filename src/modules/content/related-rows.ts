@@ -1,9 +1,9 @@
 import { asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { inSchool } from '../../auth/tenancy.js';
-import type { Db } from '../../db/client.js';
+import { type ProductRanks, productRows } from '../../content/order.js';
 import { type Context, defineLoader, type LoaderDefinition } from '../../graphql/context.js';
 import { groupedByParent, linkLoader } from '../../graphql/loaders.js';
+import { readerOf } from '../../graphql/reader.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
 
@@ -23,19 +23,10 @@ export function linkedRowsLoader<T extends Owned>(
   return linkLoader(name, link, parentColumn, child, eq(child.id, childColumn), getTableColumns(child as PgTable), order);
 }
 
-/** A ranking of several products' content (content-order.ts): each product's ids with their rank. */
-type ProductRanks = (db: Db, productIds: number[]) => { productId: SQL.Aliased<number> | PgColumn; id: SQL.Aliased<number> | PgColumn; rank: SQL.Aliased<number> };
-
-/** The rows of `table` in each school product, in the product's order (`ranks`): one statement for the batch. */
+/** The rows of `table` in each school product, in the product's order (`ranks`): one statement for the batch (src/content/order.ts' productRows). */
 export function productRowsLoader<T extends Owned>(name: string, ranks: ProductRanks, table: T): LoaderDefinition<number, T['$inferSelect'][]> {
   return defineLoader(name, async (ctx: Context, productIds) => {
-    const r = ranks(ctx.db, [...productIds]);
-    const rows = await ctx.db
-      .select({ parentId: r.productId, row: getTableColumns(table as PgTable) })
-      .from(r as never)
-      .innerJoin(table as PgTable, eq(table.id, r.id))
-      .where(inSchool(ctx, table.schoolId))
-      .orderBy(asc(r.productId), asc(r.rank));
-    return groupedByParent(productIds, rows as { parentId: number; row: T['$inferSelect'] }[], (r) => r.parentId, (r) => r.row);
+    const rows = await productRows(readerOf(ctx), ranks, table, productIds);
+    return groupedByParent(productIds, rows, (r) => r.parentId, (r) => r.row);
   });
 }

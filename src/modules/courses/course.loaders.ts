@@ -1,6 +1,6 @@
 import { byIdLoader, childrenLoader, linkedIdsLoader } from '../../graphql/loaders.js';
 import { pathCourses, paths } from '../paths/path.table.js';
-import { courseRanks, lessonRanks } from '../content/content-order.js';
+import { courseRanks, lessonRanks } from '../../content/order.js';
 import { linkedRowsLoader, productRowsLoader } from '../content/related-rows.js';
 import { courseModuleLinks, courseModules, courses, lessons } from './course.table.js';
 

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, integer, text } from 'drizzle-orm/pg-core';
-import { tstz } from '../../db/columns.js';
+import { namedContentColumns, tstz } from '../../db/columns.js';
 import { codedRowIndexes, indexOn, orderedIndex } from '../../db/indexes.js';
 import { listTable, schoolTable } from '../../db/tables.js';
-import { namedContentColumns } from '../content/content-columns.js';
 import { media } from '../media/media.table.js';
 
 export const courses = schoolTable(

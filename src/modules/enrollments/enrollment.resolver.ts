@@ -13,7 +13,7 @@ import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.j
 import { asksFor, paginate, type PageOptions } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
-import { isActiveEnrollment } from '../content/content-scope.js';
+import { isActiveEnrollment } from '../../content/scope.js';
 import { relationsResolver } from '../../graphql/relations.js';
 import { emitEvents } from '../events/events.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';

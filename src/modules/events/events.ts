@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { domainEvents } from './domain-event.table.js';
-import { sql } from 'drizzle-orm';
-import { webhookFanOut } from '../webhooks/webhook.fanout.js';
+import { sql, type SQL } from 'drizzle-orm';
 import { eventSignals, recipientColumn } from './event-bus.js';
 
 /**
@@ -28,9 +27,33 @@ export const emitRowEvent = <N extends EventName>(tx: Queryable, name: N, row: {
   emitEvent(tx, rowEvent(name, row, payload));
 
 /**
- * Several events in one statement (a batch write emits one per row): the outbox rows, their webhook
- * deliveries (webhooks/webhook.fanout.ts) and the NOTIFY that feeds subscriptions (event-bus.ts),
- * all in the caller's transaction.
+ * A consumer of the outbox that writes in the events' own statement: a data-modifying statement
+ * reading the CTE `inserted` (id, school_id, name, subject_id, recipient_id), run as the CTE `name`.
+ * Consumers register themselves (webhooks/webhook.fanout.ts) so the producer knows none of them;
+ * running in the same statement keeps them in the write's transaction: a change rolled back leaves
+ * no trace in any of them.
+ */
+export interface OutboxSubscriber {
+  name: string;
+  statement: () => SQL;
+}
+
+const subscribers = new Map<string, OutboxSubscriber>();
+
+/** Registers `subscriber` for every event written from now on (once per name: a module loaded twice registers once). */
+export function subscribeToOutbox(subscriber: OutboxSubscriber): void {
+  // The name is spliced into the statement as a CTE name: a plain identifier, not one this file uses.
+  if (!/^[a-z][a-z_]*$/.test(subscriber.name) || subscriber.name === 'inserted') throw new Error(`Bad outbox subscriber name: ${subscriber.name}`);
+  subscribers.set(subscriber.name, subscriber);
+}
+
+/** The names of the outbox's subscribers (a test checks that the webhooks' is there once the modules load). */
+export const outboxSubscribers = (): string[] => [...subscribers.keys()];
+
+/**
+ * Several events in one statement (a batch write emits one per row): the outbox rows, what each
+ * subscriber writes of them (subscribeToOutbox) and the NOTIFY that feeds subscriptions
+ * (event-bus.ts), all in the caller's transaction.
  */
 export async function emitEvents(tx: Queryable, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
@@ -39,5 +62,6 @@ export async function emitEvents(tx: Queryable, events: readonly DomainEvent[]):
     .insert(e)
     .values(events.map((event) => ({ ...event, payload: event.payload ?? {} })))
     .returning({ id: e.id, schoolId: e.schoolId, name: e.name, subjectId: e.subjectId, recipientId: recipientColumn(e.name, e.payload) });
-  await tx.execute(sql`with inserted as (${inserted.getSQL()}), deliveries as (${webhookFanOut()}) ${eventSignals()}`);
+  const consumers = [...subscribers.values()].map((s) => sql`, ${sql.raw(s.name)} as (${s.statement()})`);
+  await tx.execute(sql`with inserted as (${inserted.getSQL()})${sql.join(consumers)} ${eventSignals()}`);
 }

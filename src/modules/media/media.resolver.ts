@@ -11,7 +11,8 @@ import { paginate } from '../../graphql/pagination.js';
 import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
-import { type ContentScope, contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
+import type { ContentScope } from '../../content/scope.js';
+import { contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { scopedPage } from '../content/content-read.js';
 import { withScopedShow } from '../content/content-show.js';
 import { emitRowEvent } from '../events/events.js';
@@ -20,7 +21,7 @@ import { Image, LibraryResource } from '../library/library.type.js';
 import { MediaInput, MediaListArgs } from './media.input.js';
 import { mediaById, slidesOfMedia } from './media.loaders.js';
 import { checkMedia, type CheckedMedia } from './media.rules.js';
-import { mediaCondition } from './media.scope.js';
+import { mediaCondition } from '../../content/media.js';
 import { media, type MediaRow, videoSlideSyncs } from './media.table.js';
 import { Media, MediaConnection, MediaProcessingStatusEnum, VideoSlideSync } from './media.type.js';
 

@@ -8,11 +8,12 @@ import { ConnectionArgs } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
+import { readerOf } from '../../graphql/reader.js';
+import { visibleChannels } from '../../content/messages.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { ChannelInput, ChannelsArgs } from './message.input.js';
 import { channelById, messagesOfChannel } from './message.loaders.js';
-import { visibleChannels } from './message.scope.js';
 import { type ChannelRow, channels } from './message.table.js';
 import { Channel, MessageConnection } from './message.type.js';
 
@@ -39,7 +40,7 @@ export class ChannelResolver extends resourceResolver({
   columns: (tx, input: ChannelInput, { schoolId, current }) => checkChannel(tx, schoolId, input, current),
   listArgs: ChannelsArgs,
   listWhere: (ctx, args: ChannelsArgs) =>
-    and(visibleChannels(ctx), idMatch(channels.enrollmentId, args.enrollmentId), idMatch(channels.schoolProductId, args.schoolProductId)),
+    and(visibleChannels(readerOf(ctx)), idMatch(channels.enrollmentId, args.enrollmentId), idMatch(channels.schoolProductId, args.schoolProductId)),
   descriptions: {
     list: "The school's channels, narrowed by enrollment or school product; a student credential sees its own.",
     delete: 'Deletes the channel; its messages stay (in their other channels, or in the school).',

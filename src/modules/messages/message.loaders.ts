@@ -3,14 +3,15 @@ import { inList } from '../../db/columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import { type Context, defineLoader, type LoaderDefinition } from '../../graphql/context.js';
 import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
+import { readerOf } from '../../graphql/reader.js';
+import { visibleChannels, visibleMessages } from '../../content/messages.js';
 import { type ConnectionArgs, type ConnectionData, encodeCursor, type Window, windowOf } from '../../graphql/pagination.js';
 import { users } from '../users/user.table.js';
 import { channels, messageChannels, type MessageOwnerRow, messageOwners, type MessageRow, messages } from './message.table.js';
-import { visibleChannels, visibleMessages } from './message.scope.js';
 
 
-export const channelById = byIdLoader('channel.byId', channels, visibleChannels);
-export const messageById = byIdLoader('message.byId', messages, visibleMessages);
+export const channelById = byIdLoader('channel.byId', channels, (ctx) => visibleChannels(readerOf(ctx)));
+export const messageById = byIdLoader('message.byId', messages, (ctx) => visibleMessages(readerOf(ctx)));
 export const senderById = byIdLoader('message.sender', users);
 export const channelIdsOfMessage = linkedIdsLoader('message.channelIds', messageChannels, messageChannels.messageId, messageChannels.channelId, messages);
 

@@ -10,13 +10,14 @@ import { findOr404 } from '../../graphql/loaders.js';
 import { mutate } from '../../graphql/mutation.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { Checks } from '../../graphql/validation.js';
+import { readerOf } from '../../graphql/reader.js';
+import { postedTo, visibleMessages } from '../../content/messages.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { schoolById } from '../schools/school.loaders.js';
 import { postMessage } from './message.create.js';
 import { MessageInput, MessagesArgs, MessageUpdateInput } from './message.input.js';
 import { channelById, messageById } from './message.loaders.js';
-import { postedTo, visibleMessages } from './message.scope.js';
 import { channels, messages } from './message.table.js';
 import { Message } from './message.type.js';
 import { inSchool } from '../../auth/tenancy.js';
@@ -66,7 +67,7 @@ const MessageBase = resourceResolver({
     return values;
   },
   listArgs: MessagesArgs,
-  listWhere: async (ctx, args: MessagesArgs) => and(visibleMessages(ctx), ...(await scopes(ctx, args))),
+  listWhere: async (ctx, args: MessagesArgs) => and(visibleMessages(readerOf(ctx)), ...(await scopes(ctx, args))),
   descriptions: {
     show: 'A message; a student credential sees the messages of its channels and those it sent.',
     list: 'Messages of the school, narrowed by channel, school, enrollment or school product (together: all of them).',

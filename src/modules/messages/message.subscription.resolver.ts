@@ -4,9 +4,10 @@ import { Arg, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
+import { readerOf } from '../../graphql/reader.js';
+import { channelVisibleTo } from '../../content/messages.js';
 import { createdRows } from '../notifications/notification.feed.js';
 import { channelById } from './message.loaders.js';
-import { channelVisibleTo } from './message.scope.js';
 import { channels, messageChannels, type MessageRow, messages } from './message.table.js';
 import { Message } from './message.type.js';
 
@@ -28,7 +29,7 @@ async function messageFeed(ctx: Context, channelId: string) {
           .where(and(eq(messageChannels.messageId, row.id), eq(channels.schoolId, row.schoolId))),
       );
       const here = posted.find((p) => p.id === channel.id);
-      return !!here && (await channelVisibleTo(c, here, shared));
+      return !!here && (await channelVisibleTo(readerOf(c), here, shared));
     },
   });
 }

@@ -1,5 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
 import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
 import { linkedRowsLoader } from '../content/related-rows.js';
 import { courses } from '../courses/course.table.js';
@@ -19,15 +17,3 @@ export const pathsOfProduct = linkedRowsLoader('schoolProduct.paths', schoolProd
   schoolProductPaths.position,
   schoolProductPaths.pathId,
 ]);
-
-/** The paths of one product ranked in the product's order (for `rankedPage`). */
-export function productPathRanks(db: Db, productId: number) {
-  return db
-    .select({
-      id: schoolProductPaths.pathId,
-      rank: sql<number>`(row_number() over (order by ${schoolProductPaths.position}, ${schoolProductPaths.pathId}))::int`.mapWith(Number).as('rank'),
-    })
-    .from(schoolProductPaths)
-    .where(eq(schoolProductPaths.schoolProductId, productId))
-    .as('product_path_ranks');
-}

@@ -8,14 +8,16 @@ import { RelationFields } from '../../graphql/relations.js';
 import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
-import { contentScope, pathCondition } from '../content/content-scope.js';
+import { productPathRanks } from '../../content/order.js';
+import { pathCondition } from '../../content/scope.js';
+import { contentScope } from '../content/content-scope.js';
 import { withScopedShow } from '../content/content-show.js';
 import { scopedList } from '../content/content-order.js';
 import { scopeOf, withScope } from '../content/content-view.js';
 import { courses } from '../courses/course.table.js';
 import { Course } from '../courses/course.type.js';
 import { CreatePathInput, PathsArgs, UpdatePathInput } from './path.input.js';
-import { courseIdsOfPath, coursesOfPath, pathById, productPathRanks } from './path.loaders.js';
+import { courseIdsOfPath, coursesOfPath, pathById } from './path.loaders.js';
 import { pathCourses, paths, type PathRow } from './path.table.js';
 import { Path, PathConnection, PathPayload } from './path.type.js';
 

@@ -1,7 +1,7 @@
 import { text } from 'drizzle-orm/pg-core';
 import { codedRowIndexes } from '../../db/indexes.js';
 import { listTable, schoolTable } from '../../db/tables.js';
-import { namedContentColumns } from '../content/content-columns.js';
+import { namedContentColumns } from '../../db/columns.js';
 import { courses } from '../courses/course.table.js';
 
 /** A learning path: an ordered list of courses. */

@@ -7,7 +7,7 @@ import { forbidden, notFound } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { Checks } from '../../graphql/validation.js';
 import { activities, examQuestionOptions, examQuestions, type ActivityRow } from '../activities/activity.table.js';
-import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../content/content-scope.js';
+import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../../content/scope.js';
 import { lessons, type LessonRow } from '../courses/course.table.js';
 import { visibleEnrollments } from '../enrollments/enrollment.loaders.js';
 import { effectiveStatus } from '../enrollments/enrollment.status.js';
@@ -15,7 +15,8 @@ import { enrollments, type EnrollmentRow } from '../enrollments/enrollment.table
 import { emitEvents } from '../events/events.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import type { ActivityAttemptInput, LessonProgressInput } from './progress.input.js';
-import { attendanceRefusal, dayOf, progressOf } from './progress.sql.js';
+import { attendanceRefusal, dayOf } from '../../content/attendance.js';
+import { progressOf } from './progress.sql.js';
 import { activityAttempts, type AttemptAnswer, certificates, contentOpenings, lessonProgress } from './progress.table.js';
 
 /**

@@ -2,6 +2,8 @@ import { MANAGERS } from '../../auth/role-matrix.js';
 import { defineModule } from '../define-module.js';
 import { IntegrationWebhooksResolver, WebhookDeliveryResolver } from './webhook.resolver.js';
 import { webhookRoutes } from './webhook.routes.js';
+// Subscribes the deliveries to the event outbox (events/events.ts knows no consumer).
+import './webhook.fanout.js';
 
 export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions, DEFAULT_RETRY_SCHEDULE_MS } from './webhook.worker.js';
 

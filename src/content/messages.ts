@@ -1,10 +1,8 @@
 import { and, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
-import { inSchool, inSchoolScope, ownStudentId } from '../../auth/tenancy.js';
-import { inList } from '../../db/columns.js';
-import type { Context } from '../../graphql/context.js';
-import type { SharedReads } from '../events/event-bus.js';
-import { enrollments } from '../enrollments/enrollment.table.js';
-import { channels, messageChannels, messages } from './message.table.js';
+import { inList } from '../db/columns.js';
+import { enrollments } from '../modules/enrollments/enrollment.table.js';
+import { channels, messageChannels, messages } from '../modules/messages/message.table.js';
+import type { DbHandle, Reader } from './reader.js';
 
 /*
  * Who sees which channels and messages. Staff, app and platform credentials see every channel and
@@ -13,43 +11,48 @@ import { channels, messageChannels, messages } from './message.table.js';
  * messages posted to those channels, and the messages it sent.
  */
 
-function enrollmentsOf(ctx: Context, studentId: number) {
-  return and(eq(enrollments.studentId, studentId), inSchool(ctx, enrollments.schoolId));
+function enrollmentsOf(reader: Reader, studentId: number) {
+  return and(eq(enrollments.studentId, studentId), reader.inSchool(enrollments.schoolId));
 }
 
-export function visibleChannels(ctx: Context): SQL | undefined {
-  const own = ownStudentId(ctx);
-  if (own === null) return inSchool(ctx, channels.schoolId);
+export function visibleChannels(reader: Reader): SQL | undefined {
+  const own = reader.studentId;
+  if (own === null) return reader.inSchool(channels.schoolId);
   return and(
-    inSchool(ctx, channels.schoolId),
+    reader.inSchool(channels.schoolId),
     or(
       and(isNull(channels.enrollmentId), isNull(channels.schoolProductId)),
-      inArray(channels.enrollmentId, ctx.db.select({ id: enrollments.id }).from(enrollments).where(enrollmentsOf(ctx, own))),
+      inArray(channels.enrollmentId, reader.db.select({ id: enrollments.id }).from(enrollments).where(enrollmentsOf(reader, own))),
       inArray(
         channels.schoolProductId,
-        ctx.db.select({ id: enrollments.schoolProductId }).from(enrollments).where(enrollmentsOf(ctx, own)),
+        reader.db.select({ id: enrollments.schoolProductId }).from(enrollments).where(enrollmentsOf(reader, own)),
       ),
     ),
   );
+}
+
+/** Reads shared by the subscribers of one event (events/event-bus.ts' SharedReads): keys asked in the same tick are read at once. */
+export interface BatchedReads {
+  batch<K, V>(key: string, read: (keys: readonly K[]) => Promise<readonly V[]>): { load(key: K): Promise<V> };
 }
 
 /**
  * `visibleChannels` for a channel already read (a subscription's, for one event): staff see every
  * channel of the school in scope; a student the school-wide ones, and those of one of its
  * enrollments or of an enrollment's product. The enrollment is asked for every student subscribed
- * to the event at once: one read per event and channel, shared (SharedReads.batch).
+ * to the event at once: one read per event and channel, shared (`shared.batch`).
  */
 export async function channelVisibleTo(
-  ctx: Context,
+  reader: Reader,
   channel: { id: number; schoolId: number; enrollmentId: number | null; schoolProductId: number | null },
-  shared: SharedReads,
+  shared: BatchedReads,
 ): Promise<boolean> {
-  if (!inSchoolScope(ctx, channel.schoolId)) return false;
-  const own = ownStudentId(ctx);
+  if (!reader.seesSchool(channel.schoolId)) return false;
+  const own = reader.studentId;
   if (own === null) return true;
   if (channel.enrollmentId === null && channel.schoolProductId === null) return true;
   const enrolled = shared.batch<number, boolean>(`enrolled:${channel.id}`, async (students) => {
-    const rows = await ctx.db
+    const rows = await reader.db
       .selectDistinct({ studentId: enrollments.studentId })
       .from(enrollments)
       .where(
@@ -68,22 +71,22 @@ export async function channelVisibleTo(
   return enrolled.load(own);
 }
 
-export function visibleMessages(ctx: Context): SQL | undefined {
-  const own = ownStudentId(ctx);
-  if (own === null) return inSchool(ctx, messages.schoolId);
-  const inVisibleChannels = ctx.db
+export function visibleMessages(reader: Reader): SQL | undefined {
+  const own = reader.studentId;
+  if (own === null) return reader.inSchool(messages.schoolId);
+  const inVisibleChannels = reader.db
     .select({ id: messageChannels.messageId })
     .from(messageChannels)
     .innerJoin(channels, eq(channels.id, messageChannels.channelId))
-    .where(visibleChannels(ctx));
-  return and(inSchool(ctx, messages.schoolId), or(eq(messages.senderId, own), inArray(messages.id, inVisibleChannels)));
+    .where(visibleChannels(reader));
+  return and(reader.inSchool(messages.schoolId), or(eq(messages.senderId, own), inArray(messages.id, inVisibleChannels)));
 }
 
 /** Messages posted to channels matching `where` (a condition on channels), as a condition on messages. */
-export function postedTo(ctx: Context, where: SQL | undefined): SQL {
+export function postedTo({ db }: DbHandle, where: SQL | undefined): SQL {
   return inArray(
     messages.id,
-    ctx.db
+    db
       .select({ id: messageChannels.messageId })
       .from(messageChannels)
       .innerJoin(channels, eq(channels.id, messageChannels.channelId))

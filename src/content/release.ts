@@ -1,0 +1,61 @@
+import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { lessons } from '../modules/courses/course.table.js';
+import type { Reader } from './reader.js';
+
+/** What one enrollment's student may see (scope.ts' ContentScope of kind `enrollment`), at `now`. */
+export interface EnrollmentScope {
+  kind: 'enrollment';
+  productId: number;
+  enrollmentId: number;
+  activatedAt: Date | null;
+  now: Date;
+}
+
+/** The columns of a lesson the release rule reads: the `lessons` table, or `l.available` etc. in raw SQL. */
+export interface ReleaseColumns {
+  available: SQLWrapper;
+  releaseAt: SQLWrapper;
+  releaseAfter: SQLWrapper;
+}
+
+/**
+ * THE release rule, the only one: whether a lesson is released to an enrollment that was
+ * activated at `activated` (its start when never activated), at the moment `at`. A lesson is
+ * released when it is `available`, its `release_at` has passed, and its `release_after` days have
+ * passed since the activation. Days are added in SQL (`make_interval(days => n)`), in the session's
+ * time zone, which db/client.ts fixes to UTC on every connection: a day is always 24 hours, across
+ * daylight-saving changes too. Every read goes through it: root lists and single reads
+ * (scope.ts' lessonCondition), nested fields (releasedAmong), progress (progress/progress.sql.ts)
+ * and progress writes.
+ */
+export function releaseRule(lesson: ReleaseColumns, activated: SQL, at: SQL): SQL {
+  return sql`(${lesson.available} and (${lesson.releaseAt} is null or ${lesson.releaseAt} <= ${at}) and (${lesson.releaseAfter} is null or ${activated} + make_interval(days => ${lesson.releaseAfter}) <= ${at}))`;
+}
+
+/** A moment as a timestamptz parameter. */
+export const momentSql = (moment: Date): SQL => sql`${moment.toISOString()}::timestamptz`;
+
+/** The release rule for an enrollment scope, on the `lessons` table. */
+export function releasedInScope(scope: EnrollmentScope): SQL {
+  return releaseRule(lessons, momentSql(scope.activatedAt ?? scope.now), momentSql(scope.now));
+}
+
+/**
+ * Which of `keys` (a lesson of the reader's school in an enrollment scope) are released, for lessons
+ * already loaded (nested fields: `enrollment { courses { modules { lessons } } }`), where each
+ * enrollment has its own activation: ONE statement for the whole batch, by releaseRule.
+ */
+export async function releasedAmong(reader: Reader, keys: readonly { scope: EnrollmentScope; lessonId: number }[]): Promise<boolean[]> {
+  if (keys.length === 0) return [];
+  const values = sql.join(
+    keys.map((k, i) => sql`(${i}::int, ${k.lessonId}::int, ${momentSql(k.scope.activatedAt ?? k.scope.now)}, ${momentSql(k.scope.now)})`),
+    sql`, `,
+  );
+  const rows = await reader.db
+    .select({ i: sql<number>`k.i`.mapWith(Number) })
+    .from(lessons)
+    .innerJoin(sql`(values ${values}) as k(i, lesson_id, activated, at)`, sql`${lessons.id} = k.lesson_id`)
+    .where(and(reader.inSchool(lessons.schoolId), releaseRule(lessons, sql`k.activated`, sql`k.at`)));
+  const released = new Set(rows.map((r) => r.i));
+  return keys.map((_, i) => released.has(i));
+}
