@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { apiTokens } from '../src/modules/auth-tokens/api-token.table.js';
+import { apiTokens } from '../src/auth/api-token.table.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 // Credentials through the API (createApiToken / revokeApiToken): what `npm run token` uses on a running service.

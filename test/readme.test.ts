@@ -10,8 +10,9 @@ import { projectRoot } from '../src/db/client.js';
 import { resolveLimits } from '../src/graphql/limits.js';
 import { appSchema } from '../src/graphql/schema.js';
 import { routes } from '../src/modules/index.js';
-import { schoolStatusAccess, type SchoolStatus } from '../src/auth/school-gate.js';
-import { schools } from '../src/modules/schools/school.table.js';
+import { schoolStatusAccess } from '../src/auth/school-gate.js';
+import type { SchoolStatus } from '../src/db/school.table.js';
+import { schools } from '../src/db/school.table.js';
 import { mediaFixtures } from './support/media.fixtures.js';
 import { type Service, startService } from './support/service.js';
 

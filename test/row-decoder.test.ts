@@ -2,7 +2,7 @@ import * as drizzle from 'drizzle-orm';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SelectedField } from '../src/db/row-decoder.js';
-import { schools } from '../src/modules/schools/school.table.js';
+import { schools } from '../src/db/school.table.js';
 import { type Service, startService } from './support/service.js';
 
 /** drizzle's own row mapping (exported, typed internal). */

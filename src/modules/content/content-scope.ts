@@ -8,7 +8,7 @@ import { enrollments } from '../enrollments/enrollment.table.js';
 import { pathCourses } from '../paths/path.table.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { schoolProductCourses, schoolProductPaths } from '../school-products/school-product-content.table.js';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, ownRows, ownStudentId } from '../../auth/tenancy.js';
 import { attendanceRefusal } from '../progress/progress.sql.js';
 import { type EnrollmentScope, releasedInScope } from './content-release.js';
 
@@ -48,12 +48,11 @@ export async function contentScope(
   }
   if (args.enrollmentId) {
     const id = idOrNull(args.enrollmentId);
-    const own = ctx.credential?.role === 'student' ? eq(enrollments.studentId, ctx.credential.userId ?? -1) : undefined;
     const [enrollment] = id
       ? await ctx.db
           .select()
           .from(enrollments)
-          .where(and(eq(enrollments.id, id), inSchool(ctx, enrollments.schoolId), own))
+          .where(and(eq(enrollments.id, id), inSchool(ctx, enrollments.schoolId), ownRows(ctx, enrollments.studentId)))
       : [];
     if (!enrollment) throw notFound('Enrollment');
     const now = ctx.now();
@@ -71,7 +70,7 @@ export async function contentScope(
  * school's or a product's: `things` names what is read, `route` where a student reads it.
  */
 export function requireEnrollmentForStudent(ctx: Context, scope: ContentScope, things: string, route: string): void {
-  if (ctx.credential?.role === 'student' && scope.kind !== 'enrollment' && scope.kind !== 'nothing')
+  if (ownStudentId(ctx) !== null && scope.kind !== 'enrollment' && scope.kind !== 'nothing')
     throw forbidden(`A student reads ${things} through its enrollment (enrollmentId, or ${route})`);
 }
 
