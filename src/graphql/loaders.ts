@@ -76,7 +76,8 @@ export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (c
     let foreign: number[] | undefined;
     const byId = new Map<number, (typeof rows)[number]>();
     for (const row of rows) {
-      if (inSchoolScope(ctx, row.schoolId)) byId.set(row.id, row);
+      // A row of no school (a nullable school_id) is not judged, as the output check does not judge it.
+      if (typeof row.schoolId !== 'number' || inSchoolScope(ctx, row.schoolId)) byId.set(row.id, row);
       else (foreign ??= []).push(row.schoolId);
     }
     if (foreign) ctx.log(new TenancyBreach(name, oneSchool(ctx), [...new Set(foreign)]));
@@ -96,7 +97,7 @@ export function publicByIdLoader<T extends Owned>(name: string, table: T): ByIdL
 }
 
 function byIdRead<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined) {
-  type Row = T['$inferSelect'] & { id: number; schoolId: number };
+  type Row = T['$inferSelect'] & { id: number; schoolId: number | null };
   return keyedRead<Row>(table, name, table.id, (db, where) => db.select().from(table as PgTable).where(where), visible);
 }
 
