@@ -28,15 +28,17 @@ const COMPILE_AFTER_RUNS = 1;
 
 type Entry = { runs: number; mutation: boolean; acrossSchools: boolean; jit?: { query: CompiledQuery; operation: OperationDefinitionNode } | null };
 
-/** Whether a mutation runs a root field that makes a school (marked ACTS_ACROSS_SCHOOLS), through fragments too. */
+/**
+ * Whether a mutation runs a root field that makes a school (marked ACTS_ACROSS_SCHOOLS), through
+ * fragments too: the whole operation then runs in the context derived for it (context.ts).
+ */
 function actsAcrossSchools(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode | null | undefined): boolean {
   const fields = schema.getMutationType()?.getFields();
   if (!fields || operation?.operation !== 'mutation') return false;
-  const marked = Object.keys(ACTS_ACROSS_SCHOOLS)[0];
   const seen = new Set<string>();
   const visit = (set: SelectionSetNode): boolean =>
     set.selections.some((selection) => {
-      if (selection.kind === Kind.FIELD) return !!fields[selection.name.value]?.extensions?.[marked];
+      if (selection.kind === Kind.FIELD) return fields[selection.name.value]?.extensions?.actsAcrossSchools === ACTS_ACROSS_SCHOOLS.actsAcrossSchools;
       if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet);
       if (seen.has(selection.name.value)) return false;
       seen.add(selection.name.value);
