@@ -99,6 +99,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? (() => new Date()),
     credentials,
     webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? config.webhooksAllowPrivateNetworks,
+    // A by-id loader's withheld breach is logged like any other (`log`, below: called only while serving).
+    log: (error) => log(error),
   };
   const trustProxy = options.trustProxy ?? config.trustProxy;
   const logger: FastifyBaseLogger | undefined = options.logger === true ? createLogger({ stream: options.logStream }) : options.logger || undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { apiTokens } from '../src/modules/auth-tokens/api-token.table.js';
+import { apiTokens } from '../src/auth/api-token.table.js';
 import { type Service, type TestSchool } from './support/service.js';
 import { twoSchools } from './support/world.js';
 

@@ -7,7 +7,10 @@ import { migrationsFolder } from '../src/db/client.js';
 import { artifactPath, artifacts } from '../src/tools/artifacts.js';
 
 // Every table module, as drizzle.config.ts names them for drizzle-kit.
-const tableModules = import.meta.glob<Record<string, unknown>>(['../src/modules/**/*.table.ts', '../src/http/*.table.ts'], { eager: true });
+const tableModules = import.meta.glob<Record<string, unknown>>(
+  ['../src/db/*.table.ts', '../src/auth/*.table.ts', '../src/modules/**/*.table.ts', '../src/http/*.table.ts'],
+  { eager: true },
+);
 
 describe('generated artifacts', () => {
   for (const [name, { file, render }] of Object.entries(artifacts)) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schoolProducts, schoolProductTopics } from '../src/modules/school-products/school-product.table.js';
-import { schools } from '../src/modules/schools/school.table.js';
+import { schools } from '../src/db/school.table.js';
 import { type Service, startService } from './support/service.js';
 
 /** Seeds `schoolCount` schools with `productCount` products and 2 topics each, straight into the tables. */

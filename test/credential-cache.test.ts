@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../src/app.js';
-import { apiTokens } from '../src/modules/auth-tokens/api-token.table.js';
+import { apiTokens } from '../src/auth/api-token.table.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 // The credential cache as production runs it (CREDENTIAL_CACHE_SECONDS): a checked token is reused

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiTokens } from '../src/modules/auth-tokens/api-token.table.js';
+import { apiTokens } from '../src/auth/api-token.table.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 describe('credentials and tenancy', () => {

@@ -2,6 +2,7 @@ import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkSchoolRows, TenancyBreach } from '../src/auth/egress.js';
+import { NO_SCOPE } from '../src/auth/tenancy.js';
 import { type Context, defineLoader } from '../src/graphql/context.js';
 import { loadMany } from '../src/graphql/loaders.js';
 import { contextFor } from '../src/graphql/request-context.js';
@@ -120,6 +121,6 @@ describe('the check on the real LoaderRegistry', () => {
     expect(checkSchoolRows(ctx, { nodes: [own], totalCount: 1 }, 'Query.test')).toEqual({ nodes: [own], totalCount: 1 });
     const platform = await contextFor({ db: service.db, now: () => new Date() }, { authorization: `Bearer ${service.platform.token}`, 'x-school-id': String(school.id) });
     expect(checkSchoolRows(platform, foreign, 'Query.test')).toBe(foreign);
-    expect(checkSchoolRows({ ...ctx, tenancy: 'anonymous', schoolId: null, credential: null }, foreign, 'Query.test')).toBe(foreign);
+    expect(checkSchoolRows({ ...ctx, scope: NO_SCOPE, credential: null }, foreign, 'Query.test')).toBe(foreign);
   });
 });

@@ -173,4 +173,34 @@ describe('layout', () => {
     expect([...graph.values()].flat().length).toBeGreaterThan(500);
     expect(circlesOf(graph).map((circle) => circle.join(' ↔ '))).toEqual([]);
   });
+
+  // Tenancy is decided in one module: every other file asks it (inSchool, inSchoolScope, writeSchool,
+  // ownRows...) and never reads the request's scope or compares a school id with the request's itself.
+  it('no file of src/ but src/auth/tenancy.ts builds a school predicate from the request', () => {
+    const helpers = '(?:writeSchool|oneSchool|schoolScope|guardedSchool)';
+    const builders = [
+      /\b(?:ctx|context|c|access|request)\??\.scope\b/, // reads the request's scope
+      /\{[^{}]*\bscope\b[^{}]*\}\s*=\s*(?:ctx|context|c|access|request)\b/, // destructures it
+      new RegExp(`${helpers}\\([^)]*\\)\\s*[!=]==?(?!=)\\s*(?!\\s|null\\b|undefined\\b|')|[\\w.]+\\s*[!=]==?\\s*${helpers}\\(`), // compares a school id with the request's
+      new RegExp(`\\beq\\(\\s*[\\w.]+\\s*,\\s*${helpers}\\(`), // the request's school as SQL
+      /credential[?!]?\.schoolId\s*[!=]==?|[!=]==?\s*[\w.]*credential[?!]?\.schoolId|\beq\([^()]*credential[?!]?\.schoolId/, // the credential's school as a condition
+    ];
+    const samples = [
+      'const visible = ids.filter((id) => id === ctx.scope.id);',
+      'const { scope } = ctx;',
+      'if (row.schoolId !== oneSchool(ctx)) throw notFound();',
+      'if (writeSchool(ctx) === row.schoolId) return row;',
+      '.where(eq(table.schoolId, writeSchool(ctx)))',
+      'rows.filter((r) => r.schoolId === ctx.credential?.schoolId)',
+      'and(eq(courses.id, id), eq(courses.schoolId, ctx.credential!.schoolId!))',
+    ];
+    for (const text of samples) expect(builders.some((b) => b.test(text)), text).toBe(true);
+    for (const text of ["if (oneSchool(ctx) === null) throw e;", "if (schoolScope(ctx) === 'none') throw e;", 'and(eq(t.id, id), inSchool(ctx, t.schoolId))', 'k.scope.activatedAt'])
+      expect(builders.some((b) => b.test(text)), text).toBe(false);
+    const files = sourceFiles('src').filter((file) => {
+      const text = readFileSync(join(projectRoot, file), 'utf8');
+      return builders.some((b) => b.test(text));
+    });
+    expect(files).toEqual(['src/auth/tenancy.ts']);
+  });
 });

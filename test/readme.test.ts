@@ -9,8 +9,8 @@ import { config } from '../src/config.js';
 import { projectRoot } from '../src/db/client.js';
 import { resolveLimits } from '../src/graphql/limits.js';
 import { appSchema, routes } from '../src/service-modules.js';
-import { schoolStatusAccess, type SchoolStatus } from '../src/auth/school-gate.js';
-import { schools } from '../src/modules/schools/school.table.js';
+import { schoolStatusAccess } from '../src/auth/school-gate.js';
+import { type SchoolStatus, schools } from '../src/db/school.table.js';
 import { mediaFixtures } from './support/media.fixtures.js';
 import { type Service, startService } from './support/service.js';
 

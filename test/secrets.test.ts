@@ -13,7 +13,7 @@ import {
   verifyToken,
 } from '../src/auth/secrets.js';
 import { ConfigurationError } from '../src/config.js';
-import { schools } from '../src/modules/schools/school.table.js';
+import { schools } from '../src/db/school.table.js';
 import { type Service, startService } from './support/service.js';
 
 describe('secrets', () => {

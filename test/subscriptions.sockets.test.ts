@@ -6,7 +6,7 @@ import { createApp, subscriptionServers } from '../src/app.js';
 import { digestToken } from '../src/auth/credential.js';
 import { type Database, openDatabase } from '../src/db/client.js';
 import type { SocketLimits } from '../src/graphql/socket-registry.js';
-import { apiTokens } from '../src/modules/auth-tokens/api-token.table.js';
+import { apiTokens } from '../src/auth/api-token.table.js';
 import { notify } from '../src/modules/notifications/notification.notify.js';
 import { rateLimitBuckets } from '../src/http/rate-limit.table.js';
 import { fixtures } from './support/messages.fixtures.js';

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { chooseSecretsKey } from '../src/auth/secrets.js';
 import { type Database, openDatabase } from '../src/db/client.js';
-import { apiTokens } from '../src/modules/auth-tokens/api-token.table.js';
-import { schools } from '../src/modules/schools/school.table.js';
+import { apiTokens } from '../src/auth/api-token.table.js';
+import { schools } from '../src/db/school.table.js';
 import { Client, type Service, startService } from './support/service.js';
 
 // The token and seed commands as processes (src/tools/*.ts under tsx), as a newcomer meets them:

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Queryable } from '../db/client.js';
-import type { SchoolStatus } from './school-gate.js';
+import type { SchoolStatus } from '../db/school.table.js';
 import { type Credential, digestToken, findCredential } from './credential.js';
 
 /** The channel a change of credentials is announced on: every instance drops its cached credentials. */

@@ -1,11 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
-import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
-import type { SchoolStatus } from './school-gate.js';
-import { schools } from '../modules/schools/school.table.js';
+import { schools, type SchoolStatus } from '../db/school.table.js';
+import { apiTokens, tokenRole } from './api-token.table.js';
 
-export type Role = 'platform' | 'admin' | 'collaborator' | 'student' | 'app';
+export type Role = (typeof tokenRole.enumValues)[number];
 
 /** Who is calling: resolved once per request from the Authorization header. */
 export interface Credential {

@@ -1,11 +1,12 @@
 import { defaultFieldResolver, getNullableType, type GraphQLField, type GraphQLFieldResolver, type GraphQLObjectType, type GraphQLSchema, isListType, isNonNullType } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { SchoolStatus } from '../db/school.table.js';
+import { AppError, forbidden } from '../errors/app-error.js';
 import type { Role } from './credential.js';
-import { AppError, forbidden } from '../graphql/errors.js';
-import { loneEvent, mayFireSchoolEvent } from '../modules/schools/school.state.js';
-import { schoolStatusAccess, type SchoolStatus } from './school-gate.js';
+import { loneEvent, mayFireSchoolEvent } from './school-lifecycle.js';
+import { schoolStatusAccess } from './school-gate.js';
 import { checkSchoolRows } from './egress.js';
 import { accessOf, fieldReaders, type RoleMatrix, type Rule } from './role-matrix.js';
+import type { RequestAccess } from './tenancy.js';
 
 /**
  * Installs the role matrix (assembled from the modules' declarations: auth/role-matrix.ts) on the
@@ -47,7 +48,7 @@ export function installRoleMatrix(schema: GraphQLSchema, { operations, fields }:
  * arguments; REST asks before it reads the body (without them), and the resolver's guard asks
  * again with them, so a gate that depends on them decides there.
  */
-export function refusal(ctx: Context, rule: Rule, mutation: boolean, args?: Record<string, unknown>): AppError | null {
+export function refusal(ctx: RequestAccess, rule: Rule, mutation: boolean, args?: Record<string, unknown>): AppError | null {
   if (rule.public) return null;
   const credential = ctx.credential;
   if (!credential) return new AppError('unauthenticated', 'A valid credential is required (Authorization: Bearer <token>)');
@@ -71,7 +72,7 @@ function passesReadOnly(rule: Rule, args: Record<string, unknown> | undefined, r
   return event !== null && mayFireSchoolEvent(role, status, event);
 }
 
-function guardOperation(field: GraphQLField<unknown, Context>, rule: Rule, mutation: boolean) {
+function guardOperation(field: GraphQLField<unknown, RequestAccess>, rule: Rule, mutation: boolean) {
   // A subscription is refused before it starts listening; each event it then yields passes the resolve guard below.
   const subscribe = field.subscribe;
   if (subscribe)
@@ -80,7 +81,7 @@ function guardOperation(field: GraphQLField<unknown, Context>, rule: Rule, mutat
       if (refused) throw refused;
       return subscribe(source, args, ctx, info);
     };
-  const resolve: GraphQLFieldResolver<unknown, Context> = field.resolve ?? defaultFieldResolver;
+  const resolve: GraphQLFieldResolver<unknown, RequestAccess> = field.resolve ?? defaultFieldResolver;
   field.resolve = (source, args, ctx, info) => {
     const refused = refusal(ctx, rule, mutation, args);
     if (refused) throw refused;
@@ -92,8 +93,8 @@ function guardOperation(field: GraphQLField<unknown, Context>, rule: Rule, mutat
   };
 }
 
-function guardField(field: GraphQLField<any, Context>, readers: (typeof fieldReaders)[keyof typeof fieldReaders], hidden: null | []) {
-  const resolve: GraphQLFieldResolver<any, Context> = field.resolve ?? defaultFieldResolver;
+function guardField(field: GraphQLField<any, RequestAccess>, readers: (typeof fieldReaders)[keyof typeof fieldReaders], hidden: null | []) {
+  const resolve: GraphQLFieldResolver<any, RequestAccess> = field.resolve ?? defaultFieldResolver;
   field.resolve = (source, args, ctx, info) => {
     const credential = ctx.credential;
     const may =

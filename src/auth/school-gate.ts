@@ -1,11 +1,6 @@
-/**
- * A school's lifecycle states (the `school_status` enum of modules/schools/school.table.ts, in its
- * order) and what each lets the school's own credentials do. Kept here, below auth/ and graphql/,
- * so the credential lookup, the guard and the context read them without importing a module;
- * modules/schools/school.state.ts holds the events that move a school between them.
- */
-export const SCHOOL_STATUSES = ['pending', 'trial', 'active', 'overdue', 'blocked', 'suspended', 'canceled'] as const;
-export type SchoolStatus = (typeof SCHOOL_STATUSES)[number];
+import type { SchoolStatus } from '../db/school.table.js';
+
+// A school's states live with the schools table (db/school.table.ts); auth/school-lifecycle.ts moves a school between them.
 
 /**
  * The school gate: what a school's status lets its own credentials do (the platform is never

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import { storedSecret } from '../auth/secrets.js';
-import { schools } from '../modules/schools/school.table.js';
+import { schools } from './school.table.js';
+import { storedSecret } from './secrets.js';
 import type { Db, Queryable } from './types.js';
 
 /**

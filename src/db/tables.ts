@@ -7,7 +7,7 @@ import {
   type PgColumnBuilderBase,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
-import { schoolRef } from '../modules/schools/school.table.js';
+import { schoolRef } from './school.table.js';
 import { belongsTo, id, timestamps } from './columns.js';
 import { indexOn } from './indexes.js';
 

@@ -1,29 +1,19 @@
 import DataLoader from 'dataloader';
-import type { Credential } from '../auth/credential.js';
-import type { Db } from '../db/client.js';
-import type { SchoolStatus } from '../auth/school-gate.js';
 import { checkSchoolRows } from '../auth/egress.js';
+import { acrossSchools, type RequestAccess } from '../auth/tenancy.js';
+import type { Db } from '../db/client.js';
 import type { ExecutionBudget } from './budget.js';
 
 /**
- * Who a request acts for, explicitly: the platform across schools, one school, or nobody. Tenancy
- * conditions fail closed: only `platform` reads across schools; `anonymous` matches no row.
+ * What every resolver receives; built once per request by graphql/request-context.ts. Its
+ * credential, scope and school status (auth/tenancy.ts' RequestAccess) are decided there and
+ * never change; an act that makes a school runs in a context of its own (`acrossSchoolsContext`).
  */
-export type Tenancy = 'platform' | 'school' | 'anonymous';
-
-/** What every resolver receives; built once per request by graphql/request-context.ts. */
-export interface Context {
+export interface Context extends RequestAccess {
   db: Db;
-  credential: Credential | null;
-  /**
-   * The school every read and write is scoped to: the credential's school, or for a platform
-   * credential the school it names with `X-School-Id` (null: a platform credential reading across schools).
-   */
-  schoolId: number | null;
-  tenancy: Tenancy;
-  /** The status of the credential's own school (null for the platform and anonymous): it gates what the credential may do. */
-  schoolStatus: SchoolStatus | null;
   now(): Date;
+  /** Logs an error under the request without failing it (a by-id loader's withheld breach, graphql/loaders.ts). */
+  log(error: unknown): void;
   /** Webhook URLs may name loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE_NETWORKS): checked when an integration is saved. */
   webhooksAllowPrivateNetworks?: boolean;
   loaders: LoaderRegistry;
@@ -54,12 +44,8 @@ export function defineLoader<K, V>(
 /** Per-request loaders, each created on first use (Saleor's pattern). */
 export class LoaderRegistry {
   private readonly loaders = new Map<LoaderDefinition<any, any>, DataLoader<any, any, any>>();
+  /** `ctx` gives the context the batches read (Apollo hands resolvers a shallow copy of it). */
   constructor(private readonly ctx: () => Context) {}
-
-  /** The context the batches read (Apollo hands resolvers a shallow copy of it). */
-  context(): Context {
-    return this.ctx();
-  }
 
   get<K, V>(definition: LoaderDefinition<K, V>): DataLoader<K, V, unknown> {
     let loader = this.loaders.get(definition);
@@ -85,3 +71,24 @@ export class LoaderRegistry {
 
 export const load = <K, V>(ctx: Context, definition: LoaderDefinition<K, V>, key: K) =>
   ctx.loaders.get(definition).load(key);
+
+/** A context of `fields` with loaders of its own, whose batches read it. */
+export function withLoaders<C extends Omit<Context, 'loaders'>>(fields: C): C & { loaders: LoaderRegistry } {
+  const ctx = { ...fields, loaders: undefined as unknown as LoaderRegistry };
+  ctx.loaders = new LoaderRegistry(() => ctx);
+  return ctx;
+}
+
+/**
+ * Marks a root field that makes a school (`@Extensions(ACTS_ACROSS_SCHOOLS)`): an operation running
+ * one runs in `acrossSchoolsContext` (graphql/executor.ts).
+ */
+export const ACTS_ACROSS_SCHOOLS = { actsAcrossSchools: true } as const;
+
+/** The context of an operation that makes a school: the same request in the scope `acrossSchools` derives, with loaders of its own (nothing read in the other scope is reused). */
+export function acrossSchoolsContext<C extends Context>(ctx: C): C {
+  const scope = acrossSchools(ctx);
+  if (!scope) return ctx;
+  const { loaders: _, ...fields } = ctx;
+  return withLoaders({ ...fields, scope }) as C;
+}

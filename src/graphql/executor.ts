@@ -7,11 +7,13 @@ import {
   getVariableValues,
   GraphQLError,
   type GraphQLSchema,
+  Kind,
   type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { type BudgetLimits, ExecutionBudget } from './budget.js';
-import type { Context } from './context.js';
+import { ACTS_ACROSS_SCHOOLS, acrossSchoolsContext, type Context } from './context.js';
 
 /** How an operation runs: the document, which operation of it, the request's context and variables. */
 export type Executor = (
@@ -24,7 +26,27 @@ export type Executor = (
 /** The runs of an operation on graphql-js before it is compiled: a one-off query is not worth compiling. */
 const COMPILE_AFTER_RUNS = 1;
 
-type Entry = { runs: number; mutation: boolean; jit?: { query: CompiledQuery; operation: OperationDefinitionNode } | null };
+type Entry = { runs: number; mutation: boolean; acrossSchools: boolean; jit?: { query: CompiledQuery; operation: OperationDefinitionNode } | null };
+
+/**
+ * Whether a mutation runs a root field that makes a school (marked ACTS_ACROSS_SCHOOLS), through
+ * fragments too: the whole operation then runs in the context derived for it (context.ts).
+ */
+function actsAcrossSchools(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode | null | undefined): boolean {
+  const fields = schema.getMutationType()?.getFields();
+  if (!fields || operation?.operation !== 'mutation') return false;
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode): boolean =>
+    set.selections.some((selection) => {
+      if (selection.kind === Kind.FIELD) return fields[selection.name.value]?.extensions?.actsAcrossSchools === ACTS_ACROSS_SCHOOLS.actsAcrossSchools;
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet);
+      if (seen.has(selection.name.value)) return false;
+      seen.add(selection.name.value);
+      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
+      return fragment?.kind === Kind.FRAGMENT_DEFINITION && visit(fragment.selectionSet);
+    });
+  return visit(operation.selectionSet);
+}
 
 /**
  * Runs operations compiled by graphql-jit: an operation is compiled into a function that resolves
@@ -48,7 +70,11 @@ export function compiledExecutor(
     if (!byOperation) entries.set(document, (byOperation = new Map()));
     const key = operationName ?? '';
     let entry = byOperation.get(key);
-    if (!entry) byOperation.set(key, (entry = { runs: 0, mutation: getOperationAST(document, operationName)?.operation === 'mutation' }));
+    if (!entry) {
+      const operation = getOperationAST(document, operationName);
+      entry = { runs: 0, mutation: operation?.operation === 'mutation', acrossSchools: actsAcrossSchools(schema, document, operation) };
+      byOperation.set(key, entry);
+    }
     if (entry.jit === undefined && entry.runs++ >= compileAfterRuns) {
       const query = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
       const operation = getOperationAST(document, operationName);
@@ -69,13 +95,15 @@ export function compiledExecutor(
   };
   const run: Executor = async (document, operationName, contextValue, variableValues) => {
     const entry = compiled(document, operationName);
-    if (!budget) return once(entry, document, operationName, contextValue, variableValues);
     // A query is stopped at its deadline, while a statement may still be running; a mutation is
     // waited for (its transaction commits or rolls back as a whole), and only its reply is budgeted.
-    const spent = (contextValue.budget = new ExecutionBudget(budget, !entry.mutation));
+    // Set before the context is derived, so both share it (Apollo reports it from the request's context).
+    const spent = budget ? (contextValue.budget = new ExecutionBudget(budget, !entry.mutation)) : undefined;
+    const ctx = entry.acrossSchools ? acrossSchoolsContext(contextValue) : contextValue;
+    if (!budget || !spent) return once(entry, document, operationName, ctx, variableValues);
     const timer = entry.mutation ? undefined : setTimeout(() => spent.timeOut(), budget.timeoutMs);
     try {
-      const result = await Promise.race([once(entry, document, operationName, contextValue, variableValues), spent.stopped]);
+      const result = await Promise.race([once(entry, document, operationName, ctx, variableValues), spent.stopped]);
       // Stopped: the reply is that one error; the abandoned execution settles no further field.
       return result instanceof GraphQLError ? { errors: [result] } : result;
     } finally {

@@ -1,10 +1,11 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { inSchool, schoolScope } from '../auth/tenancy.js';
+import { TenancyBreach } from '../auth/egress.js';
+import { inSchool, inSchoolPrepared, inSchoolScope, oneSchool, schoolScope } from '../auth/tenancy.js';
 import type { Queryable } from '../db/client.js';
 import { columnKey, inList, inListPlaceholder } from '../db/columns.js';
-import { type Context, defineLoader, type LoaderDefinition } from './context.js';
-import { notFound } from './errors.js';
+import { notFound } from '../errors/app-error.js';
+import { type Context, defineLoader, type LoaderDefinition, publicLoader } from './context.js';
 import { registerListColumn } from './list-bounds.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
@@ -33,7 +34,7 @@ type Select = PromiseLike<unknown> & { prepare(name: string): { execute(values: 
  * rows (the caller's general path decides).
  */
 function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => Select, ownWhere: SQL) {
-  const inOneSchool = builtOnce((db) => query(db, and(ownWhere, eq(table.schoolId, sql.placeholder('schoolId')))!).prepare(`${name}.school`));
+  const inOneSchool = builtOnce((db) => query(db, and(ownWhere, inSchoolPrepared(table.schoolId))!).prepare(`${name}.school`));
   const acrossSchools = builtOnce((db) => query(db, ownWhere).prepare(`${name}.all`));
   return (ctx: Context, values: Record<string, unknown>): Promise<R[]> | null => {
     const scope = schoolScope(ctx);
@@ -63,16 +64,41 @@ export interface ByIdLoader<T extends Owned> extends LoaderDefinition<number, T[
 /**
  * Rows of a school-owned table by id, filtered by the caller's school, or by `visible` where a
  * credential sees less (a student its own rows). A row not visible is null.
+ *
+ * A row outside the request's scope that the read still returned (a `visible` that forgot the
+ * school) is withheld as not found, a 404 like any foreign id, and the breach is logged under the
+ * request; the output check (auth/egress.ts) stays behind it for every other loader and reply.
  */
 export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined): ByIdLoader<T> {
-  type Row = T['$inferSelect'] & { id: number };
-  const read = keyedRead<Row>(table, name, table.id, (db, where) => db.select().from(table as PgTable).where(where), visible);
+  const read = byIdRead(name, table, visible);
   const loader = defineLoader(name, async (ctx, ids: readonly number[]) => {
     const rows = await read(ctx, ids);
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    let foreign: number[] | undefined;
+    const byId = new Map<number, (typeof rows)[number]>();
+    for (const row of rows) {
+      // A row of no school (a nullable school_id) is not judged, as the output check does not judge it.
+      if (typeof row.schoolId !== 'number' || inSchoolScope(ctx, row.schoolId)) byId.set(row.id, row);
+      else (foreign ??= []).push(row.schoolId);
+    }
+    if (foreign) ctx.log(new TenancyBreach(name, oneSchool(ctx), [...new Set(foreign)]));
     return ids.map((id) => byId.get(id) ?? null);
   });
   return { ...loader, table };
+}
+
+/** A by-id loader of a public view (a media's, read with no credential): any school's row for whoever names it, unchecked. */
+export function publicByIdLoader<T extends Owned>(name: string, table: T): ByIdLoader<T> {
+  const read = byIdRead(name, table, () => undefined);
+  const loader = defineLoader(name, async (ctx, ids: readonly number[]) => {
+    const byId = new Map((await read(ctx, ids)).map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+  return { ...publicLoader(loader), table };
+}
+
+function byIdRead<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined) {
+  type Row = T['$inferSelect'] & { id: number; schoolId: number | null };
+  return keyedRead<Row>(table, name, table.id, (db, where) => db.select().from(table as PgTable).where(where), visible);
 }
 
 /** A batch's rows grouped by their parent, in the order of the parents asked for (none for a parent without rows). */

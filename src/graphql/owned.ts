@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { writeSchool } from '../auth/tenancy.js';
+import { inWriteSchool } from '../auth/tenancy.js';
 import type { Queryable } from '../db/client.js';
 import type { Context } from './context.js';
 import { notFound } from './errors.js';
@@ -17,7 +17,7 @@ export async function lockOwned<T extends Owned>(tx: Queryable, ctx: Context, ta
   const [row] = await tx
     .select()
     .from(table as PgTable)
-    .where(and(eq(table.id, id), eq(table.schoolId, writeSchool(ctx))))
+    .where(and(eq(table.id, id), inWriteSchool(ctx, table.schoolId)))
     .for('update');
   if (!row) throw notFound(what);
   return row as T['$inferSelect'];
@@ -27,7 +27,7 @@ export async function lockOwned<T extends Owned>(tx: Queryable, ctx: Context, ta
 export async function deleteOwned<T extends Owned>(tx: Queryable, ctx: Context, table: T, id: number, what: string): Promise<T['$inferSelect']> {
   const [row] = await tx
     .delete(table as PgTable)
-    .where(and(eq(table.id, id), eq(table.schoolId, writeSchool(ctx))))
+    .where(and(eq(table.id, id), inWriteSchool(ctx, table.schoolId)))
     .returning();
   if (!row) throw notFound(what);
   return row as T['$inferSelect'];

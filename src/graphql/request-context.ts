@@ -1,8 +1,9 @@
 import type { CredentialCache } from '../auth/credential-cache.js';
 import { findCredential, tokenFromHeader } from '../auth/credential.js';
+import { NO_SCOPE, scopeOf } from '../auth/tenancy.js';
 import type { Db } from '../db/client.js';
-import { type Context, LoaderRegistry } from './context.js';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/app-error.js';
+import { type Context, withLoaders } from './context.js';
 
 export interface ContextDeps {
   db: Db;
@@ -11,6 +12,8 @@ export interface ContextDeps {
   credentials?: CredentialCache;
   /** See Context.webhooksAllowPrivateNetworks (off unless given). */
   webhooksAllowPrivateNetworks?: boolean;
+  /** Logs an error under the request (app.ts). Without it, what a context would log fails the request instead, so nothing goes unseen. */
+  log?: (error: unknown) => void;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -19,10 +22,11 @@ const header = (headers: Headers, name: string) => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-/** PostgreSQL's integer: a school id beyond it names no school. */
-const MAX_ID = 2_147_483_647;
+const failLoudly = (error: unknown) => {
+  throw error;
+};
 
-/** Resolves the credential (one indexed lookup, with its school's status) and the school scope of a request. */
+/** Resolves the credential (one indexed lookup, with its school's status) and the scope of a request (auth/tenancy.ts). */
 export async function contextFor(deps: ContextDeps, headers: Headers): Promise<Context> {
   const authorization = header(headers, 'authorization');
   if (!authorization) return anonymousContext(deps);
@@ -31,21 +35,13 @@ export async function contextFor(deps: ContextDeps, headers: Headers): Promise<C
   const found = deps.credentials ? await deps.credentials.find(deps.db, token) : await findCredential(deps.db, token);
   if (!found) throw new AppError('unauthenticated', 'The credential is not valid');
   const { credential, schoolStatus } = found;
-  let schoolId = credential.schoolId;
-  const acting = header(headers, 'x-school-id');
-  if (credential.role === 'platform' && acting) {
-    const id = acting.trim();
-    if (!/^\d{1,10}$/.test(id) || Number(id) < 1 || Number(id) > MAX_ID) throw new AppError('bad_request', 'X-School-Id must be a school id');
-    schoolId = Number(id);
-  }
-  if (credential.role !== 'platform' && schoolId === null) throw new AppError('unauthenticated', 'The credential is not valid');
   return withLoaders({
     db: deps.db,
     credential,
-    schoolId,
-    tenancy: credential.role === 'platform' && schoolId === null ? 'platform' : 'school',
+    scope: scopeOf(credential, header(headers, 'x-school-id')),
     schoolStatus: credential.role === 'platform' ? null : schoolStatus,
     now: deps.now,
+    log: deps.log ?? failLoudly,
     webhooksAllowPrivateNetworks: deps.webhooksAllowPrivateNetworks,
   });
 }
@@ -53,11 +49,5 @@ export async function contextFor(deps: ContextDeps, headers: Headers): Promise<C
 /** A context with no credential (public routes, or no Authorization header): it matches no school's rows. */
 export function anonymousContext(deps: ContextDeps): Context {
   const { db, now, webhooksAllowPrivateNetworks } = deps;
-  return withLoaders({ db, credential: null, schoolId: null, tenancy: 'anonymous', schoolStatus: null, now, webhooksAllowPrivateNetworks });
-}
-
-function withLoaders(fields: Omit<Context, 'loaders'>): Context {
-  const ctx = fields as Context;
-  ctx.loaders = new LoaderRegistry(() => ctx);
-  return ctx;
+  return withLoaders({ db, credential: null, scope: NO_SCOPE, schoolStatus: null, now, log: deps.log ?? failLoudly, webhooksAllowPrivateNetworks });
 }

@@ -4,9 +4,10 @@ import type { WebSocket } from 'ws';
 import type { Role } from '../auth/credential.js';
 import type { Db } from '../db/client.js';
 import { inList } from '../db/columns.js';
-import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
-import { type SchoolStatus, schoolStatusAccess } from '../auth/school-gate.js';
-import { schools } from '../modules/schools/school.table.js';
+import { apiTokens } from '../auth/api-token.table.js';
+import { schoolStatusAccess } from '../auth/school-gate.js';
+import type { SchoolStatus } from '../db/school.table.js';
+import { schools } from '../db/school.table.js';
 
 /**
  * The open subscription sockets of one instance, under the rules requests live by: how many one

@@ -8,12 +8,13 @@ import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CREDENTIALS_CHANNEL } from '../auth/credential-cache.js';
 import { digestToken, tokenFromHeader } from '../auth/credential.js';
+import { inSchoolScope, schoolScope } from '../auth/tenancy.js';
 import { config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { addressKey, type FrameCharge, tooManyRequests } from '../http/rate-limit.js';
 import { EventBus, type EventSignal, type SharedReads } from '../modules/events/event-bus.js';
 import { formatGraphqlError } from './apollo.js';
-import { type Context, LoaderRegistry } from './context.js';
+import { type Context, withLoaders as contextWithLoaders } from './context.js';
 import { AppError, forbidden } from './errors.js';
 import { inputFlaw } from './input-guard.js';
 import { type GraphqlLimits, operationLimitError, resolveLimits, tooManyTokens } from './limits.js';
@@ -72,9 +73,7 @@ function withoutLoaders({ loaders: _, ...fields }: Context): Omit<Context, 'load
 }
 
 function withLoaders(fields: Omit<Context, 'loaders'>, events: EventBus): SubscriptionContext {
-  const ctx = { ...fields, events } as SubscriptionContext;
-  ctx.loaders = new LoaderRegistry(() => ctx);
-  return ctx;
+  return contextWithLoaders({ ...fields, events });
 }
 
 /** A subscribe frame refused before it runs, written by errors/reply.ts. */
@@ -96,9 +95,9 @@ export async function subscribeTo<T>(
 ): Promise<AsyncIterableIterator<T>> {
   const ctx = context as Partial<SubscriptionContext> & Context;
   if (!ctx.events) throw new AppError('bad_request', 'Subscriptions run over WebSocket (graphql-ws) at /graphql');
-  // Fails closed: only the platform reading across schools hears every school.
-  if (ctx.schoolId === null && ctx.tenancy !== 'platform') throw new AppError('unauthenticated', 'A valid credential is required (Authorization: Bearer <token>)');
-  const feed = (await ctx.events.signals(ctx.schoolId, wanted)) as Required<AsyncIterableIterator<EventSignal>>;
+  // Fails closed: a request of no school hears nothing; only the platform reading across schools hears every school.
+  if (schoolScope(ctx) === 'none') throw new AppError('unauthenticated', 'A valid credential is required (Authorization: Bearer <token>)');
+  const feed = (await ctx.events.signals((signal) => inSchoolScope(ctx, signal.schoolId) && wanted(signal))) as Required<AsyncIterableIterator<EventSignal>>;
   const iterator: AsyncIterableIterator<T> = {
     async next() {
       for (;;) {

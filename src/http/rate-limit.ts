@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { digestToken, tokenFromHeader } from '../auth/credential.js';
 import { config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { apiTokens } from '../modules/auth-tokens/api-token.table.js';
+import { apiTokens } from '../auth/api-token.table.js';
 import { errorReply, sendErrorReply } from '../errors/reply.js';
 import { rateLimitBuckets } from './rate-limit.table.js';
 import { rowsOf } from '../db/rows.js';

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fieldReaders, ROLES, type Rule } from '../auth/role-matrix.js';
 import { commonCodes, errorCodes, type ErrorCode } from '../graphql/error-codes.js';
 import { EVENT_NAMES, eventCatalog, payloadJsonSchema } from '../modules/events/catalog.js';
-import { schoolStatusAccess, type SchoolStatus } from '../auth/school-gate.js';
-import { schoolEvents, schoolTransitions } from '../modules/schools/school.state.js';
+import { schoolStatusAccess } from '../auth/school-gate.js';
+import type { SchoolStatus } from '../db/school.table.js';
+import { schoolEvents, schoolTransitions } from '../auth/school-lifecycle.js';
 import { service } from '../service-modules.js';
 
 // The tables read what the service's modules declare, as assembled at start-up.

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { schools } from '../../src/modules/schools/school.table.js';
+import { schools } from '../../src/db/school.table.js';
 import type { Service, TestSchool } from '../support/service.js';
 import { graphql, type ReplyOf, type TadaDocumentNode } from '../support/graphql.js';
 import { unique } from '../support/rows.js';

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { schoolDomains, schools, schoolStatusChanges } from '../../src/modules/schools/school.table.js';
+import { schools } from '../../src/db/school.table.js';
+import { schoolDomains, schoolStatusChanges } from '../../src/modules/schools/school.table.js';
 import type { Service, TestSchool } from '../support/service.js';
 import { unique } from '../support/rows.js';
 import { CREATE, DELETE, expectCleanErrors, expectExecutionError, SCHOOL, schoolFixtures, UPDATE } from '../support/schools.fixtures.js';

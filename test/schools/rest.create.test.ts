@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../src/auth/secrets.js';
-import { schoolDomains, schools } from '../../src/modules/schools/school.table.js';
+import { schools } from '../../src/db/school.table.js';
+import { schoolDomains } from '../../src/modules/schools/school.table.js';
 import type { Reply, Service, TestSchool } from '../support/service.js';
 import { expectFieldError } from '../support/rest-assertions.js';
 import { unique } from '../support/rows.js';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { apiTokens } from '../../src/modules/auth-tokens/api-token.table.js';
+import { apiTokens } from '../../src/auth/api-token.table.js';
 import { libraries } from '../../src/modules/library/library.table.js';
-import { schools } from '../../src/modules/schools/school.table.js';
+import { schools } from '../../src/db/school.table.js';
 import { users } from '../../src/modules/users/user.table.js';
 import type { Service, TestSchool } from '../support/service.js';
 import { expectFieldError } from '../support/rest-assertions.js';

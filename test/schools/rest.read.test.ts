@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { schools } from '../../src/modules/schools/school.table.js';
+import { schools } from '../../src/db/school.table.js';
 import type { Service, TestSchool } from '../support/service.js';
 import { expectFieldError } from '../support/rest-assertions.js';
 import { schoolFixtures } from '../support/schools.fixtures.js';

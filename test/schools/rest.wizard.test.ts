@@ -1,9 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { apiTokens } from '../../src/modules/auth-tokens/api-token.table.js';
+import { apiTokens } from '../../src/auth/api-token.table.js';
 import { forums } from '../../src/modules/forums/forum.table.js';
 import { libraries } from '../../src/modules/library/library.table.js';
-import { organizations, schools, schoolStatusChanges } from '../../src/modules/schools/school.table.js';
+import { organizations, schools } from '../../src/db/school.table.js';
+import { schoolStatusChanges } from '../../src/modules/schools/school.table.js';
 import { users } from '../../src/modules/users/user.table.js';
 import type { Reply, Service, TestSchool } from '../support/service.js';
 import { expectFieldError } from '../support/rest-assertions.js';

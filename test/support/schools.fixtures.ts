@@ -1,6 +1,6 @@
 import { eq, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { schools } from '../../src/modules/schools/school.table.js';
+import { schools } from '../../src/db/school.table.js';
 import { users } from '../../src/modules/users/user.table.js';
 import { expect } from 'vitest';
 import { graphql } from './graphql.js';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import { inList } from '../../db/columns.js';
-import { inSchool, ownStudentId } from '../../auth/tenancy.js';
+import { inSchool, ownRows, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
 import {
@@ -44,8 +44,7 @@ export const assertionsOfOption = defineLoader<number, { first: ExamQuestionAsse
 
 /** The exam answers (attempts) the caller may see: the school's, and for a student credential only its own. */
 export function visibleExamAnswers(ctx: Context): SQL | undefined {
-  const own = ownStudentId(ctx);
-  return and(inSchool(ctx, examAnswers.schoolId), own === null ? undefined : eq(examAnswers.userId, own));
+  return and(inSchool(ctx, examAnswers.schoolId), ownRows(ctx, examAnswers.userId));
 }
 
 /** Answers to questions the caller may see: those of attempts it may see. */

@@ -7,7 +7,7 @@ import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
-import { apiTokens } from './api-token.table.js';
+import { apiTokens } from '../../auth/api-token.table.js';
 import { checkGrant } from './api-token.rules.js';
 import { ApiToken, ApiTokenInput } from './api-token.type.js';
 

@@ -3,7 +3,7 @@ import type { Role } from '../../auth/credential.js';
 import type { Queryable } from '../../db/client.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { Checks } from '../../graphql/validation.js';
-import { schools } from '../schools/school.table.js';
+import { schools } from '../../db/school.table.js';
 import { users } from '../users/user.table.js';
 
 /** The person type a role's token may act as (an app acts as no one). */

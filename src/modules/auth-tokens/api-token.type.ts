@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
-import { tokenRole } from './api-token.table.js';
+import { tokenRole } from '../../auth/api-token.table.js';
 
 export const ApiTokenRole = graphqlEnum('ApiTokenRole', tokenRole.enumValues, 'The role a credential acts with (see "Who may do what" in the README).');
 

@@ -5,7 +5,7 @@ import { idOrNull, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, ownRows, ownStudentId } from '../../auth/tenancy.js';
 import { attendanceRefusal } from '../../content/attendance.js';
 import { type ContentScope, enrollmentScope, isActiveEnrollment } from '../../content/scope.js';
 
@@ -20,12 +20,11 @@ export async function contentScope(
   }
   if (args.enrollmentId) {
     const id = idOrNull(args.enrollmentId);
-    const own = ctx.credential?.role === 'student' ? eq(enrollments.studentId, ctx.credential.userId ?? -1) : undefined;
     const [enrollment] = id
       ? await ctx.db
           .select()
           .from(enrollments)
-          .where(and(eq(enrollments.id, id), inSchool(ctx, enrollments.schoolId), own))
+          .where(and(eq(enrollments.id, id), inSchool(ctx, enrollments.schoolId), ownRows(ctx, enrollments.studentId)))
       : [];
     if (!enrollment) throw notFound('Enrollment');
     const now = ctx.now();
@@ -43,6 +42,6 @@ export async function contentScope(
  * school's or a product's: `things` names what is read, `route` where a student reads it.
  */
 export function requireEnrollmentForStudent(ctx: Context, scope: ContentScope, things: string, route: string): void {
-  if (ctx.credential?.role === 'student' && scope.kind !== 'enrollment' && scope.kind !== 'nothing')
+  if (ownStudentId(ctx) !== null && scope.kind !== 'enrollment' && scope.kind !== 'nothing')
     throw forbidden(`A student reads ${things} through its enrollment (enrollmentId, or ${route})`);
 }

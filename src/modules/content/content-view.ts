@@ -1,3 +1,4 @@
+import { ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import type { ContentScope } from '../../content/scope.js';
 import type { LessonRow } from '../courses/course.table.js';
@@ -40,5 +41,5 @@ export async function visibleLessons(ctx: Context, scope: ContentScope | undefin
   if (scope?.kind === 'enrollment') {
     return (await releasedLessons(ctx, scope, rows)).map((l) => withScope(l, scope));
   }
-  return ctx.credential?.role === 'student' ? [] : rows;
+  return ownStudentId(ctx) !== null ? [] : rows;
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, ne, type SQL } from 'drizzle-orm';
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { inSchool, oneSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
@@ -34,10 +34,10 @@ function oneOf(id: string | null | undefined, code: string | null | undefined): 
 }
 
 /** The row named by a key, in the school the caller reads or writes; codes need one school. */
-function which(schoolId: number | null, key: Key): SQL | undefined {
-  if ('id' in key) return and(eq(courseClasses.id, key.id), schoolId === null ? undefined : eq(courseClasses.schoolId, schoolId));
-  if (schoolId === null) throw new AppError('bad_request', 'Codes are unique within a school: name the school with the X-School-Id header');
-  return and(eq(courseClasses.code, key.code), eq(courseClasses.schoolId, schoolId));
+function which(ctx: Context, key: Key): SQL | undefined {
+  if ('id' in key) return and(eq(courseClasses.id, key.id), inSchool(ctx, courseClasses.schoolId));
+  if (oneSchool(ctx) === null) throw new AppError('bad_request', 'Codes are unique within a school: name the school with the X-School-Id header');
+  return and(eq(courseClasses.code, key.code), inSchool(ctx, courseClasses.schoolId));
 }
 
 /** Checks the class as it will be (`current` + `input`) and gives the columns to write. */
@@ -73,7 +73,7 @@ export class CourseClassResolver {
   ) {
     const key = oneOf(id, code);
     if ('id' in key) return findOr404(ctx, courseClassById, key.id, 'CourseClass');
-    const [row] = await ctx.db.select().from(courseClasses).where(which(ctx.schoolId, key));
+    const [row] = await ctx.db.select().from(courseClasses).where(which(ctx, key));
     if (!row) throw notFound('CourseClass');
     return row;
   }
@@ -115,10 +115,10 @@ export class CourseClassResolver {
     @Arg('input', () => CourseClassInput) input: CourseClassInput,
     @Ctx() ctx: Context,
   ) {
-    const schoolId = writeSchool(ctx);
+    writeSchool(ctx);
     const key = oneOf(id, code);
     return mutate(ctx, 'courseClass', async (tx) => {
-      const [found] = await tx.select({ id: courseClasses.id, courseId: courseClasses.courseId }).from(courseClasses).where(which(schoolId, key));
+      const [found] = await tx.select({ id: courseClasses.id, courseId: courseClasses.courseId }).from(courseClasses).where(which(ctx, key));
       if (!found) throw notFound('CourseClass');
       // Course first, then class: the same lock order as create, so the two cannot deadlock.
       if (input.main === true) await lockOwned(tx, ctx, courses, found.courseId, 'Course');
@@ -137,10 +137,10 @@ export class CourseClassResolver {
     @Arg('code', () => String, { nullable: true }) code: string | null | undefined,
     @Ctx() ctx: Context,
   ) {
-    const schoolId = writeSchool(ctx);
+    writeSchool(ctx);
     const key = oneOf(id, code);
     return mutate(ctx, 'courseClass', async (tx) => {
-      const [row] = await tx.delete(courseClasses).where(which(schoolId, key)).returning();
+      const [row] = await tx.delete(courseClasses).where(which(ctx, key)).returning();
       if (!row) throw notFound('CourseClass');
       return row;
     });

@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { inList } from '../../db/columns.js';
-import { inSchool, ownStudentId } from '../../auth/tenancy.js';
+import { inSchool, ownRows } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { byIdLoader, linkedIdsLoader } from '../../graphql/loaders.js';
 import { childConnectionLoaders } from '../../graphql/pagination.js';
@@ -9,13 +9,11 @@ import { enrollmentCourseClasses, enrollments, registrations } from './enrollmen
 
 /** The enrollments the caller may see: its school's, and for a student credential only its own. */
 export function visibleEnrollments(ctx: Context): SQL | undefined {
-  const own = ownStudentId(ctx);
-  return and(inSchool(ctx, enrollments.schoolId), own === null ? undefined : eq(enrollments.studentId, own));
+  return and(inSchool(ctx, enrollments.schoolId), ownRows(ctx, enrollments.studentId));
 }
 
 export function visibleRegistrations(ctx: Context): SQL | undefined {
-  const own = ownStudentId(ctx);
-  return and(inSchool(ctx, registrations.schoolId), own === null ? undefined : eq(registrations.studentId, own));
+  return and(inSchool(ctx, registrations.schoolId), ownRows(ctx, registrations.studentId));
 }
 
 
@@ -24,11 +22,10 @@ export const registrationById = byIdLoader('registration.byId', registrations, v
 
 /** Students of the caller's school by id (a student credential sees only itself). */
 export const studentById = defineLoader<number, typeof users.$inferSelect | null>('enrollment.studentById', async (ctx, ids) => {
-  const own = ownStudentId(ctx);
   const rows = await ctx.db
     .select()
     .from(users)
-    .where(and(inList(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId), own === null ? undefined : eq(users.id, own)));
+    .where(and(inList(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId), ownRows(ctx, users.id)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { inSchool, oneSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
@@ -50,7 +50,7 @@ function oneOf(id: string | null | undefined, code: string | null | undefined): 
 
 /** Code look-ups need one school: codes are unique within a school only. */
 function byCode(ctx: Context, code: string): SQL {
-  if (ctx.schoolId === null)
+  if (oneSchool(ctx) === null)
     throw new AppError('bad_request', 'Codes are unique within a school: name the school with the X-School-Id header');
   return eq(enrollments.code, code);
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, tstz } from '../../db/columns.js';
 import { indexOn } from '../../db/indexes.js';
-import { schoolRef } from '../schools/school.table.js';
+import { schoolRef } from '../../db/school.table.js';
 
 /**
  * The outbox of events the service emits (e.g. 'enrollment.created'), written in the same

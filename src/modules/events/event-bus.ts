@@ -187,13 +187,13 @@ export class EventBus {
   }
 
   /**
-   * The signals of `schoolId` (null: of every school, for the platform reading across schools)
-   * that `wanted` accepts, from the moment this resolves (the process is listening by then).
+   * The signals `wanted` accepts (the subscriber's scope among them: graphql/subscriptions.ts), from
+   * the moment this resolves (the process is listening by then).
    */
-  async signals(schoolId: number | null, wanted: (signal: EventSignal) => boolean): Promise<AsyncIterableIterator<EventSignal>> {
+  async signals(wanted: (signal: EventSignal) => boolean): Promise<AsyncIterableIterator<EventSignal>> {
     if (this.stopped) throw new Error('The service is stopping');
     await this.start();
-    const feed = new SignalFeed((s) => (schoolId === null || s.schoolId === schoolId) && wanted(s), (f) => this.feeds.delete(f));
+    const feed = new SignalFeed(wanted, (f) => this.feeds.delete(f));
     this.feeds.add(feed);
     return feed;
   }

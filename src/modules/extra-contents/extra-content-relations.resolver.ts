@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { scopeOf } from '../content/content-view.js';
 import { Course, Lesson } from '../courses/course.type.js';
@@ -19,7 +20,7 @@ async function extraContentsOf(ctx: Context, resourceType: ExtraContentResourceT
   const scope = scopeOf(row);
   if (scope?.kind === 'nothing') return [];
   const rows = await ctx.loaders.get(extraContentsOfResource).load({ resourceType, resourceId: row.id });
-  const availableOnly = scope?.kind === 'enrollment' || ctx.credential?.role === 'student';
+  const availableOnly = scope?.kind === 'enrollment' || ownStudentId(ctx) !== null;
   return availableOnly ? rows.filter((r) => r.available) : rows;
 }
 

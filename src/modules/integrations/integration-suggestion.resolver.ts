@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, oneSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
@@ -27,7 +27,7 @@ export class IntegrationSuggestionResolver {
       const [row] = await tx
         .insert(integrationSuggestions)
         .values({
-          schoolId: ctx.schoolId,
+          schoolId: oneSchool(ctx),
           name: input.name!.trim(),
           description: input.description ?? null,
           url,

@@ -2,8 +2,8 @@ import { boolean, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex } from '../../db/indexes.js';
 import { schoolTable } from '../../db/tables.js';
-import { schools } from '../schools/school.table.js';
-import { apiTokens } from '../auth-tokens/api-token.table.js';
+import { schools } from '../../db/school.table.js';
+import { apiTokens } from '../../auth/api-token.table.js';
 
 /**
  * An integration of a school. `metadata` lists the events to trigger (`{"events": [...]}`). The

@@ -1,13 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
 import { inList } from '../../db/columns.js';
 import { defineLoader, publicLoader } from '../../graphql/context.js';
-import { byIdLoader, childrenLoader } from '../../graphql/loaders.js';
+import { byIdLoader, childrenLoader, publicByIdLoader } from '../../graphql/loaders.js';
 import { images } from '../library/library.table.js';
 import { media, videoSlideSyncs } from './media.table.js';
 
 export const mediaById = byIdLoader('media.byId', media);
 /** Any school's media, for the public view (it shows only what may be published). */
-export const publicMediaById = publicLoader(byIdLoader('media.publicById', media, () => undefined));
+export const publicMediaById = publicByIdLoader('media.publicById', media);
 /** Slides in syncAt order. */
 export const slidesOfMedia = childrenLoader('media.slideSyncs', videoSlideSyncs, videoSlideSyncs.mediaId, [videoSlideSyncs.syncAt]);
 

@@ -3,7 +3,8 @@ import { signToken, verifyToken } from '../../auth/secrets.js';
 import { config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { type Checks, isBlank } from '../../graphql/validation.js';
-import { schoolDomains, schools } from '../schools/school.table.js';
+import { schools } from '../../db/school.table.js';
+import { schoolDomains } from '../schools/school.table.js';
 
 /**
  * A SCORM launch token: signed with the service's key (every instance verifies any instance's),

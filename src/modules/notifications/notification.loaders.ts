@@ -1,19 +1,17 @@
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import { inList } from '../../db/columns.js';
-import { inSchool, inSchoolScope, ownStudentId } from '../../auth/tenancy.js';
+import { inSchool, inSchoolScope, isOwn, ownRows } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { childConnectionLoaders } from '../../graphql/pagination.js';
 import { type NotificationRow, notifications } from './notification.table.js';
 
 export function visibleNotifications(ctx: Context): SQL | undefined {
-  const own = ownStudentId(ctx);
-  return and(inSchool(ctx, notifications.schoolId), own === null ? undefined : eq(notifications.userId, own));
+  return and(inSchool(ctx, notifications.schoolId), ownRows(ctx, notifications.userId));
 }
 
 /** `visibleNotifications` for a row already read (a subscription's shared row): of the school in scope and, for a student, its own. */
 export function notificationVisibleTo(ctx: Context, row: NotificationRow): boolean {
-  const own = ownStudentId(ctx);
-  return inSchoolScope(ctx, row.schoolId) && (own === null || row.userId === own);
+  return inSchoolScope(ctx, row.schoolId) && isOwn(ctx, row.userId);
 }
 
 export const notificationById = defineLoader<number, NotificationRow | null>('notification.byId', async (ctx, ids) => {

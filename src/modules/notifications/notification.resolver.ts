@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, count, eq, inArray, type SQL } from 'drizzle-orm';
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { inSchool, ownStudentId, writeSchool } from '../../auth/tenancy.js';
+import { inSchool, inWriteSchool, ownRows, ownStudentId, writeSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
@@ -90,10 +90,8 @@ export class NotificationResolver extends NotificationBase {
   })
   toggleNotificationRead(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const notificationId = parseId(id, 'Notification');
-    const schoolId = writeSchool(ctx);
-    const own = ownStudentId(ctx);
     return mutate(ctx, 'notification', async (tx) => {
-      const mine = and(eq(notifications.id, notificationId), eq(notifications.schoolId, schoolId), own === null ? undefined : eq(notifications.userId, own));
+      const mine = and(eq(notifications.id, notificationId), inWriteSchool(ctx, notifications.schoolId), ownRows(ctx, notifications.userId));
       const [current] = await tx.select().from(notifications).where(mine).for('update');
       if (!current) throw notFound('Notification');
       const read = !current.read;

@@ -24,9 +24,9 @@
  * is a 404, as another school's is).
  */
 import 'reflect-metadata';
-import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { hasRole, inSchool, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { hasRole, inSchool, isOwn, ownRows, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
@@ -66,14 +66,13 @@ const Student = StudentTypes.Type;
 
 /** A student credential sees only its own orders; other roles see the school's. */
 export function ownOrders(ctx: Context): SQL | undefined {
-  if (ctx.credential?.role !== 'student') return undefined;
-  return ctx.credential.userId === null ? sql`false` : eq(orders.studentId, ctx.credential.userId);
+  return ownRows(ctx, orders.studentId);
 }
 
 /** The order as the caller may see it, or a 404. */
 export async function visibleOrder(ctx: Context, id: number): Promise<OrderRow> {
   const row = await ctx.loaders.get(orderById).load(id);
-  if (!row || (ctx.credential?.role === 'student' && row.studentId !== ctx.credential.userId)) throw notFound('Order');
+  if (!row || !isOwn(ctx, row.studentId)) throw notFound('Order');
   return row;
 }
 

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and } from 'drizzle-orm';
 import { inList } from '../../db/columns.js';
-import { inSchool, ownStudentId } from '../../auth/tenancy.js';
+import { inSchool, ownRows } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
 import { visibleEnrollments } from '../enrollments/enrollment.loaders.js';
 import { progressOf } from './progress.sql.js';
@@ -14,11 +14,10 @@ export const enrollmentProgress = defineLoader<number, number>('enrollment.progr
 
 /** The certificate of each enrollment (a student's credential: its own only). */
 export const certificateOfEnrollment = defineLoader<number, CertificateRow | null>('enrollment.certificate', async (ctx, ids) => {
-  const own = ownStudentId(ctx);
   const rows = await ctx.db
     .select()
     .from(certificates)
-    .where(and(inList(certificates.enrollmentId, [...ids]), inSchool(ctx, certificates.schoolId), own === null ? undefined : eq(certificates.studentId, own)));
+    .where(and(inList(certificates.enrollmentId, [...ids]), inSchool(ctx, certificates.schoolId), ownRows(ctx, certificates.studentId)));
   const byEnrollment = new Map(rows.map((r) => [r.enrollmentId, r]));
   return ids.map((id) => byEnrollment.get(id) ?? null);
 });

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, ownStudentId, writeSchool } from '../../auth/tenancy.js';
+import { inSchool, ownRows, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
@@ -28,8 +28,7 @@ export const ActivityAttemptPayload = Payload(ActivityAttempt, 'activityAttempt'
 
 /** The filters of a progress list: the school, a student's own rows, and the enrollment, student or product named. */
 async function progressWhere(ctx: Context, args: ProgressArgs, table: typeof lessonProgress | typeof activityAttempts): Promise<SQL | undefined> {
-  const own = ownStudentId(ctx);
-  const conditions: (SQL | undefined)[] = [inSchool(ctx, table.schoolId), own === null ? undefined : eq(table.studentId, own)];
+  const conditions: (SQL | undefined)[] = [inSchool(ctx, table.schoolId), ownRows(ctx, table.studentId)];
   if (args.enrollmentId !== undefined && args.enrollmentId !== null) {
     const enrollment = await findOr404(ctx, enrollmentById, parseId(args.enrollmentId, 'Enrollment'), 'Enrollment');
     conditions.push(eq(table.enrollmentId, enrollment.id));

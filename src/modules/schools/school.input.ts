@@ -4,7 +4,7 @@ import { ArgsType, Field, InputType } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
 import { UserTypeEnum } from '../users/user.type.js';
 import { SchoolEventEnum } from './school.type.js';
-import type { SchoolEvent } from './school.state.js';
+import type { SchoolEvent } from '../../auth/school-lifecycle.js';
 
 /** Writable school fields. All nullable in GraphQL: required ones are checked by the resolver so a
  * missing one is an invalid object (UserError / 422), as the spec's "errors" replies expect. */

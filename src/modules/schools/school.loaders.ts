@@ -1,8 +1,9 @@
 import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import { inList } from '../../db/columns.js';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, inSchoolScope } from '../../auth/tenancy.js';
 import { defineLoader } from '../../graphql/context.js';
-import { organizations, schoolDomains, schools } from './school.table.js';
+import { organizations, schools } from '../../db/school.table.js';
+import { schoolDomains } from './school.table.js';
 
 /** Domains of each school, in the order they were given. */
 export const domainsOfSchool = defineLoader<number, string[]>('school.domains', async (ctx, schoolIds) => {
@@ -32,7 +33,7 @@ export const organizationById = defineLoader<number, typeof organizations.$infer
 
 /** Schools by id as the caller may see them: any for a platform credential, else only its own. */
 export const schoolById = defineLoader<number, typeof schools.$inferSelect | null>('school.byId', async (ctx, ids) => {
-  const visible = ctx.tenancy === 'platform' ? [...ids] : ids.filter((id) => id === ctx.schoolId);
+  const visible = ids.filter((id) => inSchoolScope(ctx, id));
   const rows = visible.length ? await ctx.db.select().from(schools).where(inList(schools.id, visible)) : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);

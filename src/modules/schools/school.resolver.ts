@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { writeOnlySecret } from '../../auth/secrets.js';
 import type { Queryable } from '../../db/client.js';
-import type { Context } from '../../graphql/context.js';
+import { ACTS_ACROSS_SCHOOLS, type Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
@@ -14,9 +14,10 @@ import { users } from '../users/user.table.js';
 import { CreateSchoolInput, SchoolsArgs, UpdateSchoolInput } from './school.input.js';
 import { domainsOfSchool, organizationById } from './school.loaders.js';
 import { applySchoolEvent, checkSchool } from './school.rules.js';
-import { schoolDomains, schools } from './school.table.js';
+import { schools } from '../../db/school.table.js';
+import { schoolDomains } from './school.table.js';
 import { Organization, School, SchoolConnection } from './school.type.js';
-import { actAcrossSchools, inSchool } from '../../auth/tenancy.js';
+import { inSchool } from '../../auth/tenancy.js';
 import { credentialsChanged } from '../../auth/credential-cache.js';
 
 type SchoolRow = typeof schools.$inferSelect;
@@ -88,9 +89,10 @@ export class SchoolResolver {
     return school.videoAccessTokenHint;
   }
 
+  // It acts on no existing school: the platform's X-School-Id does not narrow what it returns.
+  @Extensions(ACTS_ACROSS_SCHOOLS)
   @Mutation(() => SchoolPayload)
   createSchool(@Arg('input', () => CreateSchoolInput) input: CreateSchoolInput, @Ctx() ctx: Context) {
-    actAcrossSchools(ctx);
     return mutate(ctx, 'school', async (tx) => {
       const checks = checkSchool(input, true);
       const values = schoolColumns(checks, input);

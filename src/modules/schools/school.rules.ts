@@ -3,8 +3,8 @@ import type { Queryable } from '../../db/client.js';
 import { Checks } from '../../graphql/validation.js';
 import { emitEvent } from '../events/events.js';
 import type { CreateSchoolInput, UpdateSchoolInput } from './school.input.js';
-import type { SchoolStatus } from '../../auth/school-gate.js';
-import { mayFireSchoolEvent, nextSchoolStatus, type SchoolEvent } from './school.state.js';
+import type { SchoolStatus } from '../../db/school.table.js';
+import { mayFireSchoolEvent, nextSchoolStatus, type SchoolEvent } from '../../auth/school-lifecycle.js';
 import { schoolStatusChanges } from './school.table.js';
 
 /** The rules of a school shared by its resolvers (school.resolver.ts, school-wizard.resolver.ts). */

@@ -4,8 +4,8 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { connectionType } from '../../graphql/pagination.js';
 import { Timestamped, type Timestamps } from '../../graphql/record.js';
-import { schoolStatus } from './school.table.js';
-import { schoolEvents } from './school.state.js';
+import { schoolStatus } from '../../db/school.table.js';
+import { schoolEvents } from '../../auth/school-lifecycle.js';
 
 export const SchoolStatusEnum = graphqlEnum('SchoolStatus', schoolStatus.enumValues, 'Where a school is in its lifecycle.');
 export const SchoolEventEnum = graphqlEnum('SchoolEvent', schoolEvents, 'Events that move a school between states.');

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { Arg, Args, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, writeSchool } from '../../auth/tenancy.js';
+import { inSchool, inWriteSchool } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { domainErrorType, notFound, type UserError } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
@@ -82,7 +82,7 @@ export class WebhookDeliveryResolver {
         .where(
           and(
             eq(webhookDeliveries.id, deliveryId),
-            eq(webhookDeliveries.schoolId, writeSchool(ctx)),
+            inWriteSchool(ctx, webhookDeliveries.schoolId),
             ofIntegration !== null ? eq(webhookDeliveries.integrationId, ofIntegration) : undefined,
           ),
         )

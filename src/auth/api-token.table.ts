@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, tstz } from '../../db/columns.js';
-import { indexOn } from '../../db/indexes.js';
-import { schools } from '../schools/school.table.js';
-import { users } from '../users/user.table.js';
+import { id, tstz } from '../db/columns.js';
+import { indexOn } from '../db/indexes.js';
+import { schools } from '../db/school.table.js';
+import { users } from '../modules/users/user.table.js';
 
 export const tokenRole = pgEnum('token_role', ['platform', 'admin', 'collaborator', 'student', 'app']);
 

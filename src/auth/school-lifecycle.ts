@@ -1,5 +1,7 @@
-import type { Role } from '../../auth/credential.js';
-import type { SchoolStatus } from '../../auth/school-gate.js';
+import type { SchoolStatus } from '../db/school.table.js';
+import type { Role } from './credential.js';
+
+// Here, beside the gate, not in modules/schools: the guard lets a read-only school fire a lifecycle event alone.
 
 export const schoolEvents = ['try_out', 'block', 'active', 'overdue', 'suspend', 'cancel'] as const;
 export type SchoolEvent = (typeof schoolEvents)[number];
