@@ -300,6 +300,15 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
       return Delete;
     },
   };
+  /** The operations the base gives, typed as the resolver's callers see them (a parent's id first where the resource lives in one). */
+  interface Operations {
+    showOne(id: string, ctx: Context): ReturnType<typeof findOr404<T>>;
+    listAll(...params: [args: TArgs, ctx: Context] | [parentId: string, args: TArgs, ctx: Context]): ReturnType<typeof list>;
+    createOne(...params: [values: TInput, ctx: Context] | [parentId: string | null | undefined, values: TInput, ctx: Context]): ReturnType<typeof create>;
+    updateOne(id: string, values: TInput, ctx: Context): ReturnType<typeof update>;
+    deleteOne(id: string, ctx: Context): ReturnType<typeof remove>;
+  }
   const kept = (Object.keys(operations) as Operation[]).filter((op) => !spec.omit?.includes(op));
-  return kept.reduce<AbstractClass>((Base, op) => operations[op](Base), ResourceResolver) as typeof ResourceResolver;
+  return kept.reduce<AbstractClass>((Base, op) => operations[op](Base), ResourceResolver) as Pick<typeof ResourceResolver, 'Payload' | 'resource'> &
+    (abstract new () => Operations);
 }
