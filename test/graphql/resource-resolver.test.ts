@@ -30,9 +30,11 @@ const categoryRow = async (id: number) => (await service.db.select().from(catego
 describe('the root fields a spec declares', () => {
   /** The query and mutation names the base of a resolver declares, from type-graphql's metadata. */
   function rootFields(resolver: abstract new () => object) {
-    const base = Object.getPrototypeOf(resolver);
+    // Each operation of the base is a class of its own, chained: read the whole chain above the resolver.
+    const bases = new Set<Function>();
+    for (let base = Object.getPrototypeOf(resolver); base && base !== Function.prototype; base = Object.getPrototypeOf(base)) bases.add(base);
     const storage = getMetadataStorage();
-    return [...storage.queries, ...storage.mutations].filter((f) => f.target === base).map((f) => f.schemaName).sort();
+    return [...storage.queries, ...storage.mutations].filter((f) => bases.has(f.target)).map((f) => f.schemaName).sort();
   }
 
   it('given a type and a plural, then show, list, create, update and delete under its names; omitted operations are not declared', () => {
