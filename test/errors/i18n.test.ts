@@ -1,4 +1,6 @@
+import { createClient } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { courses } from '../../src/modules/courses/course.table.js';
 import { type ErrorCode, errorCodes } from '../../src/errors/codes.js';
 import { codeMessage, LOCALES, localeResources, negotiateLocale } from '../../src/errors/i18n.js';
@@ -135,5 +137,39 @@ describe('REST and GraphQL replies', () => {
     const malformed = await as('pt-BR').post(`/forums/${school.forumId}/forum_sections`, {});
     expectErrorBody(malformed, 400);
     expect(malformed.body.errors.forum_section[0]).toMatch(/param is missing/);
+  });
+});
+
+describe('subscriptions over WebSocket', () => {
+  let service: Service, school: TestSchool;
+  twoSchools('Sockets Idiomas', 'Other Sockets Idiomas', (w) => ({ service, school } = w));
+
+  it("a subscription's errors follow the Accept-Language of the connection's headers", async () => {
+    const url = `${(await service.app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws')}/graphql`;
+    const ask = async (language: string) => {
+      const client = createClient({
+        url,
+        webSocketImpl: WebSocket,
+        connectionParams: { Authorization: `Bearer ${school.admin.token}`, 'Accept-Language': language },
+        retryAttempts: 0,
+        lazy: true,
+      });
+      try {
+        return await new Promise<any>((resolve) => {
+          const seen: unknown[] = [];
+          client.subscribe(
+            { query: 'subscription { messageCreated(channelId: "999999") { id } }' },
+            { next: (r) => seen.push(r), error: (e) => resolve(e), complete: () => resolve(seen[0]) },
+          );
+        });
+      } finally {
+        await client.dispose();
+      }
+    };
+    const pt = await ask('pt-BR');
+    const error = Array.isArray(pt) ? pt[0] : pt.errors[0];
+    expect(error).toMatchObject({ message: 'não existe', extensions: { code: 'NOT_FOUND' } });
+    const en = await ask('fr');
+    expect((Array.isArray(en) ? en[0] : en.errors[0]).message).toBe('Channel not found');
   });
 });
