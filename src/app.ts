@@ -20,6 +20,7 @@ import { schemaOf, service } from './service-modules.js';
 import { assembleModules, type ModuleDeclaration } from './modules/define-module.js';
 import type { SocketLimits } from './graphql/socket-registry.js';
 import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
+import { inLocale, requestLocale } from './errors/i18n.js';
 import { toGraphqlError } from './errors/reply.js';
 import { createLogger, type LogStream, repeatedFailures } from './http/logging.js';
 import { clientAddress } from './http/client-address.js';
@@ -77,6 +78,9 @@ export const executors = new WeakMap<FastifyInstance, ReturnType<typeof compiled
 
 /** The logger of the request being served (its lines carry the request's id). */
 const requestLogger = new AsyncLocalStorage<FastifyBaseLogger>();
+/** A route's hook running the rest of the request in the locale its Accept-Language asks for (errors/i18n.ts). */
+const inRequestLocale = (request: { headers: Record<string, string | string[] | undefined> }, _reply: unknown, done: () => void) =>
+  inLocale(requestLocale(request.headers), done);
 
 /** Strips what clients put around a route: `/api`, `/v1`, a `.json` suffix. */
 export function normaliseUrl(url: string): string {
@@ -200,12 +204,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.route({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
+    // Each request runs in its locale (errors/i18n.ts): Apollo's formatError, which has no context, words its errors in it.
+    onRequest: inRequestLocale,
     handler: fastifyApolloHandler(apollo, {
       context: async (request) => {
         try {
           return await contextFor(deps, request.headers);
         } catch (error) {
-          throw toGraphqlError(error) ?? error;
+          throw toGraphqlError(error, requestLocale(request.headers)) ?? error;
         }
       },
     }),
@@ -217,7 +223,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routes,
     rules: assembled.roleMatrix.operations,
     context: (request, isPublic): Promise<Context> =>
-      isPublic ? Promise.resolve(anonymousContext(deps)) : contextFor(deps, request.headers),
+      isPublic ? Promise.resolve(anonymousContext(deps, request.headers)) : contextFor(deps, request.headers),
     log: (error) => log(error),
   });
 

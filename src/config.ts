@@ -55,6 +55,7 @@ const environment = z.object({
   RATE_LIMIT_REFILL_PER_SECOND: aboveZero.default(10),
   RATE_LIMIT_ANONYMOUS_CAPACITY: aboveZero.default(60),
   RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND: aboveZero.default(1),
+  STUDENT_MESSAGES_PER_MINUTE: wholeNumber(1, 10_000).default(10),
   WS_MAX_SOCKETS_PER_CREDENTIAL: wholeNumber(1, 100_000).default(10),
   WS_MAX_SOCKETS_PER_ADDRESS: wholeNumber(1, 1_000_000).default(100),
   WS_CONNECTION_INIT_TIMEOUT_MS: wholeNumber(100, 600_000).default(5000),
@@ -135,6 +136,8 @@ export const config = {
     anonymousCapacity: env.RATE_LIMIT_ANONYMOUS_CAPACITY,
     anonymousRefillPerSecond: env.RATE_LIMIT_ANONYMOUS_REFILL_PER_SECOND,
   },
+  /** How many messages a student may post in its enrollment channels within a minute (counted in PostgreSQL: every instance shares it); more is a 429. */
+  studentMessagesPerMinute: env.STUDENT_MESSAGES_PER_MINUTE,
   /**
    * What WebSocket subscriptions may hold on one instance (graphql/socket-registry.ts): open sockets
    * per credential and per client address, how long a socket may stay without a credential, and how

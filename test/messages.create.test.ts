@@ -260,7 +260,7 @@ describe('POST /channels/:channel_id/messages', () => {
       const res = await f.expectNoWrite(() => service.anonymous.post(`/channels/${channel}/messages`, { message: { subject: 'S', text: 'T', sender_id: school.adminId } }));
       expectErrorBody(res, 401);
     });
-    it('given a student credential, then 403', async () => {
+    it('given a student credential and a school-wide channel (not one of its enrollments), then 403', async () => {
       const channel = await f.channel(school);
       const { client, id } = await f.studentClient(school);
       const res = await f.expectNoWrite(() => client.post(`/channels/${channel}/messages`, { message: { subject: 'S', text: 'T', sender_id: id } }));

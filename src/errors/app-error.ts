@@ -25,6 +25,8 @@ export class AppError extends GraphQLError {
     readonly code: RaisedErrorCode,
     message: string,
     readonly field: string[] = [],
+    /** The number its code's message names (`too_long`'s maximum), for the message in another language (i18n.ts). */
+    readonly count?: number,
   ) {
     super(message, { extensions: { code: graphqlCode(code), ...(field.length ? { field } : {}) } });
   }
@@ -46,7 +48,10 @@ export const forbidden = (message = 'This credential may not do that') => new Ap
 export class UserError {
   field!: string[];
   code!: ErrorCode;
+  /** The producer's English message; GraphQL shows it in the request's language (graphql/errors.ts). */
   message!: string;
+  /** The number its code's message names (a minimum, a maximum), for the message in another language. */
+  count?: number;
 }
 
 export function userError(field: string | string[], code: ErrorCode, message?: string, count?: number): UserError {
@@ -54,6 +59,7 @@ export function userError(field: string | string[], code: ErrorCode, message?: s
   e.field = typeof field === 'string' ? (field ? [field] : []) : field;
   e.code = code;
   e.message = message ?? defaultMessage(code, count);
+  if (count !== undefined) e.count = count;
   return e;
 }
 

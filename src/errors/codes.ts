@@ -55,7 +55,7 @@ export const errorCodes = {
   uri_too_long: { message: 'A path segment is too long', raised: { status: 414 } },
   unsupported_media_type: { message: 'Send JSON, urlencoded or multipart bodies', raised: { status: 415 } },
   headers_too_large: { message: 'The request headers are too large', raised: { status: 431 } },
-  rate_limited: { message: 'Too many requests: retry after the Retry-After seconds', raised: { status: 429 } },
+  rate_limited: { message: 'Too many requests: retry after the Retry-After seconds', raised: { status: 429, graphql: 'RATE_LIMITED' } },
   too_many_sockets: { message: 'Too many sockets', raised: { status: 429 } },
   // The query limits, checked before an operation runs (graphql/limits.ts).
   query_too_large: { message: 'The query has too many tokens', raised: { status: 400 } },

@@ -4,6 +4,7 @@ import { GraphQLError } from 'graphql';
 import { type AppError, raisedErrorOf, type UserError } from './app-error.js';
 import { codeOfGraphql, closeCode, defaultMessage, type ErrorCode, errorCodes, payloadStatus, raisedStatus, refusalGraphqlCode } from './codes.js';
 import { restFieldName } from './field-names.js';
+import { DEFAULT_LOCALE, type Locale, localizedMessage } from './i18n.js';
 
 /**
  * The one writer of error replies: `errorReply(face, refusal)` writes a refusal for the face that was
@@ -20,6 +21,8 @@ import { restFieldName } from './field-names.js';
  *   request; an upgrade refused), with the REST or the GraphQL body;
  * - `close`: a WebSocket's close frame, `{code: 4000 + status, reason}`.
  *
+ * Messages are written in the `locale` asked (the request's `Accept-Language`, i18n.ts; English by default).
+ *
  * test/layout.test.ts fails when another file of src/ writes an error reply.
  */
 
@@ -28,6 +31,8 @@ export interface RestError {
   field: string;
   code: ErrorCode;
   message: string;
+  /** The number the code's message names, for another language. */
+  count?: number;
 }
 
 /** One refusal, before a face writes it. */
@@ -43,6 +48,10 @@ export interface Refusal {
   extensions?: Record<string, unknown>;
   /** REST: several rows (input problems, a payload's UserErrors); default: the one this refusal names. */
   rows?: readonly RestError[];
+  /** The number the code's message names, for another language. */
+  count?: number;
+  /** Its messages are already in the request's language (a payload's UserErrors, as GraphQL wrote them). */
+  localized?: true;
 }
 
 type RestBody = { errors: Record<string, string[]>; details: Record<string, { error: ErrorCode }[]> };
@@ -59,9 +68,19 @@ interface Written {
 }
 export type Face = keyof Written;
 
-const messageOf = (r: Refusal) => r.message ?? defaultMessage(r.code);
+const messageOf = (r: Refusal) => r.message ?? defaultMessage(r.code, r.count);
 const statusOf = (r: Refusal) => r.status ?? raisedStatus(r.code);
 const rowsOf = (r: Refusal): readonly RestError[] => r.rows ?? [{ field: restFieldName(r.field ?? []), code: r.code, message: messageOf(r) }];
+
+/** `r` with its messages in `locale` (i18n.ts' `localizedMessage`); as it is in English or when already localized. */
+function inLocale(r: Refusal, locale: Locale): Refusal {
+  if (locale === DEFAULT_LOCALE || r.localized) return r;
+  return {
+    ...r,
+    message: localizedMessage(locale, r.code, r.message, r.count),
+    rows: r.rows?.map((row) => ({ ...row, message: localizedMessage(locale, row.code, row.message, row.count) })),
+  };
+}
 
 function restBody(rows: readonly RestError[]): RestBody {
   const body: RestBody = { errors: {}, details: {} };
@@ -85,9 +104,10 @@ function rawResponse(status: number, body: RestBody | GraphqlBody | null, rest =
     : `${line}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${length}\r\n\r\n${text}`;
 }
 
-/** Writes `refusal` for `face`. A `socket` refusal with no code answers its status with no body. */
-export function errorReply<F extends Face>(face: F, refusal: Refusal): Written[F];
-export function errorReply(face: Face, r: Refusal): Written[Face] {
+/** Writes `refusal` for `face`, in `locale`. A `socket` refusal with no code answers its status with no body. */
+export function errorReply<F extends Face>(face: F, refusal: Refusal, locale?: Locale): Written[F];
+export function errorReply(face: Face, refusal: Refusal, locale: Locale = DEFAULT_LOCALE): Written[Face] {
+  const r = inLocale(refusal, locale);
   switch (face) {
     case 'rest':
       return { status: statusOf(r), body: restBody(rowsOf(r)) };
@@ -118,14 +138,15 @@ export function sendErrorReply(reply: FastifyReply, { status, body }: Written['r
 }
 
 /** An AppError as a refusal (its code, message and field). */
-export const refusalOf = (error: AppError): Refusal => ({ code: error.code, message: error.message, field: error.field });
+export const refusalOf = (error: AppError): Refusal => ({ code: error.code, message: error.message, field: error.field, count: error.count });
 
-/** A payload's UserErrors as REST answers them: the most severe status, one row each. */
+/** A payload's UserErrors as REST answers them (their messages as GraphQL wrote them, in the request's language): the most severe status, one row each. */
 export function userErrorsRefusal(errors: readonly UserError[]): Refusal {
   return {
     code: errors[0].code,
     status: payloadStatus(errors.map((e) => e.code)),
     rows: errors.map((e) => ({ field: restFieldName(e.field), code: e.code, message: e.message })),
+    localized: true,
   };
 }
 
@@ -134,9 +155,9 @@ export function userErrorsRefusal(errors: readonly UserError[]): Refusal {
  * `extensions.http.status`, which Apollo turns into the status of a request refused before execution
  * (and strips from the body). Null when the error is not the client's doing (the caller logs and masks it).
  */
-export function toGraphqlError(error: unknown): GraphQLError | null {
+export function toGraphqlError(error: unknown, locale: Locale = DEFAULT_LOCALE): GraphQLError | null {
   const raised = raisedErrorOf(error);
-  return raised && errorReply('graphql', { ...refusalOf(raised), extensions: { http: { status: raised.status } } });
+  return raised && errorReply('graphql', { ...refusalOf(raised), extensions: { http: { status: raised.status } } }, locale);
 }
 
 /**

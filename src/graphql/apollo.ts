@@ -3,7 +3,8 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { causeChain } from '../errors/app-error.js';
-import { refusalGraphqlCode } from '../errors/codes.js';
+import { codeOfGraphql, refusalGraphqlCode } from '../errors/codes.js';
+import { currentLocale, DEFAULT_LOCALE, localizedMessage } from '../errors/i18n.js';
 import { errorReply, toGraphqlError } from '../errors/reply.js';
 import { FAVICON_SVG } from '../http/favicon.js';
 import { APQ_TTL_SECONDS, type PersistedQueryCache } from './apq-cache.js';
@@ -145,14 +146,26 @@ const reworded = (formatted: GraphQLFormattedError): GraphQLFormattedError =>
  * the service's own and the client's mistakes as they are, anything else logged and masked.
  */
 export function formatGraphqlError(log: (error: unknown) => void): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+  const format = formatInEnglish(log);
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    const locale = currentLocale();
     // The service's own refusals, and a value the database refused (out of range, an impossible date): the input's fault.
-    const known = toGraphqlError(original);
+    const known = toGraphqlError(unwrapResolverError(error), locale);
     if (known) {
       const { http: _status, ...extensions } = known.extensions;
       return { ...formatted, message: known.message, extensions };
     }
+    const written = format(formatted, error);
+    // Any other refusal of the table's (a limit, the budget, the mask) in the request's language; graphql-js's own
+    // wording of a document it refuses (BAD_USER_INPUT, GRAPHQL_VALIDATION_FAILED) stays as it is (i18n.ts).
+    const code = codeOfGraphql(written.extensions?.code);
+    return code && locale !== DEFAULT_LOCALE ? { ...written, message: localizedMessage(locale, code) } : written;
+  };
+}
+
+function formatInEnglish(log: (error: unknown) => void): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
     const code = formatted.extensions?.code as string | undefined;
     const badRequest = refusalGraphqlCode('bad_request');
     if (stackOverflow(error)) return { message: 'The document nests too deeply', extensions: { code: !code || code === 'INTERNAL_SERVER_ERROR' ? badRequest : code } };

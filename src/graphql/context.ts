@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { checkSchoolRows } from '../auth/egress.js';
 import { acrossSchools, type RequestAccess } from '../auth/tenancy.js';
 import type { Db } from '../db/client.js';
+import type { Locale } from '../errors/i18n.js';
 import type { ExecutionBudget } from './budget.js';
 
 /**
@@ -11,6 +12,8 @@ import type { ExecutionBudget } from './budget.js';
  */
 export interface Context extends RequestAccess {
   db: Db;
+  /** The language of its error messages, from Accept-Language (errors/i18n.ts); English by default. */
+  locale: Locale;
   now(): Date;
   /** Logs an error under the request without failing it (a by-id loader's withheld breach, graphql/loaders.ts). */
   log(error: unknown): void;

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
-import { type ClassType, Field, ObjectType, registerEnumType } from 'type-graphql';
+import { type ClassType, Ctx, Field, ObjectType, registerEnumType } from 'type-graphql';
 import type { UserError } from '../errors/app-error.js';
+import { DEFAULT_LOCALE, localizedMessage } from '../errors/i18n.js';
+import type { Context } from './context.js';
 import { domainCodes, type ErrorCode, type ErrorDomain, errorCodes, errorDomainNamed, registerErrorDomains } from './error-codes.js';
 
 /** The error classes and codes live in src/errors/ (below graphql/, rest/ and http/); re-exported for the modules. */
@@ -42,8 +44,15 @@ function makeErrorType(domain: ErrorDomain): ClassType<UserError> {
     @Field(() => values, { description: `A stable code: ${codes.join(', ')}.` })
     code!: ErrorCode;
 
-    @Field(() => String)
+    /** The producer's English message (UserError.message); GraphQL's `message` is `localizedMessage` below. */
     message!: string;
+
+    count?: number;
+
+    @Field(() => String, { name: 'message', description: "Why, in the request's language (Accept-Language: English, Portuguese (Brazil) or Spanish)." })
+    localizedMessage(@Ctx() ctx: Context): string {
+      return localizedMessage(ctx.locale ?? DEFAULT_LOCALE, this.code, this.message, this.count);
+    }
   }
   return DomainError;
 }

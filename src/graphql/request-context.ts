@@ -3,6 +3,7 @@ import { findCredential, tokenFromHeader } from '../auth/credential.js';
 import { NO_SCOPE, scopeOf } from '../auth/tenancy.js';
 import type { Db } from '../db/client.js';
 import { AppError } from '../errors/app-error.js';
+import { requestLocale } from '../errors/i18n.js';
 import { type Context, withLoaders } from './context.js';
 
 export interface ContextDeps {
@@ -29,7 +30,7 @@ const failLoudly = (error: unknown) => {
 /** Resolves the credential (one indexed lookup, with its school's status) and the scope of a request (auth/tenancy.ts). */
 export async function contextFor(deps: ContextDeps, headers: Headers): Promise<Context> {
   const authorization = header(headers, 'authorization');
-  if (!authorization) return anonymousContext(deps);
+  if (!authorization) return anonymousContext(deps, headers);
   const token = tokenFromHeader(authorization);
   if (!token) throw new AppError('unauthenticated', 'Authorization must be "Bearer <token>" or "Token token=<token>"');
   const found = deps.credentials ? await deps.credentials.find(deps.db, token) : await findCredential(deps.db, token);
@@ -37,6 +38,7 @@ export async function contextFor(deps: ContextDeps, headers: Headers): Promise<C
   const { credential, schoolStatus } = found;
   return withLoaders({
     db: deps.db,
+    locale: requestLocale(headers),
     credential,
     scope: scopeOf(credential, header(headers, 'x-school-id')),
     schoolStatus: credential.role === 'platform' ? null : schoolStatus,
@@ -47,7 +49,8 @@ export async function contextFor(deps: ContextDeps, headers: Headers): Promise<C
 }
 
 /** A context with no credential (public routes, or no Authorization header): it matches no school's rows. */
-export function anonymousContext(deps: ContextDeps): Context {
+export function anonymousContext(deps: ContextDeps, headers: Headers = {}): Context {
   const { db, now, webhooksAllowPrivateNetworks } = deps;
-  return withLoaders({ db, credential: null, scope: NO_SCOPE, schoolStatus: null, now, log: deps.log ?? failLoudly, webhooksAllowPrivateNetworks });
+  const locale = requestLocale(headers);
+  return withLoaders({ db, locale, credential: null, scope: NO_SCOPE, schoolStatus: null, now, log: deps.log ?? failLoudly, webhooksAllowPrivateNetworks });
 }

@@ -13,6 +13,7 @@ import { config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { addressKey, type FrameCharge, tooManyRequests } from '../http/rate-limit.js';
 import { EventBus, type EventSignal, type SharedReads } from '../modules/events/event-bus.js';
+import { inLocale, requestLocale } from '../errors/i18n.js';
 import { formatGraphqlError } from './apollo.js';
 import { type Context, withLoaders as contextWithLoaders } from './context.js';
 import { AppError, forbidden } from './errors.js';
@@ -164,6 +165,8 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     if (state) registry.release(state, id);
   };
   const format = formatGraphqlError(log);
+  /** The language of a socket's errors: its connection's credential headers', else its upgrade request's Accept-Language. */
+  const socketLocale = (extra: Extra & { request?: IncomingMessage }) => extra.acting?.locale ?? requestLocale(extra.request?.headers ?? {});
   const formatted = (errors: readonly GraphQLError[]) =>
     errors.map((e) => {
       const f = format(e.toJSON(), e);
@@ -296,10 +299,11 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       },
       onError: (ctx, id, _payload, errors) => {
         release(ctx.extra.socket, id);
-        return formatted(errors);
+        return inLocale(socketLocale(ctx.extra), () => formatted(errors));
       },
       onComplete: (ctx, id) => release(ctx.extra.socket, id),
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatted(result.errors) } : undefined),
+      onNext: (ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: inLocale(socketLocale(ctx.extra), () => formatted(result.errors!)) } : undefined,
     },
     wss,
   );

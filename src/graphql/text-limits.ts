@@ -94,7 +94,7 @@ const humanize = (field: string) => {
 const tooLong = (path: (string | number)[], family: TextFamily) => {
   const field = String([...path].reverse().find((p) => typeof p === 'string') ?? 'value');
   const unit = family === JSON_FAMILY ? 'characters of JSON' : 'characters';
-  return new AppError('too_long', `${humanize(field)} is too long (maximum is ${family.max.toLocaleString('en')} ${unit})`, path.map(String));
+  return new AppError('too_long', `${humanize(field)} is too long (maximum is ${family.max.toLocaleString('en')} ${unit})`, path.map(String), family.max);
 };
 
 /** The first value under `type` longer than its family allows, as the error to raise. */

@@ -5,6 +5,7 @@ import { digestToken, tokenFromHeader } from '../auth/credential.js';
 import { config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { apiTokens } from '../auth/api-token.table.js';
+import { requestLocale } from '../errors/i18n.js';
 import { errorReply, sendErrorReply } from '../errors/reply.js';
 import { rateLimitBuckets } from './rate-limit.table.js';
 import { rowsOf } from '../db/rows.js';
@@ -128,8 +129,9 @@ export const tooManyRequests = (retryAfter: number) => `Too many requests: retry
 function refuse(request: FastifyRequest, reply: FastifyReply, retryAfter: number): FastifyReply {
   const message = tooManyRequests(retryAfter);
   reply.header('Retry-After', retryAfter);
-  if (request.routeOptions.url === '/graphql') return sendErrorReply(reply, errorReply('graphql-http', { code: 'rate_limited', message, extensions: { retryAfter } }));
-  return sendErrorReply(reply, errorReply('rest', { code: 'rate_limited', message }));
+  const locale = requestLocale(request.headers);
+  if (request.routeOptions.url === '/graphql') return sendErrorReply(reply, errorReply('graphql-http', { code: 'rate_limited', message, extensions: { retryAfter } }, locale));
+  return sendErrorReply(reply, errorReply('rest', { code: 'rate_limited', message }, locale));
 }
 
 /** Who pays: the credential's digest when the request names one, and the client's address. */

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.js';
+import { requestLocale } from '../errors/i18n.js';
 import { errorReply, type Refusal, refusalOf, sendErrorReply } from '../errors/reply.js';
 
 /**
@@ -36,7 +37,8 @@ function httpErrorOf(error: any): Refusal | null {
 const isGraphql = (request: FastifyRequest) => (request.url ?? '').split('?')[0].replace(/\/+$/, '') === '/graphql';
 
 export function sendHttpError(request: FastifyRequest, reply: FastifyReply, refusal: Refusal) {
-  return sendErrorReply(reply, isGraphql(request) ? errorReply('graphql-http', refusal) : errorReply('rest', refusal));
+  const locale = requestLocale(request.headers);
+  return sendErrorReply(reply, isGraphql(request) ? errorReply('graphql-http', refusal, locale) : errorReply('rest', refusal, locale));
 }
 
 /** For Fastify's `frameworkErrors` option: a bad URL or an over-long path parameter, answered like any error. */

@@ -10,6 +10,7 @@ import { type CompiledRoute, compileRoute } from './compile.js';
 import { coerceInput, shapeInput } from './input.js';
 import { payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
+import { requestLocale } from '../errors/i18n.js';
 import { errorReply, type Refusal, sendErrorReply, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Method, Route } from './route-table.js';
 
@@ -89,8 +90,7 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
         method: others,
         url: shape,
         config,
-        handler: (_request, reply) =>
-          sendErrorReply(reply.header('allow', allowed.join(', ')), errorReply('rest', { code: 'method_not_allowed', message: `${specPath} answers ${allowed.join(', ')}` })),
+        handler: (_request, reply) => sendError(reply.header('allow', allowed.join(', ')), { code: 'method_not_allowed', message: `${specPath} answers ${allowed.join(', ')}` }),
       });
   }
 }
@@ -106,7 +106,8 @@ function acceptable(accept: string | undefined): boolean {
   });
 }
 
-const sendError = (reply: FastifyReply, refusal: Refusal) => sendErrorReply(reply, errorReply('rest', refusal));
+/** An error reply in the language the request asks for (Accept-Language). */
+const sendError = (reply: FastifyReply, refusal: Refusal) => sendErrorReply(reply, errorReply('rest', refusal, requestLocale(reply.request.headers)));
 
 async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, reply: FastifyReply) {
   try {

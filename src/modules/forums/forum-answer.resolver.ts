@@ -21,7 +21,7 @@ const ForumAnswerBase = resourceResolver({
   mayChange: (ctx, answer) => assertMayEdit(ctx, answer.userId),
   written: (tx, answer, { op }) => (op === 'create' ? answerCreated(tx, answer) : Promise.resolve()),
   descriptions: {
-    create: "Answers a question. The author is the credential's user unless a staff credential names one; emits forum_answer.created.",
+    create: "Answers a question. The author is the credential's user unless a staff credential names one; emits forum_answer.created and notifies the question's author (not of its own answer).",
     update: 'Updates an answer (staff, or its author).',
     delete: 'Deletes an answer (staff, or its author).',
   },

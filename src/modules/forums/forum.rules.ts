@@ -5,7 +5,7 @@ import { forbidden } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import type { Checks } from '../../graphql/validation.js';
 import { emitEvent, emitRowEvent } from '../events/events.js';
-import { notifications } from '../notifications/notification.table.js';
+import { notify } from '../notifications/notification.notify.js';
 import { users } from '../users/user.table.js';
 import { isStaff, STAFF_USER_TYPES, staffOfSchool } from './forum-author.js';
 import { forumAnswers, type ForumAnswerRow, forumQuestions, forums, forumSections, type ForumQuestionRow, type ForumSectionRow } from './forum.table.js';
@@ -104,8 +104,8 @@ export function assertMayEdit(ctx: Context, authorId: number | null): void {
 }
 
 /**
- * The callbacks of a new question: every collaborator and admin of the school (but the author) gets
- * a notification (one multi-row insert into the notifications module's table, in the question's
+ * The callbacks of a new question: every collaborator and admin of the school (but the author) is
+ * notified through `notify()` (rows, `notification.created` events and subscriptions, in the question's
  * transaction), and the `forum_question.created` event is emitted. Not run for a question created with created_at.
  */
 export async function questionCreated(tx: Queryable, question: ForumQuestionRow) {
@@ -115,8 +115,7 @@ export async function questionCreated(tx: Queryable, question: ForumQuestionRow)
     .select({ id: users.id })
     .from(users)
     .where(and(staffOfSchool(question.schoolId), question.userId === null ? undefined : ne(users.id, question.userId)));
-  if (recipients.length)
-    await tx.insert(notifications).values(recipients.map((r) => ({ schoolId: question.schoolId, userId: r.id, text, url })));
+  await notify(tx, question.schoolId, recipients.map((r) => ({ userId: r.id, text, url })));
   const payload = { id: question.id, forum_section_id: question.forumSectionId, user_id: question.userId, title: question.title };
   await emitRowEvent(tx, 'forum_question.created', question, payload);
 }
@@ -134,13 +133,27 @@ export async function takeStaffTurn(tx: Queryable, questionId: number, userId: n
 }
 
 /**
- * The callbacks of a new answer: `forum_answer.created`, and `forum_question.answered` when it is the
- * question's first answer by staff (the only staff answer, `takeStaffTurn` having serialized them).
+ * The question's author hears of an answer by someone else (staff, or another student); never of
+ * its own. A question without an author (an import) notifies nobody.
+ */
+async function notifyAsker(tx: Queryable, answer: ForumAnswerRow) {
+  const [question] = await tx
+    .select({ userId: forumQuestions.userId, title: forumQuestions.title })
+    .from(forumQuestions)
+    .where(and(eq(forumQuestions.id, answer.forumQuestionId), eq(forumQuestions.schoolId, answer.schoolId)));
+  if (!question || question.userId === null || question.userId === answer.userId) return;
+  await notify(tx, answer.schoolId, [{ userId: question.userId, text: `New answer to your question: ${question.title}`, url: `/forum_questions/${answer.forumQuestionId}` }]);
+}
+
+/**
+ * The callbacks of a new answer: `forum_answer.created`, the question's author notified (`notifyAsker`),
+ * and `forum_question.answered` when it is the question's first answer by staff (the only staff answer, `takeStaffTurn` having serialized them).
  */
 export async function answerCreated(tx: Queryable, answer: ForumAnswerRow) {
   const { schoolId, forumQuestionId: questionId, userId } = answer;
   const created = { id: answer.id, forum_question_id: questionId, user_id: userId };
   await emitRowEvent(tx, 'forum_answer.created', answer, created);
+  await notifyAsker(tx, answer);
   const staffAnswers = await tx
     .select({ id: forumAnswers.id })
     .from(forumAnswers)

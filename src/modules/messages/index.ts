@@ -13,13 +13,17 @@ export const messagesModule = defineModule({
   routes: messageRoutes,
   rules: {
     operations: {
-      // A student reads its own.
-      messages: { ...resource('channel', 'channels', STAFF_AND_OWN, AUTHORS), ...resource('message', 'messages', STAFF_AND_OWN, ENROLLERS) },
+      // A student reads its own, and posts in the channels of its own enrollments (message.create.ts: postAsStudent).
+      messages: {
+        ...resource('channel', 'channels', STAFF_AND_OWN, AUTHORS),
+        ...resource('message', 'messages', STAFF_AND_OWN, ENROLLERS),
+        'Mutation.createMessage': { ...ENROLLERS, student: 'own' },
+      },
       // Over WebSocket (graphql/subscriptions.ts): the readers of the same rows.
       subscriptions: { 'Subscription.messageCreated': STAFF_AND_OWN },
     },
     fields: { 'MessageSender.email': 'personal' },
   },
-  errors: { name: 'Message', nodes: ['Channel', 'Message'], codes: ['present'] },
+  errors: { name: 'Message', nodes: ['Channel', 'Message'], codes: ['present', 'forbidden'] },
   events: messageEventCatalog,
 });

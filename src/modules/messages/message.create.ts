@@ -1,5 +1,7 @@
-import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
+import { AppError, forbidden } from '../../errors/app-error.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { existingId, existingIds } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
@@ -9,7 +11,7 @@ import { notify } from '../notifications/notification.notify.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { users } from '../users/user.table.js';
 import { type MessageInput, type MessageOwnerInput, OWNER_TYPES, type OwnerType } from './message.input.js';
-import { channels, messageChannels, messageOwners, type MessageRow, messages } from './message.table.js';
+import { type ChannelRow, channels, messageChannels, messageOwners, type MessageRow, messages } from './message.table.js';
 
 const PEOPLE: readonly OwnerType[] = ['Student', 'Collaborator', 'Admin'];
 
@@ -52,10 +54,14 @@ async function checkOwners(tx: Queryable, checks: Checks, schoolId: number, owne
   return checked;
 }
 
+/** Users who answer for the school: a student's message notifies them. */
+const STAFF_TYPES = ['Collaborator', 'Admin'] as const;
+
 /**
  * The people a new message notifies: the people named as owners, the students of the enrollments
- * named as owners and of the enrollment channels it is posted to; never the sender. Product and
- * school-wide channels notify nobody by themselves (their readers find them in the lists).
+ * named as owners and of the enrollment channels it is posted to, and, for a student's message, the
+ * school's collaborators and admins; never the sender. Product and school-wide channels notify
+ * nobody by themselves (their readers find them in the lists).
  */
 async function recipients(tx: Queryable, message: MessageRow, channelIds: number[], owners: { ownerId: number; ownerType: OwnerType }[]) {
   const people = owners.filter((o) => PEOPLE.includes(o.ownerType)).map((o) => o.ownerId);
@@ -73,7 +79,18 @@ async function recipients(tx: Queryable, message: MessageRow, channelIds: number
         or(enrollmentOwners.length ? inArray(enrollments.id, enrollmentOwners) : undefined, inArray(enrollments.id, ofChannels)),
       ),
     );
-  return [...new Set([...people, ...students.map((s) => s.id)])].filter((id) => id !== message.senderId);
+  // One statement: the school's staff when the sender is a student of it, else no row.
+  const staff = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.schoolId, message.schoolId),
+        inArray(users.type, [...STAFF_TYPES]),
+        sql`exists (select 1 from ${users} s where s.id = ${message.senderId} and s.type = 'Student')`,
+      ),
+    );
+  return [...new Set([...people, ...students.map((s) => s.id), ...staff.map((s) => s.id)])].filter((id) => id !== message.senderId);
 }
 
 /**
@@ -104,4 +121,37 @@ export async function postMessage(tx: Queryable, schoolId: number, channelId: nu
   );
   await emitRowEvent(tx, 'message.created', message, { channelIds, senderId: message.senderId, owners, notifiedUserIds: notified.map((n) => n.userId) });
   return message;
+}
+
+/**
+ * A student's message: only in a channel of one of its own enrollments (another student's channel is
+ * not found for it already: `channelById` reads what it may see), sent as itself, to that channel
+ * alone, with no owners and no created_at (those are staff's). At most
+ * STUDENT_MESSAGES_PER_MINUTE a minute, counted in PostgreSQL under a lock of the student's row, so
+ * concurrent posts on any instance are counted one after another; more is a 429 (`rate_limited`).
+ */
+export async function postAsStudent(tx: Queryable, schoolId: number, studentId: number, channel: ChannelRow, input: MessageInput): Promise<MessageRow> {
+  const [own] =
+    channel.enrollmentId === null
+      ? []
+      : await tx
+          .select({ id: enrollments.id })
+          .from(enrollments)
+          .where(and(eq(enrollments.id, channel.enrollmentId), eq(enrollments.schoolId, schoolId), eq(enrollments.studentId, studentId)));
+  if (!own) throw forbidden('A student credential posts only in the channels of its own enrollments');
+  const checks = new Checks();
+  if (input.senderId !== undefined && input.senderId !== null && idOrNull(input.senderId) !== studentId)
+    checks.add('senderId', 'forbidden', "can only be the credential's own student");
+  if (input.channelIds?.length) checks.add('channelIds', 'forbidden', 'a student credential posts to one channel of its own');
+  if (input.owners?.length) checks.add('owners', 'forbidden', 'a student credential may not name owners');
+  if (input.createdAt) checks.add('createdAt', 'forbidden', 'a student credential may not import messages');
+  checks.throwIfAny();
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, studentId)).for('update');
+  const limit = config.studentMessagesPerMinute;
+  const [recent] = await tx
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.senderId, studentId), gt(messages.createdAt, sql`now() - interval '1 minute'`)));
+  if (Number(recent.n) >= limit) throw new AppError('rate_limited', `A student may post at most ${limit} messages a minute: retry in a minute`);
+  return postMessage(tx, schoolId, channel.id, { ...input, senderId: String(studentId) });
 }

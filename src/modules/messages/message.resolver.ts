@@ -15,7 +15,7 @@ import { postedTo, visibleMessages } from '../../content/messages.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { schoolById } from '../schools/school.loaders.js';
-import { postMessage } from './message.create.js';
+import { postAsStudent, postMessage } from './message.create.js';
 import { MessageInput, MessagesArgs, MessageUpdateInput } from './message.input.js';
 import { channelById, messageById } from './message.loaders.js';
 import { channels, messages } from './message.table.js';
@@ -82,11 +82,15 @@ export class MessageResolver extends MessageBase {
   @Mutation(() => MessagePayload, {
     description:
       'Posts a message to a channel (and to the further channelIds). Without createdAt: the owners and the students of ' +
-      'enrollment channels are notified and message.created is emitted; with createdAt, nothing but the message.',
+      'enrollment channels are notified and message.created is emitted; with createdAt, nothing but the message. A student ' +
+      "credential posts as itself in the channels of its own enrollments only (a school-wide or product channel: FORBIDDEN), " +
+      "at most STUDENT_MESSAGES_PER_MINUTE a minute (RATE_LIMITED, REST 429); the school's collaborators and admins are notified.",
   })
   async createMessage(@Arg('channelId', () => ID) channelId: string, @Arg('input', () => MessageInput) input: MessageInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
     const channel = await findOr404(ctx, channelById, parseId(channelId, 'Channel'), 'Channel');
+    const student = ownStudentId(ctx);
+    if (student !== null) return mutate(ctx, 'message', (tx) => postAsStudent(tx, schoolId, student, channel, input));
     return mutate(ctx, 'message', (tx) => postMessage(tx, schoolId, channel.id, input));
   }
 }

@@ -3,8 +3,10 @@ import { emitEvents } from '../events/events.js';
 import { type NotificationRow, notifications } from './notification.table.js';
 
 /**
- * Creates notifications and their `notification.created` events: two statements however many.
- * Other modules' callbacks (a new message) notify through this too.
+ * Creates notifications and their `notification.created` events (which feed `notificationReceived`
+ * and webhooks): two statements however many. The one writer of the notifications table: every
+ * module's callbacks (a new message, a forum question or answer, a disabled integration) notify
+ * through this, and test/notifications/notify.test.ts fails on an insert anywhere else in src/.
  */
 export async function notify(
   tx: Queryable,

@@ -77,7 +77,7 @@ export class SchoolWizardResolver {
     const result = await mutate(ctx, 'created', async (tx) => {
       const checks = new Checks().required('name', input.name).required('email', input.email).required('password', input.password);
       if (input.password && input.password.length < MIN_PASSWORD)
-        checks.add('password', 'too_short', `is too short (minimum is ${MIN_PASSWORD} characters)`);
+        checks.add('password', 'too_short', undefined, MIN_PASSWORD);
       checks.throwIfAny();
       const name = input.name!.trim();
       const email = input.email!.trim().toLowerCase();

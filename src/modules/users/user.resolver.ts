@@ -28,7 +28,7 @@ async function personValues(input: PersonInput, creating: boolean) {
   if (creating) checks.required('fullName', input.fullName).required('email', input.email);
   else checks.notCleared('fullName', input.fullName).notCleared('email', input.email);
   if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD)
-    checks.add('password', 'too_short', `is too short (minimum is ${MIN_PASSWORD} characters)`);
+    checks.add('password', 'too_short', undefined, MIN_PASSWORD);
   checks.throwIfAny();
   const values: Partial<typeof users.$inferInsert> = {};
   if (input.fullName) values.fullName = input.fullName.trim();
