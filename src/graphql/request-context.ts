@@ -12,6 +12,8 @@ export interface ContextDeps {
   credentials?: CredentialCache;
   /** See Context.webhooksAllowPrivateNetworks (off unless given). */
   webhooksAllowPrivateNetworks?: boolean;
+  /** See Context.ssoAllowInsecureIssuers (off unless given). */
+  ssoAllowInsecureIssuers?: boolean;
   /** Logs an error under the request (app.ts). Without it, what a context would log fails the request instead, so nothing goes unseen. */
   log?: (error: unknown) => void;
 }
@@ -43,11 +45,12 @@ export async function contextFor(deps: ContextDeps, headers: Headers): Promise<C
     now: deps.now,
     log: deps.log ?? failLoudly,
     webhooksAllowPrivateNetworks: deps.webhooksAllowPrivateNetworks,
+    ssoAllowInsecureIssuers: deps.ssoAllowInsecureIssuers,
   });
 }
 
 /** A context with no credential (public routes, or no Authorization header): it matches no school's rows. */
 export function anonymousContext(deps: ContextDeps): Context {
-  const { db, now, webhooksAllowPrivateNetworks } = deps;
-  return withLoaders({ db, credential: null, scope: NO_SCOPE, schoolStatus: null, now, log: deps.log ?? failLoudly, webhooksAllowPrivateNetworks });
+  const { db, now, webhooksAllowPrivateNetworks, ssoAllowInsecureIssuers } = deps;
+  return withLoaders({ db, credential: null, scope: NO_SCOPE, schoolStatus: null, now, log: deps.log ?? failLoudly, webhooksAllowPrivateNetworks, ssoAllowInsecureIssuers });
 }
