@@ -83,7 +83,7 @@ describe('OpenID Connect sign-in', () => {
     const back = await signInAt(authorizationUrl, 'bruno', callback);
     expect(back.searchParams.get('state')).toBe(state);
     const done = await service.anonymous.graphql(
-      'mutation ($code: String, $state: String!, $iss: String) { completeOidcSignIn(code: $code, state: $state, iss: $iss) { signIn { token created user { id type email } } errors { code } } }',
+      'mutation ($code: String, $state: String!, $iss: String) { completeOidcSignIn(authorizationCode: $code, state: $state, iss: $iss) { signIn { token created user { id type email } } errors { code } } }',
       { code: back.searchParams.get('code'), state, iss: back.searchParams.get('iss') },
     );
     expect(done.errors).toBeUndefined();

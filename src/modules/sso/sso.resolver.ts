@@ -78,12 +78,12 @@ export class SsoSignInResolver {
 
   @Mutation(() => SsoSignInPayload, {
     description:
-      "Finishes an OpenID Connect sign-in with what the provider sent to the redirect URI (code, state, iss; or error): the person's credential. " +
+      "Finishes an OpenID Connect sign-in with what the provider sent to the redirect URI (code as authorizationCode, state, iss; or error): the person's credential. " +
       'A state is used once. REST: GET /users/sso/oidc/callback (JSON).',
   })
   async completeOidcSignIn(
     @Arg('state', () => String) state: string,
-    @Arg('code', () => String, { nullable: true }) code: string | null | undefined,
+    @Arg('authorizationCode', () => String, { nullable: true, description: 'The `code` the provider sent.' }) code: string | null | undefined,
     @Arg('iss', () => String, { nullable: true }) iss: string | null | undefined,
     @Arg('error', () => String, { nullable: true }) error: string | null | undefined,
     @Arg('errorDescription', () => String, { nullable: true }) errorDescription: string | null | undefined,

@@ -22,7 +22,7 @@ export const ssoRoutes: Route[] = [
     field: 'completeOidcSignIn',
     reply: 'action',
     public: true,
-    args: { code: param('code'), state: param('state'), iss: param('iss'), error: param('error'), errorDescription: param('error_description') },
+    args: { authorizationCode: param('code'), state: param('state'), iss: param('iss'), error: param('error'), errorDescription: param('error_description') },
   },
   { method: 'POST', path: '/users/sso/jwt', field: 'signInWithJwt', reply: 'action', public: true, args: { schoolId: param('school_id'), jwt: param('jwt') } },
 ];
