@@ -79,7 +79,7 @@ export async function signInAt(authorizationUrl: string, account: string, redire
   let url = new URL(authorizationUrl);
   let form: URLSearchParams | null = null;
   for (let step = 0; step < 12; step++) {
-    const res = await fetch(url, {
+    const res: Response = await fetch(url, {
       method: form ? 'POST' : 'GET',
       body: form ?? undefined,
       headers: { cookie: cookie(), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
@@ -94,9 +94,9 @@ export async function signInAt(authorizationUrl: string, account: string, redire
       url = next;
       continue;
     }
-    const html = await res.text();
+    const html: string = await res.text();
     if (res.status !== 200) throw new Error(`the provider answered ${res.status}: ${html.slice(0, 300)}`);
-    const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1];
+    const prompt: string | undefined = /name="prompt" value="(\w+)"/.exec(html)?.[1];
     if (prompt === 'login') form = new URLSearchParams({ prompt, login: account, password: 'any' });
     else if (prompt === 'consent') form = new URLSearchParams({ prompt });
     else throw new Error(`unexpected page: ${html.slice(0, 300)}`);
