@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/modules/users/user.table.js';
 import { callbackUrl } from '../../src/modules/sso/sso.oidc.js';
 import { ssoOidcStates } from '../../src/modules/sso/sso.table.js';
-import type { Service, TestSchool } from '../support/service.js';
+import { createApp } from '../../src/app.js';
+import { Client, type Service, type TestSchool } from '../support/service.js';
 import { signInAt, startProvider, type TestProvider } from '../support/sso.fixtures.js';
 import { twoSchools } from '../support/world.js';
 
@@ -129,6 +130,16 @@ describe('OpenID Connect sign-in', () => {
     }
   });
 
+  it('answers 401 when the person cancels at the provider, and the state is spent', async () => {
+    const started = await start();
+    const back = await signInAt(started.authorization_url, null, callback);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    const res = await service.anonymous.get(callbackPath(back));
+    expect(res.status).toBe(401);
+    expect(res.body.errors.base[0]).toMatch(/access_denied/);
+    expect((await service.anonymous.get(callbackPath(back))).body.errors.base[0]).toMatch(/state/);
+  });
+
   it('refuses an e-mail the provider has not verified, and creates no one', async () => {
     const started = await start();
     const back = await signInAt(started.authorization_url, 'mallory', callback);
@@ -162,5 +173,25 @@ describe('OpenID Connect sign-in', () => {
     const away = await service.anonymous.get(`/users/sso/oidc/start?school_id=${school.id}&return_to=${encodeURIComponent('https://evil.example/')}`);
     expect(away.status).toBe(422);
     expect(away.body.details.return_to[0].error).toBe('foreign_host');
+  });
+
+  it('is finished by another instance than the one that started it (the state is in PostgreSQL), and not after it expires', async () => {
+    const second = await createApp({ database: service.database, now: service.clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: 0, ssoAllowInsecureIssuers: true });
+    await second.ready();
+    try {
+      const started = await start();
+      const back = await signInAt(started.authorization_url, 'ana', callback);
+      const res = await new Client(second, null).get(callbackPath(back));
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.user.email).toBe('ana@learners.example');
+    } finally {
+      await second.close();
+    }
+    const late = await start();
+    const back = await signInAt(late.authorization_url, 'ana', callback);
+    service.clock.set(new Date(service.clock.now().getTime() + 11 * 60_000));
+    const res = await service.anonymous.get(callbackPath(back));
+    expect(res.status).toBe(401);
+    expect(errorOf(res)).toBe('invalid_sso_token');
   });
 });

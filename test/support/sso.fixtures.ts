@@ -66,7 +66,7 @@ export async function startProvider(redirectUri: string): Promise<TestProvider> 
  * Goes through the provider as a browser: opens the authorization URL, signs in as `account` on
  * the login page, consents, and returns the redirect back to `redirectUri` (code, state, iss).
  */
-export async function signInAt(authorizationUrl: string, account: string, redirectUri: string): Promise<URL> {
+export async function signInAt(authorizationUrl: string, account: string | null, redirectUri: string): Promise<URL> {
   const jar = new Map<string, string>();
   const remember = (res: Response) => {
     for (const line of res.headers.getSetCookie()) {
@@ -97,7 +97,9 @@ export async function signInAt(authorizationUrl: string, account: string, redire
     const html: string = await res.text();
     if (res.status !== 200) throw new Error(`the provider answered ${res.status}: ${html.slice(0, 300)}`);
     const prompt: string | undefined = /name="prompt" value="(\w+)"/.exec(html)?.[1];
-    if (prompt === 'login') form = new URLSearchParams({ prompt, login: account, password: 'any' });
+    // No account: the person cancels on the login page (the provider answers access_denied).
+    if (prompt === 'login' && account === null) url = new URL(`${url.pathname.replace(/\/$/, '')}/abort`, url);
+    else if (prompt === 'login') form = new URLSearchParams({ prompt, login: account!, password: 'any' });
     else if (prompt === 'consent') form = new URLSearchParams({ prompt });
     else throw new Error(`unexpected page: ${html.slice(0, 300)}`);
   }
