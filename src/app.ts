@@ -63,6 +63,8 @@ export interface AppOptions {
   compileAfterRuns?: number;
   /** Integrations may save webhook URLs of loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE_NETWORKS by default). */
   webhooksAllowPrivateNetworks?: boolean;
+  /** OpenID issuers may be http and loopback or private addresses (SSO_ALLOW_INSECURE_ISSUERS by default; the tests' provider on loopback). */
+  ssoAllowInsecureIssuers?: boolean;
   /** The modules served (src/modules/index.ts by default; a test adds one of its own). */
   modules?: readonly ModuleDeclaration[];
 }
@@ -103,6 +105,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? (() => new Date()),
     credentials,
     webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? config.webhooksAllowPrivateNetworks,
+    ssoAllowInsecureIssuers: options.ssoAllowInsecureIssuers ?? config.sso.allowInsecureIssuers,
     // A by-id loader's withheld breach is logged like any other (`log`, below: called only while serving).
     log: (error) => log(error),
   };

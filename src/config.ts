@@ -72,6 +72,9 @@ const environment = z.object({
   GRAPHQL_LIST_BOUNDS_SECONDS: wholeNumber(0, 86_400).default(300),
   EVENT_RETENTION_DAYS: wholeNumber(2, 3650).default(30),
   WEBHOOKS_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  SSO_ALLOW_INSECURE_ISSUERS: flag.default(false),
+  SSO_OIDC_STATE_TTL_SECONDS: wholeNumber(60, 3600).default(600),
+  SSO_JWT_MAX_AGE_SECONDS: wholeNumber(10, 3600).default(300),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 3_600_000).default(10_000),
   NODE_ENV: text.optional(),
   // Checked by auth/secrets.ts, whose errors say what a key must be.
@@ -167,6 +170,16 @@ export const config = {
   eventRetentionDays: env.EVENT_RETENTION_DAYS,
   /** Lets webhooks go to loopback and private addresses (development, tests); off, an integration cannot probe the service's network. */
   webhooksAllowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+  /**
+   * Single sign-on (modules/sso/): OpenID issuers may be plain http and loopback or private
+   * addresses (development and tests only: off, an issuer must be https on a public address); how
+   * long a started OpenID sign-in may be finished; how old a JWT SSO token may be (its `iat`).
+   */
+  sso: {
+    allowInsecureIssuers: env.SSO_ALLOW_INSECURE_ISSUERS,
+    oidcStateTtlSeconds: env.SSO_OIDC_STATE_TTL_SECONDS,
+    jwtMaxAgeSeconds: env.SSO_JWT_MAX_AGE_SECONDS,
+  },
   /** How long a stop waits for requests in flight (and a primary for its workers) before it gives up on them. */
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   /** `production` hides the playground's development token and makes SECRETS_KEY required. */

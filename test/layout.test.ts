@@ -242,7 +242,10 @@ describe('layout', () => {
 
   // The domain modules tie few pairs by imports: 70 of the 231 pairs of 22 modules when issue 25 closed
   // (75 before it; the review counted 110 of 253 by another reading). A new tie is a choice to make here.
-  it('domain modules tie at most 70 pairs by imports', () => {
+  // 73 with sso (issue 26), which reads the people it signs in (users), the address rules of outbound
+  // calls (webhooks' webhook.http.ts: an issuer is fetched as a webhook is) and a school's hosts (media's
+  // checkRedirectUri, for return_to). Moving those two helpers below modules/ would undo the last two.
+  it('domain modules tie at most 73 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -253,6 +256,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(70);
+    expect(pairs.size).toBeLessThanOrEqual(73);
   });
 });

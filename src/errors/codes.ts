@@ -44,6 +44,13 @@ export const errorCodes = {
   conflict: { message: 'The record changed meanwhile', raised: { status: 409, graphql: 'CONFLICT' } },
   payload_too_large: { message: 'The body is too large', raised: { status: 413, graphql: 'PAYLOAD_TOO_LARGE' } },
   internal: { message: 'Internal server error', raised: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' } },
+  // Single sign-on (modules/sso/): raised, the sign-in does not happen.
+  sso_not_configured: { message: 'Single sign-on is not configured for this school', raised: { status: 404, graphql: 'SSO_NOT_CONFIGURED' } },
+  invalid_sso_token: { message: 'The sign-in could not be verified', raised: { status: 401, graphql: 'INVALID_SSO_TOKEN' } },
+  unverified_email: { message: 'The identity provider did not verify the e-mail', raised: { status: 403, graphql: 'UNVERIFIED_EMAIL' } },
+  email_domain_not_allowed: { message: "The e-mail's domain may not sign in to this school", raised: { status: 403, graphql: 'EMAIL_DOMAIN_NOT_ALLOWED' } },
+  sso_no_account: { message: 'No person of this school has this e-mail', raised: { status: 403, graphql: 'SSO_NO_ACCOUNT' } },
+  sso_provider_unavailable: { message: 'The identity provider could not be reached', raised: { status: 502, graphql: 'SSO_PROVIDER_UNAVAILABLE' } },
   // Refusals of the HTTP layer and of REST's reading of parameters (REST details; /graphql shows them upper case).
   invalid_type: { message: 'has the wrong type', raised: { status: 400 } },
   invalid_characters: { message: 'contains a character text cannot hold', raised: { status: 400 } },

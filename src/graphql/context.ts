@@ -19,6 +19,8 @@ export interface Context extends RequestAccess {
   log(error: unknown): void;
   /** Webhook URLs may name loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE_NETWORKS): checked when an integration is saved. */
   webhooksAllowPrivateNetworks?: boolean;
+  /** OpenID issuers may be http and loopback or private addresses (SSO_ALLOW_INSECURE_ISSUERS): development and tests only. */
+  ssoAllowInsecureIssuers?: boolean;
   loaders: LoaderRegistry;
   /** What the running operation may still take (graphql/budget.ts); set by the executor per operation. */
   budget?: ExecutionBudget;

@@ -13,6 +13,8 @@ export interface ContextDeps {
   credentials?: CredentialCache;
   /** See Context.webhooksAllowPrivateNetworks (off unless given). */
   webhooksAllowPrivateNetworks?: boolean;
+  /** See Context.ssoAllowInsecureIssuers (off unless given). */
+  ssoAllowInsecureIssuers?: boolean;
   /** Logs an error under the request (app.ts). Without it, what a context would log fails the request instead, so nothing goes unseen. */
   log?: (error: unknown) => void;
 }
@@ -45,12 +47,13 @@ export async function contextFor(deps: ContextDeps, headers: Headers): Promise<C
     now: deps.now,
     log: deps.log ?? failLoudly,
     webhooksAllowPrivateNetworks: deps.webhooksAllowPrivateNetworks,
+    ssoAllowInsecureIssuers: deps.ssoAllowInsecureIssuers,
   });
 }
 
 /** A context with no credential (public routes, or no Authorization header): it matches no school's rows. */
 export function anonymousContext(deps: ContextDeps, headers: Headers = {}): Context {
-  const { db, now, webhooksAllowPrivateNetworks } = deps;
+  const { db, now, webhooksAllowPrivateNetworks, ssoAllowInsecureIssuers } = deps;
   const locale = requestLocale(headers);
-  return withLoaders({ db, locale, credential: null, scope: NO_SCOPE, schoolStatus: null, now, log: deps.log ?? failLoudly, webhooksAllowPrivateNetworks });
+  return withLoaders({ db, locale, credential: null, scope: NO_SCOPE, schoolStatus: null, now, log: deps.log ?? failLoudly, webhooksAllowPrivateNetworks, ssoAllowInsecureIssuers });
 }

@@ -35,7 +35,7 @@ export const TEXT_FAMILIES: TextFamily[] = [
   {
     family: 'URLs',
     max: 2048,
-    claims: (field, scalar) => scalar === 'URL' || /(?:url|uri)$/i.test(field) || /^socialLink\d+$/.test(field) || named('logo', 'site', 'link')(field),
+    claims: (field, scalar) => scalar === 'URL' || /(?:url|uri)$/i.test(field) || /^socialLink\d+$/.test(field) || named('logo', 'site', 'link', 'returnTo')(field),
   },
   {
     family: 'descriptions, texts, HTML and message bodies',
@@ -45,7 +45,7 @@ export const TEXT_FAMILIES: TextFamily[] = [
       'videoDescription', 'metaDescription', 'seoDescription', 'metaKeys',
     ),
   },
-  { family: 'passwords, tokens and keys', max: 4096, claims: (field) => /(?:password|token|key)$/i.test(field) },
+  { family: 'passwords, tokens, keys and secrets', max: 4096, claims: (field) => /(?:password|token|key|secret|jwt)$/i.test(field) || field === 'authorizationCode' },
   { family: 'names, titles, codes, slugs and other short texts', max: 255, claims: () => true },
 ];
 

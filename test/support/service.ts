@@ -235,6 +235,8 @@ export async function startService(
     compileAfterRuns?: number;
     /** Integrations may save webhook URLs of loopback and private addresses (off, as WEBHOOKS_ALLOW_PRIVATE_NETWORKS's default). */
     webhooksAllowPrivateNetworks?: boolean;
+    /** OpenID issuers may be http on loopback (off, as SSO_ALLOW_INSECURE_ISSUERS's default): the SSO tests' provider. */
+    ssoAllowInsecureIssuers?: boolean;
     /** A database migrated only through this migration (its tag), as an older version left it; the test migrates the rest. */
     migratedThrough?: string;
   } = {},
@@ -265,7 +267,7 @@ export async function startService(
   // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
   // List bounds off: their periodic ANALYZE commits on its own, which test/fuzz.test.ts would take for a refused request's write.
   // Every operation compiled from its first run, so the suite checks the compiled path production takes (graphql/executor.ts).
-  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: options.compileAfterRuns ?? 0, listBoundsSeconds: 0, webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? false });
+  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: options.compileAfterRuns ?? 0, listBoundsSeconds: 0, webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? false, ssoAllowInsecureIssuers: options.ssoAllowInsecureIssuers ?? false });
   await app.ready();
   const service = new Service(app, database, clock, cleanup);
   service.databaseUrl = databaseUrl;

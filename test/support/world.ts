@@ -28,7 +28,7 @@ export function twoSchools(
   schoolName: string,
   otherName: string,
   ready?: (world: World) => unknown,
-  options: { now?: Date } = {},
+  options: Parameters<typeof startService>[0] = {},
 ): World {
   let stood: World | undefined;
   const get = () => {

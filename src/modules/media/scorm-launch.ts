@@ -46,10 +46,10 @@ async function schoolHosts(db: Queryable, schoolId: number): Promise<string[]> {
 
 /**
  * The redirect of a launch: an absolute http(s) URL on one of the school's hosts or a subdomain of
- * one, so a launch link cannot send a learner anywhere else (no open redirect).
+ * one, so a launch link cannot send a learner anywhere else (no open redirect). Also the `returnTo`
+ * of a single sign-on (modules/sso/), named by `field`.
  */
-export async function checkRedirectUri(db: Queryable, checks: Checks, schoolId: number, value: string | null | undefined): Promise<string | null> {
-  const field = 'redirectUri';
+export async function checkRedirectUri(db: Queryable, checks: Checks, schoolId: number, value: string | null | undefined, field = 'redirectUri'): Promise<string | null> {
   if (isBlank(value)) {
     checks.add(field, 'blank');
     return null;

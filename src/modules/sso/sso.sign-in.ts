@@ -1,0 +1,50 @@
+import { and, eq } from 'drizzle-orm';
+import { issueCredential, type Role } from '../../auth/credential.js';
+import type { Queryable } from '../../db/client.js';
+import { AppError } from '../../errors/app-error.js';
+import { type UserRow, users } from '../users/user.table.js';
+import type { UserKind } from '../users/user.type.js';
+import { domainsOf } from './sso.settings.js';
+import type { SsoSettingsRow } from './sso.table.js';
+
+/** How a person proved who they are. */
+export type SignInMethod = 'oidc' | 'jwt';
+
+/** Who a provider (or a school's site) vouches for: a verified e-mail and, maybe, a name. */
+export interface SsoIdentity {
+  email: string;
+  fullName: string | null;
+}
+
+const ROLE_OF: Record<UserKind, Role> = { Student: 'student', Collaborator: 'collaborator', Admin: 'admin' };
+
+/**
+ * The person of the school with the identity's e-mail, or a new student when the school creates
+ * missing ones; refused when the e-mail's domain is not one the school allows.
+ */
+export async function personFor(tx: Queryable, schoolId: number, settings: SsoSettingsRow, identity: SsoIdentity): Promise<{ user: UserRow; created: boolean }> {
+  const email = identity.email.trim().toLowerCase();
+  const domains = domainsOf(settings);
+  if (domains.length && !domains.includes(email.slice(email.lastIndexOf('@') + 1)))
+    throw new AppError('email_domain_not_allowed', 'The e-mail\'s domain is not one this school signs in through single sign-on');
+  const [found] = await tx.select().from(users).where(and(eq(users.schoolId, schoolId), eq(users.email, email))).limit(1);
+  if (found) return { user: found, created: false };
+  if (!settings.createMissingStudents) throw new AppError('sso_no_account', 'No person of this school has this e-mail');
+  const fullName = identity.fullName?.trim() || email.slice(0, email.indexOf('@'));
+  // Two first sign-ins at once: the unique (school, e-mail) lets one insert; the other reads it.
+  const [inserted] = await tx.insert(users).values({ schoolId, type: 'Student', fullName, email }).onConflictDoNothing().returning();
+  if (inserted) return { user: inserted, created: true };
+  const [raced] = await tx.select().from(users).where(and(eq(users.schoolId, schoolId), eq(users.email, email))).limit(1);
+  return { user: raced, created: false };
+}
+
+/**
+ * The last step of every single sign-on: the person gets a credential for their role. For now an
+ * API credential (auth/credential.ts); at the merge it becomes the identity module's session
+ * (access and refresh tokens), the one place to change.
+ */
+export async function signInPerson(tx: Queryable, { user, schoolId, method }: { user: UserRow; schoolId: number; method: SignInMethod }) {
+  const { token } = await issueCredential(tx, { role: ROLE_OF[user.type], schoolId, userId: user.id, label: `sso:${method}` });
+  // The `user.signed_in` event (declared by the identity module) is emitted here, in this transaction, with `method`.
+  return { token, user };
+}
