@@ -78,6 +78,8 @@ export interface PersonalTable {
   readonly anonymise?: Readonly<Record<string, Replacement>>;
   /** Columns never exported (secrets: hashes, digests). */
   readonly hidden?: readonly string[];
+  /** False for rows that are others' (a notification quoting the person's post): erased, not exported. */
+  readonly exported?: false;
   /** Columns named like personal data that are not the person's, each with why (the coverage test reads them). */
   readonly notPersonal?: Readonly<Record<string, string>>;
   readonly why: string;
@@ -112,7 +114,7 @@ const owned = (
   rows: PersonRows,
   erase: Erase,
   why: string,
-  more: Partial<Pick<PersonalTable, 'anonymise' | 'hidden' | 'key' | 'notPersonal'>> = {},
+  more: Partial<Pick<PersonalTable, 'anonymise' | 'hidden' | 'key' | 'notPersonal' | 'exported'>> = {},
 ): PersonalTable => ({ table, relation: 'owned', key: more.key ?? camel(getTableName(table)), rows, erase, why, ...more });
 const none = (table: PgTable, why: string, notPersonal?: Record<string, string>): PersonalTable => ({ table, relation: 'none', why, notPersonal });
 
@@ -125,12 +127,22 @@ const ownTokens = by(apiTokens.userId);
 const PEOPLE = sql.raw(`('Student', 'Collaborator', 'Admin', 'User')`);
 /** Messages naming the person among their owners (addressed to them). */
 const addressed: PersonRows = (userId) => sql`${messageOwners.ownerType} in ${PEOPLE} and ${messageOwners.ownerId} = ${userId}`;
-/** Events about the person: their subject, or a payload naming them. */
+/**
+ * The paths of what the person wrote that notifications to others link to and quote (`New
+ * message: <subject>`, `New forum question: <title>`: messages/message.create.ts, forums/forum.rules.ts).
+ */
+const quotedPaths = (userId: number) =>
+  sql`(select '/messages/' || ${messages.id} from ${messages} where ${messages.senderId} = ${userId}
+    union all select '/forum_questions/' || ${forumQuestions.id} from ${forumQuestions} where ${forumQuestions.userId} = ${userId})`;
+/** Notifications to others quoting what the person wrote. */
+const quoting: PersonRows = (userId) => sql`${notifications.url} in ${quotedPaths(userId)}`;
+/** Events about the person: their subject, a payload naming them, or a notification quoting them. */
 const aboutPerson: PersonRows = (userId) => {
   const p = domainEvents.payload;
   const u = String(userId);
   return sql`((${domainEvents.subjectType} in ${PEOPLE} and ${domainEvents.subjectId} = ${userId})
-    or ${p}->>'userId' = ${u} or ${p}->>'user_id' = ${u} or ${p}->>'studentId' = ${u} or ${p}->>'senderId' = ${u})`;
+    or ${p}->>'userId' = ${u} or ${p}->>'user_id' = ${u} or ${p}->>'studentId' = ${u} or ${p}->>'senderId' = ${u}
+    or ${p}->>'url' in ${quotedPaths(userId)})`;
 };
 /** An event payload with its free-text fields replaced (ids, statuses and amounts kept). */
 const erasedPayload = sql`coalesce((select jsonb_object_agg(k, case when k in ('text', 'title', 'description', 'subject', 'url', 'name', 'email')
@@ -176,12 +188,21 @@ export const personalData: readonly PersonalTable[] = [
   owned(messages, by(messages.senderId), 'anonymise', 'Messages they sent: subject and text erased.', { anonymise: { subject: ERASED_TEXT, text: ERASED_TEXT } }),
   owned(messageOwners, addressed, 'keep', 'Messages addressed to them: links (the text is the sender’s).', { key: 'messagesAddressed' }),
   owned(notifications, by(notifications.userId), 'delete', 'Addressed to the person alone: deleted.'),
+  owned(notifications, quoting, 'anonymise', "Others' notifications quoting their message or question: the quote erased.", {
+    key: 'notificationsQuoting',
+    anonymise: text,
+    exported: false,
+  }),
   owned(forumQuestions, by(forumQuestions.userId), 'anonymise', 'Their questions: title and description erased, the thread kept.', {
     anonymise: { title: ERASED_TEXT, description: ERASED_TEXT },
   }),
   owned(forumAnswers, by(forumAnswers.userId), 'anonymise', 'Their answers: text erased.', { anonymise: text }),
   owned(collaborativeComments, by(collaborativeComments.userId), 'anonymise', 'Their comments: text erased.', { anonymise: text }),
-  owned(domainEvents, aboutPerson, 'anonymise', 'Events about them: free-text payload fields erased, ids kept.', { key: 'events', anonymise: { payload: erasedPayload } }),
+  owned(domainEvents, aboutPerson, 'anonymise', 'Events about them: free-text payload fields erased, ids kept.', {
+    key: 'events',
+    anonymise: { payload: erasedPayload },
+    notPersonal: { name: "the event's name" },
+  }),
   // Nothing about a person.
   none(schools, "The school's own business contact (company, CNPJ, address).", {
     email: "the school's contact",
@@ -194,7 +215,7 @@ export const personalData: readonly PersonalTable[] = [
   none(organizations, "A school's organization.", { name: "the organization's name" }),
   none(schoolDomains, 'Domains.'),
   none(schoolStatusChanges, 'Status history.'),
-  none(graphqlPersistedQueries, 'GraphQL documents.'),
+  none(graphqlPersistedQueries, 'GraphQL documents.', { document: 'a GraphQL document' }),
   none(rateLimitBuckets, 'Token buckets keyed by digests and addresses, short-lived.'),
   none(schoolProducts, 'Catalogue.'),
   none(schoolProductTopics, 'Catalogue.'),
@@ -233,7 +254,7 @@ export const personalData: readonly PersonalTable[] = [
   none(integrations, "The school's integrations (owned by the school or a product).", { ownerId: 'a school or a product, never a person' }),
   none(integrationSuggestions, 'A suggestion to the platform.', { name: 'the suggested integration' }),
   none(integrationSigningSecrets, 'Secrets.'),
-  none(webhookDeliveries, 'Delivery state of events (their payloads live in domain_events).'),
+  none(webhookDeliveries, 'Delivery state of events (their payloads live in domain_events).', { eventName: "the event's name" }),
   none(webhookAttempts, 'Delivery attempts.'),
 ];
 

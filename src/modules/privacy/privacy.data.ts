@@ -25,6 +25,7 @@ async function rowsOf(db: Queryable, entry: PersonalTable, userId: number): Prom
 export async function exportPersonalData(db: Queryable, user: UserRow, now: Date): Promise<Record<string, unknown>> {
   const document: Record<string, unknown> = { format: EXPORT_FORMAT, exportedAt: now.toISOString(), userId: user.id, schoolId: user.schoolId };
   for (const entry of personTables) {
+    if (entry.exported === false) continue;
     const rows = await rowsOf(db, entry, user.id);
     document[entry.key!] = entry.relation === 'person' || entry.key === 'erasure' ? (rows[0] ?? null) : rows;
   }
