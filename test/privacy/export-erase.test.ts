@@ -3,7 +3,7 @@ import { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/rows.js';
-import { ERASED_NAME, ERASED_TEXT, erasedEmail } from '../../src/modules/privacy/personal-data.js';
+import { ERASED_NAME, ERASED_TEXT, erasedEmail } from '../../src/db/personal-data.js';
 import { dataOf } from '../support/graphql.js';
 import { ERASE, EXPORT, identifiersIn, type PersonWithData, privacyFixtures } from '../support/privacy.fixtures.js';
 import { Client, loggingApp, type Service, type TestSchool } from '../support/service.js';

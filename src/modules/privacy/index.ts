@@ -4,7 +4,7 @@ import { privacyEventCatalog } from './privacy.events.js';
 import { PrivacyResolver } from './privacy.resolver.js';
 import { privacyRoutes } from './privacy.routes.js';
 
-/** A person's own data (LGPD / GDPR): its export and its erasure, table by table as personal-data.ts says. */
+/** A person's own data (LGPD / GDPR): its export and its erasure, table by table as src/db/personal-data.ts says. */
 export const privacyModule = defineModule({
   name: 'privacy',
   resolvers: [PrivacyResolver],

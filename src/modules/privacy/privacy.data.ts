@@ -3,7 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { apiTokens } from '../../auth/api-token.table.js';
 import type { Queryable } from '../../db/client.js';
 import type { UserRow } from '../users/user.table.js';
-import { columnsOf, type PersonalTable, personTables, type Replacement } from './personal-data.js';
+import { columnsOf, type PersonalTable, personTables, type Replacement } from '../../db/personal-data.js';
 
 /** The export document's format: a reader tells versions apart by it. */
 export const EXPORT_FORMAT = 'personal-data/1';

@@ -1,37 +1,37 @@
 import { eq, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { apiTokens } from '../../auth/api-token.table.js';
-import { organizations, schools } from '../../db/school.table.js';
-import { graphqlPersistedQueries } from '../../http/persisted-query.table.js';
-import { rateLimitBuckets } from '../../http/rate-limit.table.js';
-import { activities, examAnswers, examQuestionAnswers, examQuestionAssertions, examQuestionOptions, examQuestions } from '../activities/activity.table.js';
-import { collaborativeComments, collaborativeDiscussions } from '../collaborative/collaborative.table.js';
-import { courseClasses } from '../course-classes/course-class.table.js';
-import { courseModuleLinks, courseModules, courses, lessons } from '../courses/course.table.js';
-import { enrollmentCourseClasses, enrollments, registrations } from '../enrollments/enrollment.table.js';
-import { domainEvents } from '../events/domain-event.table.js';
-import { extraContents } from '../extra-contents/extra-content.table.js';
-import { forumAnswers, forumQuestions, forums, forumSections } from '../forums/forum.table.js';
-import { integrationSuggestions, integrations } from '../integrations/integration.table.js';
-import { categories, hostCredentials, images, libraries, libraryResources } from '../library/library.table.js';
-import { media, videoSlideSyncs } from '../media/media.table.js';
-import { channels, messageChannels, messageOwners, messages } from '../messages/message.table.js';
-import { notifications } from '../notifications/notification.table.js';
-import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders, paymentOptions, payments } from '../orders/order.table.js';
-import { pathCourses, paths } from '../paths/path.table.js';
-import { activityAttempts, certificates, contentOpenings, enrollmentExpirations, lessonProgress } from '../progress/progress.table.js';
-import { schoolProductCourses, schoolProductPaths } from '../school-products/school-product-content.table.js';
+import { apiTokens } from '../auth/api-token.table.js';
+import { organizations, schools } from './school.table.js';
+import { graphqlPersistedQueries } from '../http/persisted-query.table.js';
+import { rateLimitBuckets } from '../http/rate-limit.table.js';
+import { activities, examAnswers, examQuestionAnswers, examQuestionAssertions, examQuestionOptions, examQuestions } from '../modules/activities/activity.table.js';
+import { collaborativeComments, collaborativeDiscussions } from '../modules/collaborative/collaborative.table.js';
+import { courseClasses } from '../modules/course-classes/course-class.table.js';
+import { courseModuleLinks, courseModules, courses, lessons } from '../modules/courses/course.table.js';
+import { enrollmentCourseClasses, enrollments, registrations } from '../modules/enrollments/enrollment.table.js';
+import { domainEvents } from '../modules/events/domain-event.table.js';
+import { extraContents } from '../modules/extra-contents/extra-content.table.js';
+import { forumAnswers, forumQuestions, forums, forumSections } from '../modules/forums/forum.table.js';
+import { integrationSuggestions, integrations } from '../modules/integrations/integration.table.js';
+import { categories, hostCredentials, images, libraries, libraryResources } from '../modules/library/library.table.js';
+import { media, videoSlideSyncs } from '../modules/media/media.table.js';
+import { channels, messageChannels, messageOwners, messages } from '../modules/messages/message.table.js';
+import { notifications } from '../modules/notifications/notification.table.js';
+import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders, paymentOptions, payments } from '../modules/orders/order.table.js';
+import { pathCourses, paths } from '../modules/paths/path.table.js';
+import { activityAttempts, certificates, contentOpenings, enrollmentExpirations, lessonProgress } from '../modules/progress/progress.table.js';
+import { schoolProductCourses, schoolProductPaths } from '../modules/school-products/school-product-content.table.js';
 import {
   schoolProductCategories,
   schoolProductClassTeachers,
   schoolProductGalleryMedia,
   schoolProducts,
   schoolProductTopics,
-} from '../school-products/school-product.table.js';
-import { schoolDomains, schoolStatusChanges } from '../schools/school.table.js';
-import { users } from '../users/user.table.js';
-import { integrationSigningSecrets, webhookAttempts, webhookDeliveries } from '../webhooks/webhook.table.js';
-import { personalDataErasures } from './privacy.table.js';
+} from '../modules/school-products/school-product.table.js';
+import { schoolDomains, schoolStatusChanges } from '../modules/schools/school.table.js';
+import { users } from '../modules/users/user.table.js';
+import { integrationSigningSecrets, webhookAttempts, webhookDeliveries } from '../modules/webhooks/webhook.table.js';
+import { personalDataErasures } from '../modules/privacy/privacy.table.js';
 
 /**
  * What the service holds about a person, table by table: the one registry the export
