@@ -127,6 +127,11 @@ const ownTokens = by(apiTokens.userId);
 const PEOPLE = sql.raw(`('Student', 'Collaborator', 'Admin', 'User')`);
 /** Messages naming the person among their owners (addressed to them). */
 const addressed: PersonRows = (userId) => sql`${messageOwners.ownerType} in ${PEOPLE} and ${messageOwners.ownerId} = ${userId}`;
+/** Messages to them: naming them among the owners, or posted to a channel of their enrollment. */
+const received: PersonRows = (userId) =>
+  sql`(${messages.id} in (select ${messageOwners.messageId} from ${messageOwners} where ${addressed(userId)})
+    or ${messages.id} in (select ${messageChannels.messageId} from ${messageChannels} where ${messageChannels.channelId} in
+      (select ${channels.id} from ${channels} where ${channels.enrollmentId} in (select ${enrollments.id} from ${enrollments} where ${ownEnrollments(userId)}))))`;
 /**
  * The paths of what the person wrote that notifications to others link to and quote (`New
  * message: <subject>`, `New forum question: <title>`: messages/message.create.ts, forums/forum.rules.ts).
@@ -186,7 +191,8 @@ export const personalData: readonly PersonalTable[] = [
   }),
   // Communication.
   owned(messages, by(messages.senderId), 'anonymise', 'Messages they sent: subject and text erased.', { anonymise: { subject: ERASED_TEXT, text: ERASED_TEXT } }),
-  owned(messageOwners, addressed, 'keep', 'Messages addressed to them: links (the text is the sender’s).', { key: 'messagesAddressed' }),
+  owned(messages, received, 'keep', 'Messages to them (as an owner, or in their enrollment’s channel): the sender’s words, kept.', { key: 'messagesReceived' }),
+  owned(messageOwners, addressed, 'keep', 'Their place among the owners of a message: links.', { key: 'messageOwners' }),
   owned(notifications, by(notifications.userId), 'delete', 'Addressed to the person alone: deleted.'),
   owned(notifications, quoting, 'anonymise', "Others' notifications quoting their message or question: the quote erased.", {
     key: 'notificationsQuoting',

@@ -70,7 +70,8 @@ describe('exportPerson', () => {
     expect(doc.payments.map((p: { cardholder: string | null }) => p.cardholder)).toContain(ana.identity.fullName.toUpperCase());
     // Communication and posts.
     expect(ids(doc.messages)).toEqual([ana.sentMessageId]);
-    expect(doc.messagesAddressed).toEqual([expect.objectContaining({ messageId: ana.addressedMessageId, ownerType: 'Student', ownerId: ana.id })]);
+    expect(doc.messageOwners).toEqual([expect.objectContaining({ messageId: ana.addressedMessageId, ownerType: 'Student', ownerId: ana.id })]);
+    expect(doc.messagesReceived).toEqual([expect.objectContaining({ id: ana.addressedMessageId, subject: 'Your documents', text: 'Please send them' })]);
     expect(ids(doc.notifications)).toContain(ana.notificationId);
     expect(ids(doc.forumQuestions)).toEqual([ana.forumQuestionId]);
     expect(ids(doc.forumAnswers)).toEqual([ana.forumAnswerId]);
