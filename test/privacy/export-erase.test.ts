@@ -3,6 +3,7 @@ import { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/rows.js';
+import { parsePayload } from '../../src/modules/events/catalog.js';
 import { ERASED_NAME, ERASED_TEXT, erasedEmail } from '../../src/db/personal-data.js';
 import { dataOf } from '../support/graphql.js';
 import { ERASE, EXPORT, identifiersIn, type PersonWithData, privacyFixtures } from '../support/privacy.fixtures.js';
@@ -148,6 +149,7 @@ describe('erasePerson', () => {
     const fresh = (feed.body as { id: number; name: string; payload: unknown }[]).filter((e) => Number(e.id) > lastEvent.id);
     expect(fresh.map((e) => e.name)).toEqual(['USER_ERASED']);
     expect(fresh[0].payload).toEqual({ userId: ana.id, revokedTokenIds: [expect.any(Number)] });
+    expect(parsePayload('user.erased', fresh[0].payload).success).toBe(true);
 
     // Nowhere in the database, while the other person's data is all there.
     const everything = await wholeDatabase();
@@ -175,5 +177,15 @@ describe('erasePerson', () => {
     expect((await carla.client.graphql(EXPORT, { userId: String(carla.id) })).status).toBe(401);
     const shown = await dataOf(school.admin, `{ student(id: ${carla.id}) { fullName email } }`);
     expect(shown.student).toEqual({ fullName: ERASED_NAME, email: erasedEmail(carla.id) });
+  });
+
+  it('given two erasures of one person at once, then one erases and the other answers its record; one event', async () => {
+    const dina = await f.student(school, 'Dina Twice');
+    const [a, b] = await Promise.all([school.admin.delete(`/users/${dina.id}/personal_data`), service.platform.forSchool(school.id).delete(`/users/${dina.id}/personal_data`)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect([a.body.already_erased, b.body.already_erased].sort()).toEqual([false, true]);
+    expect(a.body.erased_at).toBe(b.body.erased_at);
+    const events = rowsOf<{ n: number }>(await service.db.execute(sql`select count(*)::int as n from domain_events where name = 'user.erased' and subject_id = ${dina.id}`));
+    expect(events[0].n).toBe(1);
   });
 });
