@@ -36,8 +36,10 @@ import { personalDataErasures } from '../modules/privacy/privacy.table.js';
 /**
  * What the service holds about a person, table by table: the one registry the export
  * (`exportPerson`) and the erasure (`erasePerson`) read, and the README's "Personal data" section
- * describes. Every table of the schema is one line (test/privacy/coverage.test.ts fails on a table
- * that refers to users or has a column named like a personal field and is not here):
+ * renders (npm run schema:write). Every table of the schema has a line (test/privacy/coverage.test.ts
+ * fails on a table that refers to users or has a column named like a personal field and is not
+ * here). It lives in the data layer, beside the tables it names, so naming every module's table
+ * ties no modules together (test/layout.test.ts):
  *
  * - `person(table, ...)`: the users table itself: its row is anonymised in place, never deleted
  *   (orders, certificates and posts keep pointing at it).
@@ -50,7 +52,9 @@ import { personalDataErasures } from '../modules/privacy/privacy.table.js';
  * `[erased]`: nobody can tell which sentence names them, and the threads keep their shape (others'
  * replies stay). Records the school must keep by law (orders, items, invoices, payments,
  * certificates already issued) are kept with their amounts and dates, the gateway's free text and
- * the card holder's name cleared. Notifications, addressed to the person alone, are deleted.
+ * the card holder's name cleared. Notifications, addressed to the person alone, are deleted; others'
+ * notifications and events that quote what they wrote lose the quote. Their rows that hold only ids,
+ * numbers and dates (enrollments, progress, grades) are kept: they point at the anonymised person.
  */
 
 /** Replaces free text a person wrote. */
