@@ -245,7 +245,9 @@ describe('layout', () => {
   // 73 with sso (issue 26), which reads the people it signs in (users), the address rules of outbound
   // calls (webhooks' webhook.http.ts: an issuer is fetched as a webhook is) and a school's hosts (media's
   // checkRedirectUri, for return_to). Moving those two helpers below modules/ would undo the last two.
-  it('domain modules tie at most 73 pairs by imports', () => {
+  // Issue 26's privacy module adds two: users (the person it acts on) and events (`user.erased`); its
+  // registry of every table's personal data lives in the data layer (src/db/personal-data.ts), tied to none.
+  it('domain modules tie at most 75 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -256,6 +258,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(73);
+    expect(pairs.size).toBeLessThanOrEqual(75);
   });
 });

@@ -21,6 +21,7 @@ import { eventsModule } from './events/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { authTokensModule } from './auth-tokens/index.js';
 import { ssoModule } from './sso/index.js';
+import { privacyModule } from './privacy/index.js';
 import type { ModuleDeclaration } from './define-module.js';
 
 /**
@@ -54,4 +55,5 @@ export const modules: readonly ModuleDeclaration[] = [
   webhooksModule,
   contentModule,
   ssoModule,
+  privacyModule,
 ];

@@ -6,6 +6,8 @@ import { schoolStatusAccess } from '../auth/school-gate.js';
 import type { SchoolStatus } from '../db/school.table.js';
 import { schoolEvents, schoolTransitions } from '../auth/school-lifecycle.js';
 import { service } from '../service-modules.js';
+import { personalData } from '../db/personal-data.js';
+import { getTableName } from 'drizzle-orm';
 
 // The tables read what the service's modules declare, as assembled at start-up.
 const { operations: operationRules, fields: fieldRules } = service.roleMatrix;
@@ -22,6 +24,7 @@ const blocks: Record<string, () => string> = {
   'school-gate': gateTable,
   events: eventsTable,
   'error-codes': errorCodesTable,
+  'personal-data': personalDataTable,
 };
 
 export function renderReadme(current: string): string {
@@ -124,4 +127,18 @@ function errorCodesTable(): string {
     (d) => `| \`${d.name}ErrorCode\` | ${[...d.nodes, ...(d.payloads ?? [])].map((n) => `\`${n}\``).join(', ')} | ${d.codes.length ? d.codes.map((c) => `\`${c}\``).join(', ') : '—'} |`,
   );
   return `${codes}\n| enum | payloads (of these types, or by name) | codes besides ${commonCodes.map((c) => `\`${c}\``).join(', ')} |\n|---|---|---|\n${domains.join('\n')}\n`;
+}
+
+/** What the export and the erasure do with each table that holds a person's rows (db/personal-data.ts). */
+function personalDataTable(): string {
+  const rows = personalData
+    .filter((t) => t.relation !== 'none')
+    .map((t) => {
+      const columns = Object.keys(t.anonymise ?? {}).map((c) => `\`${c}\``).join(', ');
+      const erase = t.erase === 'anonymise' ? `anonymise ${columns}` : t.erase;
+      const exported = t.exported === false ? '—' : `\`${t.key}\``;
+      return `| \`${getTableName(t.table)}\` | ${exported} | ${erase} | ${t.why} |`;
+    });
+  const none = personalData.filter((t) => t.relation === 'none').map((t) => `\`${getTableName(t.table)}\``);
+  return `| table | export key | on erasure | why |\n|---|---|---|---|\n${rows.join('\n')}\n\nNothing about a person: ${none.join(', ')}.\n`;
 }
