@@ -71,6 +71,8 @@ const environment = z.object({
   GRAPHQL_LIST_BOUNDS_SECONDS: wholeNumber(0, 86_400).default(300),
   EVENT_RETENTION_DAYS: wholeNumber(2, 3650).default(30),
   WEBHOOKS_ALLOW_PRIVATE_NETWORKS: flag.default(false),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: text.default('no-reply@localhost'),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 3_600_000).default(10_000),
   NODE_ENV: text.optional(),
   // Checked by auth/secrets.ts, whose errors say what a key must be.
@@ -164,6 +166,12 @@ export const config = {
   eventRetentionDays: env.EVENT_RETENTION_DAYS,
   /** Lets webhooks go to loopback and private addresses (development, tests); off, an integration cannot probe the service's network. */
   webhooksAllowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+  /**
+   * Transactional e-mail (modules/mail): the SMTP server mails go through (`smtp://user:pass@host:587`,
+   * `smtps://...:465`); unset, mails are kept in the database and read through GET /mails. MAIL_FROM is
+   * the sender address; the sender name is the school's (its mail settings, else its name).
+   */
+  mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
   /** How long a stop waits for requests in flight (and a primary for its workers) before it gives up on them. */
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   /** `production` hides the playground's development token and makes SECRETS_KEY required. */
