@@ -30,6 +30,7 @@ async function personValues(input: PersonInput, creating: boolean) {
   else checks.notCleared('fullName', input.fullName).notCleared('email', input.email);
   if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD)
     checks.add('password', 'too_short', `is too short (minimum is ${MIN_PASSWORD} characters)`);
+  if (input.locale && !/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(input.locale.trim())) checks.add('locale', 'invalid', 'is not a language tag (pt-BR, en, es)');
   checks.throwIfAny();
   const values: Partial<typeof users.$inferInsert> = {};
   if (input.fullName) values.fullName = input.fullName.trim();
@@ -37,6 +38,7 @@ async function personValues(input: PersonInput, creating: boolean) {
   if (input.password) values.passwordHash = await hashPassword(input.password);
   if (input.document !== undefined) values.document = input.document;
   if (input.phone !== undefined) values.phone = input.phone;
+  if (input.locale !== undefined) values.locale = input.locale?.trim() || null;
   return values;
 }
 

@@ -1,0 +1,303 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emitEvents } from '../../src/modules/events/events.js';
+import { type MailWorker, type MailWorkerOptions, startMailWorker } from '../../src/modules/mail/index.js';
+import { mails } from '../../src/modules/mail/mail.table.js';
+import { enrollmentRestFixtures } from '../support/enrollments.fixtures.js';
+import { dataOf } from '../support/graphql.js';
+import type { Service, TestSchool } from '../support/service.js';
+import { twoSchools } from '../support/world.js';
+import { LoopbackSmtp, rawHeader } from './smtp.support.js';
+
+// Transactional e-mail through a real SMTP server on loopback (issue 28).
+
+let service: Service;
+let school: TestSchool;
+let other: TestSchool;
+const world = twoSchools('Escola Aurora', 'Other School', (w) => ({ service, school, other } = w));
+const fixtures = enrollmentRestFixtures(world);
+const smtp = new LoopbackSmtp();
+const logged: { fields: Record<string, unknown>; message: string }[] = [];
+
+beforeAll(async () => {
+  await smtp.start();
+});
+afterAll(async () => {
+  await smtp.stop();
+});
+
+/** Milliseconds instead of minutes: three attempts. */
+const fast = (): MailWorkerOptions => ({
+  smtpUrl: smtp.url,
+  poll: false,
+  schedule: [0, 10, 10],
+  logger: { info: (fields, message) => logged.push({ fields, message }), warn: (fields, message) => logged.push({ fields, message }) },
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs rounds of the workers until no mail is queued. */
+async function deliver(workers: MailWorker[] = [startMailWorker(service.database, fast())]) {
+  try {
+    for (let i = 0; i < 50; i++) {
+      await Promise.all(workers.map((w) => w.runOnce()));
+      const queued = await service.db.select({ id: mails.id }).from(mails).where(eq(mails.status, 'queued'));
+      if (queued.length === 0) return;
+      await sleep(15);
+    }
+    throw new Error('mails still queued');
+  } finally {
+    for (const w of workers) await w.stop();
+  }
+}
+
+const CREATE_STUDENT = `mutation ($input: PersonInput!) { createStudent(input: $input) { student { id locale } errors { field code } } }`;
+async function student(s: TestSchool, email: string, locale?: string) {
+  const data = await dataOf(s.admin, CREATE_STUDENT, { input: { fullName: `Person ${email}`, email, locale } });
+  expect(data.createStudent.errors).toEqual([]);
+  return Number(data.createStudent.student.id);
+}
+
+const mailsOf = (userId: number) => service.db.select().from(mails).where(eq(mails.userId, userId)).orderBy(asc(mails.id));
+
+describe('invitation mails', () => {
+  it('welcomes each new student once, in their language, with text and HTML parts and the headers', async () => {
+    await student(school, 'ana@example.com');
+    await student(school, 'john@example.com', 'en-US');
+    await student(school, 'lucia@example.com', 'es');
+    await deliver();
+
+    const [ana] = smtp.to('ana@example.com');
+    const [john] = smtp.to('john@example.com');
+    const [lucia] = smtp.to('lucia@example.com');
+    expect([smtp.to('ana@example.com').length, smtp.to('john@example.com').length, smtp.to('lucia@example.com').length]).toEqual([1, 1, 1]);
+    expect(ana.subject).toBe('Boas-vindas a Escola Aurora');
+    expect(john.subject).toBe('Welcome to Escola Aurora');
+    expect(lucia.subject).toBe('Bienvenido a Escola Aurora');
+    expect(ana.text).toContain('Defina sua senha');
+    expect(ana.text).toContain('O link vale por 7 dias.');
+    expect(john.text).toContain('The link is valid for 7 days.');
+    expect(ana.html).toContain('<html lang="pt-BR">');
+    expect(ana.html).toContain('Definir minha senha');
+    // The set-password link, in both parts; nothing else secret.
+    const link = /https:\/\/[^\s"]+\/password\/set\?token=[\w.%-]+/.exec(ana.text!)?.[0];
+    expect(link).toBeTruthy();
+    // Handlebars escapes `=` in the HTML part (&#x3D;), which every client decodes.
+    expect(ana.html!.replace(/&#x3D;/g, '=')).toContain(`href="${link}"`);
+    for (const mail of [ana, john, lucia]) {
+      expect(mail.messageId).toMatch(/^<[0-9a-f-]{36}@localhost>$/);
+      expect(mail.date).toBeInstanceOf(Date);
+      expect(rawHeader(mail, 'Auto-Submitted')).toBe('auto-generated');
+      expect(mail.from?.value[0]).toEqual({ name: 'Escola Aurora', address: 'no-reply@localhost' });
+      // Essential: no unsubscribe.
+      expect(rawHeader(mail, 'List-Unsubscribe')).toBeUndefined();
+    }
+    const [row] = await service.db.select().from(mails).where(eq(mails.recipient, 'ana@example.com'));
+    expect(row).toMatchObject({ kind: 'invitation', status: 'sent', attempts: 1, locale: 'pt-BR', messageId: ana.messageId });
+    expect(row.sentAt).toBeInstanceOf(Date);
+    expect(logged.some((l) => l.message === 'mail sent' && l.fields.mailId === row.id)).toBe(true);
+  });
+
+  it('sendWelcomeMail sends it again on demand (REST POST /users/:id/welcome_mail), with the school’s sender name and reply-to', async () => {
+    const id = await student(school, 'again@example.com');
+    const settings = await school.admin.put('/mail_settings', { mail_settings: { sender_name: 'Aurora Team', reply_to: 'help@aurora.example' } });
+    expect(settings.status, settings.text).toBe(200);
+    const res = await school.admin.post(`/users/${id}/welcome_mail`, {});
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ kind: 'invitation', status: 'queued', recipient: 'again@example.com' });
+    await deliver();
+    const received = smtp.to('again@example.com');
+    expect(received).toHaveLength(2);
+    expect(received[1].from?.value[0]).toEqual({ name: 'Aurora Team', address: 'no-reply@localhost' });
+    expect(received[1].replyTo?.value[0].address).toBe('help@aurora.example');
+    // Another school's person is a 404.
+    const foreign = await student(other, 'foreign@example.com');
+    expect((await school.admin.post(`/users/${foreign}/welcome_mail`, {})).status).toBe(404);
+  });
+});
+
+describe('mails of the learning loop', () => {
+  it('an activated enrollment mails the student, with the one-click unsubscribe headers (RFC 8058)', async () => {
+    const person = await fixtures.student(school);
+    await service.db.update(mails).set({ status: 'kept' }).where(eq(mails.userId, person.studentId)); // its invitation: not this test's
+    const productId = await fixtures.product(school);
+    await fixtures.enroll(person, productId, { status: 'active' });
+    await deliver();
+    const [row] = (await mailsOf(person.studentId)).filter((m) => m.kind === 'enrollment_activated');
+    expect(row.status).toBe('sent');
+    const received = smtp.received.filter((m) => m.messageId === row.messageId);
+    expect(received).toHaveLength(1);
+    const [mail] = received;
+    expect(mail.subject).toMatch(/^Sua matrícula em Product \d+ está ativa$/);
+    expect(mail.text).toContain('Seu acesso vai até 31 de dezembro de 2026.');
+    const unsubscribe = rawHeader(mail, 'List-Unsubscribe');
+    expect(unsubscribe).toMatch(/^<http:\/\/localhost:\d+\/mails\/unsubscribe\?token=[\w.%-]+>$/);
+    expect(rawHeader(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(rawHeader(mail, 'Auto-Submitted')).toBe('auto-generated');
+  });
+
+  it('an issued certificate mails the public verification link', async () => {
+    const person = await fixtures.student(school);
+    const productId = await fixtures.product(school);
+    // The event as the progress writes emit it (progress/progress.write.ts), in one transaction.
+    await service.db.transaction((tx) =>
+      emitEvents(tx, [
+        {
+          schoolId: school.id,
+          name: 'certificate.issued',
+          subjectType: 'Certificate',
+          subjectId: 1,
+          payload: { enrollmentId: 1, studentId: person.studentId, schoolProductId: productId, progress: 100, code: 'CERT-123' },
+        },
+      ]),
+    );
+    await deliver();
+    const [row] = (await mailsOf(person.studentId)).filter((m) => m.kind === 'certificate_issued');
+    const [mail] = smtp.received.filter((m) => m.messageId === row.messageId);
+    expect(mail.subject).toMatch(/^Seu certificado de Product \d+$/);
+    expect(mail.text).toMatch(/http:\/\/localhost:\d+\/certificates\/CERT-123/);
+    expect(mail.text).toContain('Código de verificação: CERT-123');
+  });
+
+  it('a rolled-back change leaves no mail', async () => {
+    const before = (await service.db.select({ id: mails.id }).from(mails)).length;
+    const res = await dataOf(school.admin, CREATE_STUDENT, { input: { fullName: 'Dup', email: 'ana@example.com' } });
+    expect(res.createStudent.errors[0].code).toBe('taken');
+    expect((await service.db.select({ id: mails.id }).from(mails)).length).toBe(before);
+  });
+});
+
+describe('SMTP failures', () => {
+  it('a 4xx refusal is retried: exactly one delivery, the attempts recorded', async () => {
+    const id = await student(school, 'retry@example.com');
+    smtp.refusals.push(451);
+    await deliver();
+    expect(smtp.to('retry@example.com')).toHaveLength(1);
+    const [row] = await mailsOf(id);
+    expect(row).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(logged.some((l) => l.message === 'mail deferred' && l.fields.mailId === row.id && l.fields.responseCode === 451)).toBe(true);
+  });
+
+  it('a 5xx refusal is a permanent failure, recorded and not retried', async () => {
+    const id = await student(school, 'bounce@example.com');
+    smtp.refusals.push(550);
+    await deliver();
+    expect(smtp.to('bounce@example.com')).toHaveLength(0);
+    const [row] = await mailsOf(id);
+    expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(row.lastError).toContain('Mailbox unavailable');
+    expect(logged.some((l) => l.message === 'mail failed' && l.fields.mailId === row.id && l.fields.responseCode === 550)).toBe(true);
+  });
+
+  it('an unreachable server is temporary: retried until the schedule runs out, then failed', async () => {
+    const id = await student(school, 'nowhere@example.com');
+    await deliver([startMailWorker(service.database, { ...fast(), smtpUrl: 'smtp://127.0.0.1:1' })]);
+    const [row] = await mailsOf(id);
+    expect(row).toMatchObject({ status: 'failed', attempts: 3 });
+  });
+});
+
+describe('two workers on one outbox', () => {
+  it('send each mail exactly once', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await student(school, `pair${i}@example.com`));
+    const before = smtp.received.length;
+    // Small batches so that both workers claim at once, round after round.
+    await deliver([startMailWorker(service.database, { ...fast(), batchSize: 3 }), startMailWorker(service.database, { ...fast(), batchSize: 3 })]);
+    const got = smtp.received.slice(before).map((m) => m.messageId);
+    expect(got).toHaveLength(12);
+    expect(new Set(got).size).toBe(12);
+    for (const id of ids) expect((await mailsOf(id))[0]).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+});
+
+describe('unsubscribing and settings', () => {
+  it('one click unsubscribes: no further non-essential mail, essential ones still go', async () => {
+    const person = await fixtures.student(school);
+    const productId = await fixtures.product(school);
+    await fixtures.enroll(person, productId, { status: 'active' });
+    await deliver();
+    const [row] = (await mailsOf(person.studentId)).filter((m) => m.kind === 'enrollment_activated');
+    const url = new URL(row.headers['List-Unsubscribe'].slice(1, -1));
+    // What a mail provider sends (RFC 8058): a POST with no credential and the one-click body.
+    const res = await service.app.inject({
+      method: 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ unsubscribed: true });
+    // Twice is fine.
+    expect((await service.anonymous.post(`${url.pathname}${url.search}`, {})).status).toBe(200);
+
+    const sent = smtp.received.length;
+    await fixtures.enroll(person, await fixtures.product(school), { status: 'active' });
+    await dataOf(school.admin, `mutation ($id: ID!) { sendWelcomeMail(userId: $id) { mail { id } errors { code } } }`, { id: person.studentId });
+    await deliver();
+    const kinds = smtp.received.slice(sent).map((m) => m.subject);
+    expect(kinds).toEqual(['Boas-vindas a Escola Aurora']);
+    const rows = await mailsOf(person.studentId);
+    expect(rows.filter((m) => m.kind === 'enrollment_activated').map((m) => m.status)).toEqual(['sent', 'suppressed']);
+  });
+
+  it('a forged or foreign token unsubscribes nobody (422, GraphQL errors)', async () => {
+    const res = await service.anonymous.post('/mails/unsubscribe?token=abc.def', {});
+    expect(res.status).toBe(422);
+    const data = await dataOf(service.anonymous, `mutation { unsubscribeFromMails(token: "x") { unsubscription { unsubscribed } errors { field code } } }`);
+    expect(data.unsubscribeFromMails.errors).toEqual([{ field: ['token'], code: 'invalid' }]);
+  });
+
+  it('a kind the school turned off is not sent; essential kinds cannot be turned off', async () => {
+    const refused = await school.admin.put('/mail_settings', { mail_settings: { disabled_kinds: ['invitation'] } });
+    expect(refused.status).toBe(422);
+    const res = await school.admin.put('/mail_settings', { mail_settings: { disabled_kinds: ['enrollment_activated', 'new_message'] } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.disabled_kinds).toEqual(['enrollment_activated', 'new_message']);
+    expect((await school.admin.get('/mail_settings')).body).toMatchObject({ sender_name: 'Aurora Team', disabled_kinds: ['enrollment_activated', 'new_message'] });
+
+    const person = await fixtures.student(school);
+    const sent = smtp.received.length;
+    await fixtures.enroll(person, await fixtures.product(school), { status: 'active' });
+    await deliver();
+    const rows = await mailsOf(person.studentId);
+    expect(rows.find((m) => m.kind === 'enrollment_activated')?.status).toBe('suppressed');
+    // Only the (essential) invitation went out.
+    expect(smtp.received.slice(sent).map((m) => m.subject)).toEqual(['Boas-vindas a Escola Aurora']);
+    await school.admin.put('/mail_settings', { mail_settings: { disabled_kinds: [] } });
+  });
+});
+
+describe('reading mails', () => {
+  it('with no SMTP server mails are kept, readable by the admin and the platform (GET /mails, GET /mails/:id)', async () => {
+    const id = await student(school, 'kept@example.com');
+    await deliver([startMailWorker(service.database, { ...fast(), smtpUrl: null })]);
+    const list = await school.admin.get(`/mails?user_id=${id}&kind=invitation&status=kept`);
+    expect(list.status, list.text).toBe(200);
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toMatchObject({ recipient: 'kept@example.com', kind: 'invitation', status: 'kept', locale: 'pt-BR' });
+    const one = await school.admin.get(`/mails/${list.body[0].id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.text).toContain('/password/set?token=');
+    expect(one.body.html).toContain('<html lang="pt-BR">');
+    expect((await service.platform.get(`/mails/${list.body[0].id}`)).status).toBe(200);
+    const paged = await school.admin.get('/mails?page=1&per_page=2');
+    expect(paged.body).toHaveLength(2);
+    expect(Number(paged.headers['x-total-count'])).toBeGreaterThan(2);
+  });
+
+  it("another school's admin gets a 404 and an empty list; collaborators and students are refused", async () => {
+    const [row] = await service.db.select().from(mails).where(and(eq(mails.schoolId, school.id), eq(mails.recipient, 'kept@example.com')));
+    expect((await other.admin.get(`/mails/${row.id}`)).status).toBe(404);
+    const list = await other.admin.get(`/mails?recipient=kept@example.com`);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([]);
+    const collaborator = await service.token('collaborator', school.id);
+    const studentToken = await service.token('student', school.id, row.userId);
+    for (const client of [collaborator, studentToken]) {
+      expect((await client.get('/mails')).status).toBe(403);
+      expect((await client.get(`/mails/${row.id}`)).status).toBe(403);
+      expect((await client.get('/mail_settings')).status).toBe(403);
+      expect((await client.put('/mail_settings', { mail_settings: { sender_name: 'x' } })).status).toBe(403);
+    }
+  });
+});
