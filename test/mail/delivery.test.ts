@@ -158,6 +158,38 @@ describe('mails of the learning loop', () => {
     expect(mail.text).toContain('Código de verificação: CERT-123');
   });
 
+  it('a confirmed (paid) order mails its receipt, money and dates in the person’s locale', async () => {
+    const id = await student(school, 'buyer@example.com', 'en');
+    const created = await school.admin.post('/orders', { order: { student_id: id, total: 129990, amount_to_pay: 129990 } });
+    expect(created.status, created.text).toBe(201);
+    const confirmed = await school.admin.put(`/orders/${created.body.id}`, { order: { status: 'confirmed' } });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    await deliver();
+    const [row] = (await mailsOf(id)).filter((m) => m.kind === 'order_receipt');
+    const [mail] = smtp.received.filter((m) => m.messageId === row.messageId);
+    expect(mail.subject).toBe(`Receipt for order #${created.body.id}`);
+    expect(mail.text).toContain('Total (0 items): R$1,299.90');
+    expect(mail.text).toContain('Paid on January 15, 2026.');
+    expect(rawHeader(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+  });
+
+  it('a new message mails the people it notifies (not the sender), in Spanish for a Spanish speaker', async () => {
+    const reader = await student(school, 'lector@example.com', 'es');
+    const created = await dataOf(school.admin, `mutation ($input: ChannelInput!) { createChannel(input: $input) { channel { id } errors { code } } }`, { input: { name: 'News' } });
+    const res = await school.admin.post(`/channels/${created.createChannel.channel.id}/messages`, {
+      message: { subject: 'Hello', text: 'Classes start on Monday', sender_id: school.adminId, owners: [{ id: reader, type: 'Student' }, { id: school.adminId, type: 'Admin' }] },
+    });
+    expect(res.status, res.text).toBe(201);
+    await deliver();
+    const rows = await service.db.select().from(mails).where(eq(mails.kind, 'new_message'));
+    expect(rows.map((r) => r.userId)).toEqual([reader]);
+    const [mail] = smtp.received.filter((m) => m.messageId === rows[0].messageId);
+    expect(mail.subject).toMatch(/^Nuevo mensaje de /);
+    expect(mail.text).toContain('te envió un mensaje nuevo');
+    // The message itself stays in the service: the mail only says there is one.
+    expect(mail.text).not.toContain('Classes start on Monday');
+  });
+
   it('a rolled-back change leaves no mail', async () => {
     const before = (await service.db.select({ id: mails.id }).from(mails)).length;
     const res = await dataOf(school.admin, CREATE_STUDENT, { input: { fullName: 'Dup', email: 'ana@example.com' } });
