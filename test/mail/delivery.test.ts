@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.js';
 import { emitEvents } from '../../src/modules/events/events.js';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from '../../src/modules/mail/index.js';
 import { mails } from '../../src/modules/mail/mail.table.js';
@@ -233,8 +234,14 @@ describe('two workers on one outbox', () => {
     const ids: number[] = [];
     for (let i = 0; i < 12; i++) ids.push(await student(school, `pair${i}@example.com`));
     const before = smtp.received.length;
+    // Two instances: on PostgreSQL the second worker has a connection pool of its own, as another process would.
+    const second = service.databaseUrl ? await openDatabase({ url: service.databaseUrl, maxConnections: 2 }) : service.database;
     // Small batches so that both workers claim at once, round after round.
-    await deliver([startMailWorker(service.database, { ...fast(), batchSize: 3 }), startMailWorker(service.database, { ...fast(), batchSize: 3 })]);
+    try {
+      await deliver([startMailWorker(service.database, { ...fast(), batchSize: 3 }), startMailWorker(second, { ...fast(), batchSize: 3 })]);
+    } finally {
+      if (second !== service.database) await second.close();
+    }
     const got = smtp.received.slice(before).map((m) => m.messageId);
     expect(got).toHaveLength(12);
     expect(new Set(got).size).toBe(12);
