@@ -98,6 +98,19 @@ describe('invitation mails', () => {
     expect(logged.some((l) => l.message === 'mail sent' && l.fields.mailId === row.id)).toBe(true);
   });
 
+  it("falls back to the school's language, and an unknown language gives English", async () => {
+    const updated = await other.admin.put(`/schools/${other.id}`, { school: { locale: 'es-419' } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.locale).toBe('es-419');
+    await student(other, 'sin-idioma@example.com');
+    await student(other, 'francois@example.com', 'fr-FR');
+    await deliver();
+    expect(smtp.to('sin-idioma@example.com').map((m) => m.subject)).toEqual(['Bienvenido a Other School']);
+    expect(smtp.to('francois@example.com').map((m) => m.subject)).toEqual(['Welcome to Other School']);
+    const refused = await dataOf(other.admin, CREATE_STUDENT, { input: { fullName: 'X', email: 'x@example.com', locale: 'not a tag!' } });
+    expect(refused.createStudent.errors).toEqual([{ field: ['locale'], code: 'invalid' }]);
+  });
+
   it('sendWelcomeMail sends it again on demand (REST POST /users/:id/welcome_mail), with the school’s sender name and reply-to', async () => {
     const id = await student(school, 'again@example.com');
     const settings = await school.admin.put('/mail_settings', { mail_settings: { sender_name: 'Aurora Team', reply_to: 'help@aurora.example' } });
