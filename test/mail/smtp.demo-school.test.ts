@@ -4,7 +4,7 @@ import { startMailWorker } from '../../src/modules/mail/index.js';
 import { mails } from '../../src/modules/mail/mail.table.js';
 import { seed, type SeedResult } from '../../src/tools/seed.js';
 import { type Service, startService } from '../support/service.js';
-import { LoopbackSmtp, rawHeader } from './smtp.support.js';
+import { LoopbackSmtp, rawHeader } from '../support/mail.fixtures.js';
 
 // The sell-and-learn loop of the demo school (npm run seed: people, enrollments, paid orders, forum
 // answers, messages) through the API, its mails delivered to a real SMTP server on loopback.

@@ -1,16 +1,17 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { emitEvents } from '../../src/modules/events/events.js';
-import { type MailWorker, type MailWorkerOptions, startMailWorker } from '../../src/modules/mail/index.js';
+import { startMailWorker } from '../../src/modules/mail/index.js';
 import { mails } from '../../src/modules/mail/mail.table.js';
 import { enrollmentRestFixtures } from '../support/enrollments.fixtures.js';
 import { dataOf } from '../support/graphql.js';
+import { CREATE_STUDENT, LoopbackSmtp, mailFixtures, rawHeader } from '../support/mail.fixtures.js';
 import type { Service, TestSchool } from '../support/service.js';
 import { twoSchools } from '../support/world.js';
-import { LoopbackSmtp, rawHeader } from './smtp.support.js';
 
-// Transactional e-mail through a real SMTP server on loopback (issue 28).
+// Transactional e-mail through a real SMTP server on loopback (issue 28): what is sent, in which
+// language, with which headers; retries and failures; two workers on one outbox.
 
 let service: Service;
 let school: TestSchool;
@@ -18,7 +19,7 @@ let other: TestSchool;
 const world = twoSchools('Escola Aurora', 'Other School', (w) => ({ service, school, other } = w));
 const fixtures = enrollmentRestFixtures(world);
 const smtp = new LoopbackSmtp();
-const logged: { fields: Record<string, unknown>; message: string }[] = [];
+const { logged, fast, deliver, student, mailsOf } = mailFixtures(world, smtp);
 
 beforeAll(async () => {
   await smtp.start();
@@ -26,39 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await smtp.stop();
 });
-
-/** Milliseconds instead of minutes: three attempts. */
-const fast = (): MailWorkerOptions => ({
-  smtpUrl: smtp.url,
-  poll: false,
-  schedule: [0, 10, 10],
-  logger: { info: (fields, message) => logged.push({ fields, message }), warn: (fields, message) => logged.push({ fields, message }) },
-});
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Runs rounds of the workers until no mail is queued. */
-async function deliver(workers: MailWorker[] = [startMailWorker(service.database, fast())]) {
-  try {
-    for (let i = 0; i < 50; i++) {
-      await Promise.all(workers.map((w) => w.runOnce()));
-      const queued = await service.db.select({ id: mails.id }).from(mails).where(eq(mails.status, 'queued'));
-      if (queued.length === 0) return;
-      await sleep(15);
-    }
-    throw new Error('mails still queued');
-  } finally {
-    for (const w of workers) await w.stop();
-  }
-}
-
-const CREATE_STUDENT = `mutation ($input: PersonInput!) { createStudent(input: $input) { student { id locale } errors { field code } } }`;
-async function student(s: TestSchool, email: string, locale?: string) {
-  const data = await dataOf(s.admin, CREATE_STUDENT, { input: { fullName: `Person ${email}`, email, locale } });
-  expect(data.createStudent.errors).toEqual([]);
-  return Number(data.createStudent.student.id);
-}
-
-const mailsOf = (userId: number) => service.db.select().from(mails).where(eq(mails.userId, userId)).orderBy(asc(mails.id));
 
 describe('invitation mails', () => {
   it('welcomes each new student once, in their language, with text and HTML parts and the headers', async () => {
@@ -259,97 +227,5 @@ describe('two workers on one outbox', () => {
     expect(got).toHaveLength(12);
     expect(new Set(got).size).toBe(12);
     for (const id of ids) expect((await mailsOf(id))[0]).toMatchObject({ status: 'sent', attempts: 1 });
-  });
-});
-
-describe('unsubscribing and settings', () => {
-  it('one click unsubscribes: no further non-essential mail, essential ones still go', async () => {
-    const person = await fixtures.student(school);
-    const productId = await fixtures.product(school);
-    await fixtures.enroll(person, productId, { status: 'active' });
-    await deliver();
-    const [row] = (await mailsOf(person.studentId)).filter((m) => m.kind === 'enrollment_activated');
-    const url = new URL(row.headers['List-Unsubscribe'].slice(1, -1));
-    // What a mail provider sends (RFC 8058): a POST with no credential and the one-click body.
-    const res = await service.app.inject({
-      method: 'POST',
-      url: `${url.pathname}${url.search}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'List-Unsubscribe=One-Click',
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ unsubscribed: true });
-    // Twice is fine.
-    expect((await service.anonymous.post(`${url.pathname}${url.search}`, {})).status).toBe(200);
-
-    const sent = smtp.received.length;
-    await fixtures.enroll(person, await fixtures.product(school), { status: 'active' });
-    await dataOf(school.admin, `mutation ($id: ID!) { sendWelcomeMail(userId: $id) { mail { id } errors { code } } }`, { id: person.studentId });
-    await deliver();
-    const kinds = smtp.received.slice(sent).map((m) => m.subject);
-    expect(kinds).toEqual(['Boas-vindas a Escola Aurora']);
-    const rows = await mailsOf(person.studentId);
-    expect(rows.filter((m) => m.kind === 'enrollment_activated').map((m) => m.status)).toEqual(['sent', 'suppressed']);
-  });
-
-  it('a forged or foreign token unsubscribes nobody (422, GraphQL errors)', async () => {
-    const res = await service.anonymous.post('/mails/unsubscribe?token=abc.def', {});
-    expect(res.status).toBe(422);
-    const data = await dataOf(service.anonymous, `mutation { unsubscribeFromMails(token: "x") { unsubscription { unsubscribed } errors { field code } } }`);
-    expect(data.unsubscribeFromMails.errors).toEqual([{ field: ['token'], code: 'invalid' }]);
-  });
-
-  it('a kind the school turned off is not sent; essential kinds cannot be turned off', async () => {
-    const refused = await school.admin.put('/mail_settings', { mail_settings: { disabled_kinds: ['invitation'] } });
-    expect(refused.status).toBe(422);
-    const res = await school.admin.put('/mail_settings', { mail_settings: { disabled_kinds: ['enrollment_activated', 'new_message'] } });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body.disabled_kinds).toEqual(['enrollment_activated', 'new_message']);
-    expect((await school.admin.get('/mail_settings')).body).toMatchObject({ sender_name: 'Aurora Team', disabled_kinds: ['enrollment_activated', 'new_message'] });
-
-    const person = await fixtures.student(school);
-    const sent = smtp.received.length;
-    await fixtures.enroll(person, await fixtures.product(school), { status: 'active' });
-    await deliver();
-    const rows = await mailsOf(person.studentId);
-    expect(rows.find((m) => m.kind === 'enrollment_activated')?.status).toBe('suppressed');
-    // Only the (essential) invitation went out.
-    expect(smtp.received.slice(sent).map((m) => m.subject)).toEqual(['Boas-vindas a Escola Aurora']);
-    await school.admin.put('/mail_settings', { mail_settings: { disabled_kinds: [] } });
-  });
-});
-
-describe('reading mails', () => {
-  it('with no SMTP server mails are kept, readable by the admin and the platform (GET /mails, GET /mails/:id)', async () => {
-    const id = await student(school, 'kept@example.com');
-    await deliver([startMailWorker(service.database, { ...fast(), smtpUrl: null })]);
-    const list = await school.admin.get(`/mails?user_id=${id}&kind=invitation&status=kept`);
-    expect(list.status, list.text).toBe(200);
-    expect(list.body).toHaveLength(1);
-    expect(list.body[0]).toMatchObject({ recipient: 'kept@example.com', kind: 'invitation', status: 'kept', locale: 'pt-BR' });
-    const one = await school.admin.get(`/mails/${list.body[0].id}`);
-    expect(one.status).toBe(200);
-    expect(one.body.text).toContain('/password/set?token=');
-    expect(one.body.html).toContain('<html lang="pt-BR">');
-    expect((await service.platform.get(`/mails/${list.body[0].id}`)).status).toBe(200);
-    const paged = await school.admin.get('/mails?page=1&per_page=2');
-    expect(paged.body).toHaveLength(2);
-    expect(Number(paged.headers['x-total-count'])).toBeGreaterThan(2);
-  });
-
-  it("another school's admin gets a 404 and an empty list; collaborators and students are refused", async () => {
-    const [row] = await service.db.select().from(mails).where(and(eq(mails.schoolId, school.id), eq(mails.recipient, 'kept@example.com')));
-    expect((await other.admin.get(`/mails/${row.id}`)).status).toBe(404);
-    const list = await other.admin.get(`/mails?recipient=kept@example.com`);
-    expect(list.status).toBe(200);
-    expect(list.body).toEqual([]);
-    const collaborator = await service.token('collaborator', school.id);
-    const studentToken = await service.token('student', school.id, row.userId);
-    for (const client of [collaborator, studentToken]) {
-      expect((await client.get('/mails')).status).toBe(403);
-      expect((await client.get(`/mails/${row.id}`)).status).toBe(403);
-      expect((await client.get('/mail_settings')).status).toBe(403);
-      expect((await client.put('/mail_settings', { mail_settings: { sender_name: 'x' } })).status).toBe(403);
-    }
   });
 });
