@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { domainEvents } from '../../src/modules/events/domain-event.table.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { emitEvents } from '../../src/modules/events/events.js';
@@ -200,6 +201,8 @@ describe('SMTP failures', () => {
     expect(row).toMatchObject({ status: 'failed', attempts: 1 });
     expect(row.lastError).toContain('Mailbox unavailable');
     expect(logged.some((l) => l.message === 'mail failed' && l.fields.mailId === row.id && l.fields.responseCode === 550)).toBe(true);
+    const [event] = await service.db.select().from(domainEvents).where(and(eq(domainEvents.name, 'mail.failed'), eq(domainEvents.subjectId, row.id)));
+    expect(event).toMatchObject({ schoolId: school.id, subjectType: 'Mail', payload: { userId: id, kind: 'invitation', attempts: 1, responseCode: 550 } });
   });
 
   it('an unreachable server is temporary: retried until the schedule runs out, then failed', async () => {

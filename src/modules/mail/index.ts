@@ -1,5 +1,6 @@
 import { MANAGERS, PUBLIC } from '../../auth/role-matrix.js';
 import { defineModule } from '../define-module.js';
+import { mailEventCatalog } from './mail.events.js';
 import { MailResolver } from './mail.resolver.js';
 import { mailRoutes } from './mail.routes.js';
 // Writes the mails the domain's events cause, in their transaction (events/events.ts knows no consumer).
@@ -29,4 +30,5 @@ export const mailModule = defineModule({
     },
   },
   errors: { name: 'Mail', nodes: ['Mail', 'MailSettings', 'MailUnsubscription'], codes: [] },
+  events: mailEventCatalog,
 });

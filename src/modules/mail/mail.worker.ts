@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { config } from '../../config.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
+import { emitEvent } from '../events/events.js';
 import { rowsOf } from '../../db/rows.js';
 import { fromAddress } from './mail.links.js';
 import { mails } from './mail.table.js';
@@ -46,6 +47,7 @@ export interface MailWorker {
 interface Claimed {
   id: number;
   school_id: number;
+  user_id: number;
   recipient: string;
   kind: string;
   subject: string;
@@ -93,18 +95,20 @@ export function startMailWorker(database: Pick<Database, 'db'>, options: MailWor
           order by m.next_attempt_at, m.id
           limit ${batchSize}
           for update skip locked)
-        returning id, school_id, recipient, kind, subject, text, html, message_id, headers, attempts)
+        returning id, school_id, user_id, recipient, kind, subject, text, html, message_id, headers, attempts)
       select claimed.*, s.name as school_name, ms.sender_name, ms.reply_to
       from claimed join schools s on s.id = claimed.school_id left join mail_settings ms on ms.school_id = claimed.school_id`);
-    return rowsOf<Claimed>(result).map((r) => ({ ...r, id: Number(r.id), school_id: Number(r.school_id), attempts: Number(r.attempts) }));
+    return rowsOf<Claimed>(result).map((r) => ({ ...r, id: Number(r.id), school_id: Number(r.school_id), user_id: Number(r.user_id), attempts: Number(r.attempts) }));
   }
 
   /** Records the outcome, only while the mail is still ours (queued with the attempts we claimed it at). */
-  async function record(row: Claimed, set: PgUpdateSetSource<typeof mails>) {
-    await db
+  async function record(row: Claimed, set: PgUpdateSetSource<typeof mails>, tx: Queryable = db): Promise<boolean> {
+    const updated = await tx
       .update(mails)
       .set({ ...set, claimedUntil: null, updatedAt: sql`now()` })
-      .where(and(eq(mails.id, row.id), eq(mails.status, 'queued'), eq(mails.attempts, row.attempts)));
+      .where(and(eq(mails.id, row.id), eq(mails.status, 'queued'), eq(mails.attempts, row.attempts)))
+      .returning({ id: mails.id });
+    return updated.length > 0;
   }
 
   async function attempt(row: Claimed) {
@@ -134,12 +138,25 @@ export function startMailWorker(database: Pick<Database, 'db'>, options: MailWor
       const failure = smtpFailure(error);
       const delay = failure.permanent ? null : (schedule[attempts] ?? null);
       const status = delay === null ? 'failed' : 'queued';
-      await record(row, {
+      const set = {
         status,
         attempts,
         lastError: failure.message,
         ...(delay === null ? {} : { nextAttemptAt: sql`now() + make_interval(secs => ${delay / 1000})` }),
-      });
+      } as const;
+      if (status === 'queued') await record(row, set);
+      else
+        // Given up: the school hears of it (events, webhooks) in the same transaction as the status.
+        await db.transaction(async (tx) => {
+          if (!(await record(row, set, tx))) return;
+          await emitEvent(tx, {
+            schoolId: row.school_id,
+            name: 'mail.failed',
+            subjectType: 'Mail',
+            subjectId: row.id,
+            payload: { userId: row.user_id, kind: row.kind, attempts, responseCode: failure.code },
+          });
+        });
       log?.warn({ ...fields, responseCode: failure.code, error: failure.message, status }, status === 'failed' ? 'mail failed' : 'mail deferred');
     }
   }
