@@ -75,6 +75,8 @@ const environment = z.object({
   SSO_ALLOW_INSECURE_ISSUERS: flag.default(false),
   SSO_OIDC_STATE_TTL_SECONDS: wholeNumber(60, 3600).default(600),
   SSO_JWT_MAX_AGE_SECONDS: wholeNumber(10, 3600).default(300),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: text.default('no-reply@localhost'),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 3_600_000).default(10_000),
   NODE_ENV: text.optional(),
   // Checked by auth/secrets.ts, whose errors say what a key must be.
@@ -180,6 +182,12 @@ export const config = {
     oidcStateTtlSeconds: env.SSO_OIDC_STATE_TTL_SECONDS,
     jwtMaxAgeSeconds: env.SSO_JWT_MAX_AGE_SECONDS,
   },
+  /**
+   * Transactional e-mail (modules/mail): the SMTP server mails go through (`smtp://user:pass@host:587`,
+   * `smtps://...:465`); unset, mails are kept in the database and read through GET /mails. MAIL_FROM is
+   * the sender address; the sender name is the school's (its mail settings, else its name).
+   */
+  mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
   /** How long a stop waits for requests in flight (and a primary for its workers) before it gives up on them. */
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   /** `production` hides the playground's development token and makes SECRETS_KEY required. */

@@ -247,7 +247,9 @@ describe('layout', () => {
   // checkRedirectUri, for return_to). Moving those two helpers below modules/ would undo the last two.
   // Issue 26's privacy module adds two: users (the person it acts on) and events (`user.erased`); its
   // registry of every table's personal data lives in the data layer (src/db/personal-data.ts), tied to none.
-  it('domain modules tie at most 75 pairs by imports', () => {
+  // Issue 28 added 6: mail reads the rows its mails name (users, enrollments, orders, school products,
+  // forum questions) and hears events in their transaction (events); no producer imports mail but users' create.
+  it('domain modules tie at most 81 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -258,6 +260,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(75);
+    expect(pairs.size).toBeLessThanOrEqual(81);
   });
 });

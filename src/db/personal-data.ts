@@ -32,6 +32,7 @@ import { schoolDomains, schoolStatusChanges } from '../modules/schools/school.ta
 import { users } from '../modules/users/user.table.js';
 import { integrationSigningSecrets, webhookAttempts, webhookDeliveries } from '../modules/webhooks/webhook.table.js';
 import { personalDataErasures } from '../modules/privacy/privacy.table.js';
+import { mails, mailSettings, mailUnsubscribes } from '../modules/mail/mail.table.js';
 import { ssoJwtUses, ssoOidcStates, ssoSettings } from '../modules/sso/sso.table.js';
 
 /**
@@ -267,6 +268,17 @@ export const personalData: readonly PersonalTable[] = [
   none(integrationSigningSecrets, 'Secrets.'),
   none(webhookDeliveries, 'Delivery state of events (their payloads live in domain_events).', { eventName: "the event's name" }),
   none(webhookAttempts, 'Delivery attempts.'),
+  // Mail.
+  owned(mails, by(mails.userId), 'delete', 'Mails to the person: their address, name and the words sent; deleted (nothing the school must keep).', {
+    notPersonal: { messageId: "the mail's id" },
+  }),
+  owned(mails, by(mails.quotesUserId), 'delete', "Mails to others naming the person (their message's sender, their answer's author): deleted.", {
+    key: 'mailsQuoting',
+    exported: false,
+    notPersonal: { messageId: "the mail's id" },
+  }),
+  owned(mailUnsubscribes, by(mailUnsubscribes.userId), 'keep', 'Their choice to receive no optional mail: ids and a time.'),
+  none(mailSettings, "The school's sender.", { senderName: "the school's name as the sender", replyTo: "the school's address" }),
   // Single sign-on.
   none(ssoSettings, "The school's single sign-on.", { allowedEmailDomains: 'domains the school admits, not an address' }),
   none(ssoOidcStates, 'A sign-in under way: a digest, a nonce and an encrypted verifier, for minutes; it names no one.'),

@@ -57,6 +57,8 @@ export const schools = pgTable(
     seoTitle: text(),
     seoDescription: text(),
     logo: text(),
+    /** The school's language for mails (pt-BR, en, es); null: pt-BR. */
+    locale: text(),
     metadata: jsonb().$type<Record<string, unknown>>(),
     metaAvailableLocales: jsonb().$type<unknown>(),
     ...timestamps,

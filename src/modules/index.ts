@@ -22,6 +22,7 @@ import { webhooksModule } from './webhooks/index.js';
 import { authTokensModule } from './auth-tokens/index.js';
 import { ssoModule } from './sso/index.js';
 import { privacyModule } from './privacy/index.js';
+import { mailModule } from './mail/index.js';
 import type { ModuleDeclaration } from './define-module.js';
 
 /**
@@ -56,4 +57,5 @@ export const modules: readonly ModuleDeclaration[] = [
   contentModule,
   ssoModule,
   privacyModule,
+  mailModule,
 ];

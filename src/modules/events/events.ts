@@ -47,6 +47,18 @@ export function subscribeToOutbox(subscriber: OutboxSubscriber): void {
   subscribers.set(subscriber.name, subscriber);
 }
 
+/**
+ * A consumer that must run code, not one statement, in the events' transaction (a mail rendered
+ * from templates): called after the events' statement with the events written, in the caller's
+ * transaction, so a change rolled back leaves nothing. It should pick its events by name and read
+ * nothing for the others. Registered by the consumer (mail/mail.consumer.ts); once per name.
+ */
+export type TransactionConsumer = (tx: Queryable, events: readonly DomainEvent[]) => Promise<void>;
+const transactionConsumers = new Map<string, TransactionConsumer>();
+export function consumeInTransaction(name: string, consumer: TransactionConsumer): void {
+  transactionConsumers.set(name, consumer);
+}
+
 /** The names of the outbox's subscribers (a test checks that the webhooks' is there once the modules load). */
 export const outboxSubscribers = (): string[] => [...subscribers.keys()];
 
@@ -64,4 +76,5 @@ export async function emitEvents(tx: Queryable, events: readonly DomainEvent[]):
     .returning({ id: e.id, schoolId: e.schoolId, name: e.name, subjectId: e.subjectId, recipientId: recipientColumn(e.name, e.payload) });
   const consumers = [...subscribers.values()].map((s) => sql`, ${sql.raw(s.name)} as (${s.statement()})`);
   await tx.execute(sql`with inserted as (${inserted.getSQL()})${sql.join(consumers)} ${eventSignals()}`);
+  for (const consume of transactionConsumers.values()) await consume(tx, events);
 }

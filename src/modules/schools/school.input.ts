@@ -37,6 +37,8 @@ abstract class SchoolFields {
   @Field(() => String, { nullable: true }) seoTitle?: string | null;
   @Field(() => String, { nullable: true }) seoDescription?: string | null;
   @Field(() => String, { nullable: true }) logo?: string | null;
+  @Field(() => String, { nullable: true, description: "The school's language for mails (pt-BR, en, es; another gives English); null: pt-BR." })
+  locale?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown> | null;
   @Field(() => GraphQLJSON, { nullable: true }) metaAvailableLocales?: unknown;
 }

@@ -55,6 +55,7 @@ export class School implements Timestamps {
   @Field(() => String, { nullable: true }) seoTitle!: string | null;
   @Field(() => String, { nullable: true }) seoDescription!: string | null;
   @Field(() => String, { nullable: true }) logo!: string | null;
+  @Field(() => String, { nullable: true, description: "The school's language for mails; null: pt-BR." }) locale!: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata!: Record<string, unknown> | null;
   @Field(() => GraphQLJSON, { nullable: true }) metaAvailableLocales!: unknown;
   declare createdAt: Date;

@@ -13,6 +13,7 @@ import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { users } from './user.table.js';
 import { AdminTypes, CollaboratorTypes, PersonInput, StudentTypes, type UserKind } from './user.type.js';
+import { enqueueMail } from '../mail/mail.enqueue.js';
 
 uniqueConstraintField('users_school_id_email_key', 'email');
 
@@ -29,6 +30,7 @@ async function personValues(input: PersonInput, creating: boolean) {
   else checks.notCleared('fullName', input.fullName).notCleared('email', input.email);
   if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD)
     checks.add('password', 'too_short', undefined, MIN_PASSWORD);
+  if (input.locale && !/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(input.locale.trim())) checks.add('locale', 'invalid', 'is not a language tag (pt-BR, en, es)');
   checks.throwIfAny();
   const values: Partial<typeof users.$inferInsert> = {};
   if (input.fullName) values.fullName = input.fullName.trim();
@@ -36,6 +38,7 @@ async function personValues(input: PersonInput, creating: boolean) {
   if (input.password) values.passwordHash = await hashPassword(input.password);
   if (input.document !== undefined) values.document = input.document;
   if (input.phone !== undefined) values.phone = input.phone;
+  if (input.locale !== undefined) values.locale = input.locale?.trim() || null;
   return values;
 }
 
@@ -78,6 +81,8 @@ function peopleResolver(kind: UserKind, types: typeof StudentTypes) {
           .insert(users)
           .values({ ...values, fullName: values.fullName!, email: values.email!, schoolId, type: kind })
           .returning();
+        // The invitation: a welcome with a set-password link (an essential mail, sent whatever the settings).
+        await enqueueMail(tx, { schoolId, userId: row.id, kind: 'invitation', data: {} });
         return row;
       });
     }

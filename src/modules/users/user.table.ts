@@ -19,6 +19,8 @@ export const users = schoolTable(
     passwordHash: text(),
     document: text(),
     phone: text(),
+    /** The person's language for mails (pt-BR, en, es); null: the school's. */
+    locale: text(),
   },
   (t) => [
     uniqueIndexOn(t.schoolId, t.email),

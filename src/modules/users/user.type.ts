@@ -19,6 +19,8 @@ function personType(kind: UserKind, description: string) {
     @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) email!: string;
     @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) document!: string | null;
     @Field(() => String, { nullable: true, description: 'Shown to staff and to the person only.' }) phone!: string | null;
+    @Field(() => String, { nullable: true, description: "The person's language (pt-BR, en, es; another gives English) for mails; null: the school's." })
+    locale!: string | null;
     @Field(() => Date) createdAt!: Date;
     @Field(() => Date) updatedAt!: Date;
   }
@@ -36,4 +38,5 @@ export class PersonInput {
   @Field(() => String, { nullable: true, description: 'At least 8 characters; stored as a hash. Set only by the person or by a manager (platform, admin).' }) password?: string | null;
   @Field(() => String, { nullable: true }) document?: string | null;
   @Field(() => String, { nullable: true }) phone?: string | null;
+  @Field(() => String, { nullable: true, description: 'A language tag (pt-BR, en, es, ...); null: the school’s.' }) locale?: string | null;
 }

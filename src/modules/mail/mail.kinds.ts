@@ -1,0 +1,39 @@
+import type { MailKind } from './mail.table.js';
+
+/**
+ * Mails a person cannot unsubscribe from, nor a school turn off: they carry the link the person
+ * needs to get into the account at all (RFC 8058 asks unsubscribe links only of the others).
+ */
+export const ESSENTIAL_KINDS: ReadonlySet<MailKind> = new Set<MailKind>(['invitation', 'password_reset']);
+export const isEssential = (kind: MailKind) => ESSENTIAL_KINDS.has(kind);
+
+/** What each kind's template reads (`data`); a caller passes these to enqueueMail. */
+export interface MailData {
+  /** invitation: the set-password link (a signed one is made when absent); password_reset: the identity module's link. */
+  invitation: { link?: string };
+  password_reset: { link: string };
+  order_receipt: { orderId: number; total: number; currency?: string; items: { title: string; amount: number }[]; paidAt?: string | Date };
+  enrollment_activated: { productTitle: string; availableUntil?: string | Date | null };
+  lesson_released: { productTitle: string; lessonTitle: string };
+  certificate_issued: { productTitle: string; code: string; verifyUrl?: string };
+  forum_question_answered: { questionTitle: string; answeredBy?: string | null };
+  new_message: { senderName: string };
+}
+
+/** The languages mails are written in; `en` stands for any other. */
+export const LOCALES = ['pt-BR', 'en', 'es'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const SCHOOL_DEFAULT_LOCALE: Locale = 'pt-BR';
+
+/** A language tag as given (pt, pt-br, en-US, es-419, ...) to one of LOCALES; unknown ones give English. */
+export function localeOf(tag: string | null | undefined): Locale | null {
+  if (!tag) return null;
+  const language = tag.trim().toLowerCase().split(/[-_]/)[0];
+  if (language === 'pt') return 'pt-BR';
+  if (language === 'es') return 'es';
+  return 'en';
+}
+
+/** The person's language, else the school's, else Portuguese (Brazil). */
+export const mailLocale = (personal: string | null | undefined, school: string | null | undefined): Locale =>
+  localeOf(personal) ?? localeOf(school) ?? SCHOOL_DEFAULT_LOCALE;
