@@ -38,9 +38,12 @@ export const errorCodes = {
   no_access: { message: 'does not give access to this record' },
   not_scorm: { message: 'is not a SCORM package' },
   foreign_host: { message: "must be on one of the school's domains" },
+  too_common: { message: 'is too common or too easy to guess: choose a longer, less usual one' },
   // Raised instead of a result (AppError); `not_found`, `forbidden` and `too_long` above are raised too.
   bad_request: { message: 'The request is malformed', raised: { status: 400, graphql: 'BAD_USER_INPUT' } },
   unauthenticated: { message: 'A valid credential is required (Authorization: Bearer <token>)', raised: { status: 401, graphql: 'UNAUTHENTICATED' } },
+  invalid_credentials: { message: 'Invalid e-mail or password', raised: { status: 401, graphql: 'INVALID_CREDENTIALS' } },
+  token_expired: { message: 'The credential has expired: refresh it or sign in again', raised: { status: 401, graphql: 'TOKEN_EXPIRED' } },
   conflict: { message: 'The record changed meanwhile', raised: { status: 409, graphql: 'CONFLICT' } },
   payload_too_large: { message: 'The body is too large', raised: { status: 413, graphql: 'PAYLOAD_TOO_LARGE' } },
   internal: { message: 'Internal server error', raised: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' } },
@@ -55,7 +58,7 @@ export const errorCodes = {
   uri_too_long: { message: 'A path segment is too long', raised: { status: 414 } },
   unsupported_media_type: { message: 'Send JSON, urlencoded or multipart bodies', raised: { status: 415 } },
   headers_too_large: { message: 'The request headers are too large', raised: { status: 431 } },
-  rate_limited: { message: 'Too many requests: retry after the Retry-After seconds', raised: { status: 429 } },
+  rate_limited: { message: 'Too many requests: retry after the Retry-After seconds', raised: { status: 429, graphql: 'RATE_LIMITED' } },
   too_many_sockets: { message: 'Too many sockets', raised: { status: 429 } },
   // The query limits, checked before an operation runs (graphql/limits.ts).
   query_too_large: { message: 'The query has too many tokens', raised: { status: 400 } },

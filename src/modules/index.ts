@@ -20,6 +20,7 @@ import { progressModule } from './progress/index.js';
 import { eventsModule } from './events/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { authTokensModule } from './auth-tokens/index.js';
+import { identityModule } from './identity/index.js';
 import type { ModuleDeclaration } from './define-module.js';
 
 /**
@@ -52,4 +53,5 @@ export const modules: readonly ModuleDeclaration[] = [
   eventsModule,
   webhooksModule,
   contentModule,
+  identityModule,
 ];

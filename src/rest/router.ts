@@ -10,7 +10,7 @@ import { type CompiledRoute, compileRoute } from './compile.js';
 import { coerceInput, shapeInput } from './input.js';
 import { payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
-import { errorReply, type Refusal, sendErrorReply, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
+import { errorReply, type Refusal, retryAfterOf, sendErrorReply, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Method, Route } from './route-table.js';
 
 export interface RestDeps {
@@ -106,7 +106,12 @@ function acceptable(accept: string | undefined): boolean {
   });
 }
 
-const sendError = (reply: FastifyReply, refusal: Refusal) => sendErrorReply(reply, errorReply('rest', refusal));
+const sendError = (reply: FastifyReply, refusal: Refusal) => {
+  // A 429 of an operation (sign-in's lock-out) says when to try again, as the rate limit's does.
+  const retryAfter = retryAfterOf(refusal);
+  if (retryAfter !== undefined) reply.header('Retry-After', retryAfter);
+  return sendErrorReply(reply, errorReply('rest', { ...refusal, extensions: undefined }));
+};
 
 async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, reply: FastifyReply) {
   try {

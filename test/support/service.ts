@@ -264,7 +264,8 @@ export async function startService(
   const clock = new TestClock(options.now);
   // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
   // Every operation compiled from its first run, so the suite checks the compiled path production takes (graphql/executor.ts).
-  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: options.compileAfterRuns ?? 0, webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? false });
+  // Token use is recorded when a test flushes it (tokenUsages) or the app closes: no background write lands between a test's reads.
+  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, tokenUsageSeconds: 0, compileAfterRuns: options.compileAfterRuns ?? 0, webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? false });
   await app.ready();
   const service = new Service(app, database, clock, cleanup);
   service.databaseUrl = databaseUrl;
