@@ -7,7 +7,6 @@ import { schools } from '../../db/school.table.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Context } from '../../graphql/context.js';
 import { idOrNull } from '../../graphql/ids.js';
-import { schoolDomains } from '../schools/school.table.js';
 import { type UserRow, users } from '../users/user.table.js';
 
 /** A hash of a random password, made once: an unknown e-mail costs the same argon2id check as a known one. */
@@ -16,7 +15,7 @@ const dummyHash = () => (dummy ??= hashPassword(randomBytes(18).toString('base64
 
 /**
  * The school a sign-in (or a reset request) is for: the one it names, else `X-School-Id`, else the
- * host (`<subdomain>.<SCHOOLS_BASE_DOMAIN>` or one of the school's own domains). A named id that is
+ * host (`<subdomain>.<SCHOOLS_BASE_DOMAIN>`). A named id that is
  * no school is kept: it then matches no person, as an unknown e-mail does. Null when none is named.
  */
 export async function schoolOfRequest(ctx: Context, named: string | null | undefined): Promise<number | null> {
@@ -29,13 +28,10 @@ export async function schoolOfRequest(ctx: Context, named: string | null | undef
   const host = ctx.client?.host?.toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
   if (!host) return null;
   const base = `.${config.schoolsBaseDomain}`;
-  if (host.endsWith(base)) {
-    const subdomain = host.slice(0, -base.length);
-    const [found] = await ctx.db.select({ id: schools.id }).from(schools).where(eq(sql`lower(${schools.subdomain})`, subdomain));
-    if (found) return found.id;
-  }
-  const [own] = await ctx.db.select({ id: schoolDomains.schoolId }).from(schoolDomains).where(eq(sql`lower(${schoolDomains.domain})`, host));
-  return own?.id ?? null;
+  if (!host.endsWith(base)) return null;
+  const subdomain = host.slice(0, -base.length);
+  const [found] = await ctx.db.select({ id: schools.id }).from(schools).where(eq(sql`lower(${schools.subdomain})`, subdomain));
+  return found?.id ?? null;
 }
 
 export const noSchoolNamed = () =>
