@@ -66,13 +66,16 @@ describe('createApiToken', () => {
 
   it('a platform credential is the platform’s alone: an admin, an app and a student are refused, and no credential is made', async () => {
     const students = await studentOf(school);
-    const clients = [school.admin, await service.token('app', school.id), await service.token('student', school.id, Number(students))];
+    const clients = [await service.token('app', school.id), await service.token('student', school.id, Number(students))];
     const before = await service.db.$count(apiTokens);
     for (const client of clients) {
       const r = await client.graphql(create, { input: { role: 'platform' } });
       expect(r.errors?.[0].extensions.code).toBe('FORBIDDEN');
       expect(r.data).toBeNull();
     }
+    // An admin makes its school's credentials (test/identity/api-tokens.manage.test.ts), never a platform one.
+    const byAdmin = await school.admin.graphql(create, { input: { role: 'platform' } });
+    expect(byAdmin.data.createApiToken).toMatchObject({ token: null, apiToken: null, errors: [{ field: ['role'], code: 'forbidden' }] });
     expect(await service.db.$count(apiTokens)).toBe(before);
   });
 });

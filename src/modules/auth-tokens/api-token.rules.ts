@@ -3,7 +3,7 @@ import type { Role } from '../../auth/credential.js';
 import { writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { forbidden, notFound } from '../../graphql/errors.js';
+import { notFound } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { Checks } from '../../graphql/validation.js';
 import { schools } from '../../db/school.table.js';
@@ -16,30 +16,33 @@ type GrantInput = { role: string; schoolId?: number | string | null; userId?: nu
 
 /**
  * The grant a caller may ask for: the platform any (it names the school); a school's admin only of
- * its own school (the school by default; another school's is not found) and never a platform token.
+ * its own school (the school by default; another school's is not found) and never a platform token
+ * (checkGrant refuses that role, with whatever else is wrong).
  */
-export function grantOfCaller(ctx: Context, input: GrantInput): GrantInput {
-  if (ctx.credential?.role === 'platform') return input;
-  if (input.role === 'platform') throw forbidden('Only the platform makes platform credentials');
+export function grantOfCaller(ctx: Context, input: GrantInput): GrantInput & { byPlatform: boolean } {
+  if (ctx.credential?.role === 'platform') return { ...input, byPlatform: true };
+  if (input.role === 'platform') return { ...input, byPlatform: false };
   const own = writeSchool(ctx);
   if (input.schoolId != null && idOrNull(input.schoolId) !== own) throw notFound('School');
-  return { ...input, schoolId: own };
+  return { ...input, schoolId: own, byPlatform: false };
 }
 
 /**
  * Checks a grant as the database would take it, naming each wrong field: a platform token has no
  * school, every other role a school that exists, a student token a student, a person only of the
- * school and of the role's type, an expiry in the future. Returns the grant, or throws the UserErrors.
+ * school and of the role's type, an expiry in the future; a platform token only for the platform
+ * (`byPlatform` false: a school's admin asks). Returns the grant, or throws the UserErrors.
  */
 export async function checkGrant(
   tx: Queryable,
-  input: GrantInput,
+  input: GrantInput & { byPlatform?: boolean },
   now: Date,
 ): Promise<{ role: Role; schoolId: number | null; userId: number | null; label: string | null; expiresAt: Date | null }> {
   const checks = new Checks();
   const role = input.role as Role;
   const schoolId = input.schoolId == null ? null : idOrNull(input.schoolId);
   const userId = input.userId == null ? null : idOrNull(input.userId);
+  if (role === 'platform' && input.byPlatform === false) checks.add('role', 'forbidden', 'is the platform’s own: only a platform credential makes platform credentials');
   if (role === 'platform' && input.schoolId != null) checks.add('schoolId', 'present', 'must be blank for a platform token, which spans schools');
   if (role !== 'platform' && input.schoolId == null) checks.add('schoolId', 'blank', "can't be blank: every token but a platform one belongs to a school");
   if (role === 'student' && input.userId == null) checks.add('userId', 'blank', "can't be blank for a student token");
