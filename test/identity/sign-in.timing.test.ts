@@ -34,7 +34,7 @@ describe('a wrong password and an unknown e-mail', () => {
     expect(noSchool.text).toBe(wrong.text);
   });
 
-  it('take the same time: means of 50 tries each, interleaved, within 10 %', async () => {
+  it('take the same time: means of 50 tries each, interleaved, within 10 %', { timeout: 60_000 }, async () => {
     // An instance whose lock-out does not stop a hundred failures from one address.
     instance = await secondInstance(service, { identity: { maxFailures: 10_000, maxFailuresPerAddress: 10_000 } });
     const client: Client = instance.client(null);
@@ -51,20 +51,33 @@ describe('a wrong password and an unknown e-mail', () => {
       await attempt(student.email);
       await attempt(`warm${i}-${student.email}`);
     }
-    const known: number[] = [];
-    const unknown: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      // Alternate which goes first, so a slow moment of the machine falls on both alike.
-      if (i % 2) {
-        known.push(await attempt(student.email));
-        unknown.push(await attempt(`unknown${i}-${student.email}`));
-      } else {
-        unknown.push(await attempt(`unknown${i}-${student.email}`));
-        known.push(await attempt(student.email));
+    // Means of 50 tries each, interleaved (which goes first alternates, so a slow moment of the machine
+    // falls on both alike), without the 5 fastest and 5 slowest of each: a pause of a machine shared with
+    // other work is not the service's timing. Without the dummy hash an unknown e-mail answers in a small
+    // fraction of the time, far outside 10 %, in every round; a round spoiled by load is tried again (3 at most).
+    const mean = (xs: number[]) => {
+      const middle = [...xs].sort((x, y) => x - y).slice(5, -5);
+      return middle.reduce((x, y) => x + y, 0) / middle.length;
+    };
+    const rounds: { wrongPassword: number; unknownEmail: number }[] = [];
+    const apart = ({ wrongPassword, unknownEmail }: (typeof rounds)[number]) => Math.abs(wrongPassword - unknownEmail) / Math.max(wrongPassword, unknownEmail);
+    for (let round = 0; round < 3; round++) {
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        if (i % 2) {
+          known.push(await attempt(student.email));
+          unknown.push(await attempt(`unknown${round}-${i}-${student.email}`));
+        } else {
+          unknown.push(await attempt(`unknown${round}-${i}-${student.email}`));
+          known.push(await attempt(student.email));
+        }
       }
+      rounds.push({ wrongPassword: mean(known), unknownEmail: mean(unknown) });
+      if (apart(rounds.at(-1)!) <= 0.1) break;
     }
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const [a, b] = [mean(known), mean(unknown)];
-    expect(Math.abs(a - b) / Math.max(a, b), `wrong password ${a.toFixed(1)} ms, unknown e-mail ${b.toFixed(1)} ms`).toBeLessThanOrEqual(0.1);
+    const said = rounds.map((r) => `wrong password ${r.wrongPassword.toFixed(1)} ms, unknown e-mail ${r.unknownEmail.toFixed(1)} ms`).join('; ');
+    console.log(`sign-in failures (means of 50, trimmed): ${said}`);
+    expect(apart(rounds.at(-1)!), said).toBeLessThanOrEqual(0.1);
   });
 });
