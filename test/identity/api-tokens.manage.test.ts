@@ -93,6 +93,16 @@ describe("an admin's credentials", () => {
     expect(await service.db.$count(apiTokens)).toBe(before);
   });
 
+  it("revoking a person's session token signs them out: its refresh token stops too", async () => {
+    const student = await person(school);
+    const session = await signIn(service.anonymous, student);
+    const [row] = await service.db.select().from(apiTokens).where(eq(apiTokens.tokenDigest, digestToken(session.accessToken)));
+    const revoked = await school.admin.graphql(REVOKE, { id: String(row.id) });
+    expect(revoked.data.revokeApiToken.apiToken.revokedAt).not.toBeNull();
+    expect((await service.client(session.accessToken).get(`/schools/${school.id}`)).status).toBe(401);
+    expect((await service.anonymous.post('/users/refresh_token', { refresh_token: session.refreshToken })).status).toBe(401);
+  });
+
   it("revokes the wizard's token (at once), but never another school's", async () => {
     // A second admin credential of the school, to revoke the wizard's with.
     const made = await school.admin.graphql(CREATE, { input: { role: 'admin', userId: String(school.adminId), label: 'ops' } });

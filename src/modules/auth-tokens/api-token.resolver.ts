@@ -9,7 +9,8 @@ import { idOrNull } from '../../graphql/ids.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
 import { apiTokens } from '../../auth/api-token.table.js';
-import { revokeTokens } from '../identity/revocation.js';
+import { revokeSessions, revokeTokens } from '../identity/revocation.js';
+import { sessions } from '../identity/session.table.js';
 import { checkGrant, grantOfCaller } from './api-token.rules.js';
 import { ApiToken, ApiTokenConnection, ApiTokenInput, ApiTokensArgs } from './api-token.type.js';
 
@@ -47,7 +48,7 @@ export class ApiTokenResolver {
     return { ...result, token: result.errors.length ? null : token };
   }
 
-  @Mutation(() => RevokeApiTokenPayload, { description: "Revokes a credential at once, on every instance (the platform any, an admin its school's); revoking twice keeps the first time." })
+  @Mutation(() => RevokeApiTokenPayload, { description: "Revokes a credential at once, on every instance (the platform any, an admin its school's); a session's access token takes its session (and refresh token) along. Revoking twice keeps the first time." })
   revokeApiToken(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return mutate(ctx, 'apiToken', async (tx) => {
       const tokenId = idOrNull(id);
@@ -55,8 +56,10 @@ export class ApiTokenResolver {
       const mine = and(eq(apiTokens.id, tokenId), inSchool(ctx, apiTokens.schoolId))!;
       const [row] = await tx.select().from(apiTokens).where(mine).for('update');
       if (!row) throw notFound('ApiToken');
-      // Every instance drops the credentials it cached: the token is refused at once.
-      await revokeTokens(ctx.db, tx, mine, ctx.now(), { reason: 'revoked', sessionId: row.sessionId, userId: row.userId });
+      // Every instance drops the credentials it cached: the token is refused at once. A session's
+      // access token takes its session along: its refresh token would otherwise mint another.
+      if (row.sessionId) await revokeSessions(ctx.db, tx, eq(sessions.id, row.sessionId), ctx.now(), 'revoked');
+      await revokeTokens(ctx.db, tx, mine, ctx.now(), { reason: 'revoked', userId: row.userId });
       const [revoked] = await tx.select().from(apiTokens).where(mine);
       return revoked;
     });

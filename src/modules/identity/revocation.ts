@@ -25,6 +25,7 @@ export async function revokeTokens(
     .set({ revokedAt: at })
     .where(and(which, isNull(apiTokens.revokedAt)))
     .returning({ id: apiTokens.id, schoolId: apiTokens.schoolId, userId: apiTokens.userId });
+  if (revoked.length === 0) return [];
   await credentialsChanged(db, tx);
   const bySchool = new Map<number, typeof revoked>();
   for (const row of revoked) if (row.schoolId !== null) bySchool.set(row.schoolId, [...(bySchool.get(row.schoolId) ?? []), row]);
@@ -51,7 +52,6 @@ export async function revokeSessions(db: Db, tx: Queryable, which: SQL, at: Date
   const tokens: number[] = [];
   for (const session of closed)
     tokens.push(...(await revokeTokens(db, tx, eq(apiTokens.sessionId, session.id), at, { reason, sessionId: session.id, userId: session.userId })));
-  if (closed.length === 0) await credentialsChanged(db, tx);
   return closed.map((s) => s.id);
 }
 

@@ -55,7 +55,7 @@ export class SessionResolver {
   })
   async refreshToken(@Arg('refreshToken', () => String) refreshToken: string, @Ctx() ctx: Context) {
     const settings = ctx.identity ?? config.identity;
-    const opened = await refreshSession(ctx.db, refreshToken, ctx.now(), settings, async (tx, userId) => (await tx.select().from(users).where(eq(users.id, userId)))[0]);
+    const opened = await refreshSession(ctx.db, refreshToken, ctx.now(), settings);
     return { session: shown(opened), errors: [] };
   }
 

@@ -5,7 +5,7 @@ import { config, type IdentitySettings } from '../../config.js';
 import type { Db, Queryable } from '../../db/client.js';
 import { AppError } from '../../errors/app-error.js';
 import { emitEvent } from '../events/events.js';
-import type { UserRow } from '../users/user.table.js';
+import { type UserRow, users } from '../users/user.table.js';
 import { revokeSessions } from './revocation.js';
 import { refreshTokens, type SessionRow, sessions, signInMethod } from './session.table.js';
 
@@ -83,7 +83,7 @@ const invalidRefresh = () => new AppError('unauthenticated', 'The refresh token 
  * A token used before (or of a closed session) is a replay: the whole session (its family) is
  * revoked, in a transaction of its own that commits before the 401 is thrown.
  */
-export async function refreshSession(db: Db, refreshToken: string, now: Date, settings: IdentitySettings, findUser: (tx: Queryable, userId: number) => Promise<UserRow | undefined>): Promise<OpenedSession> {
+export async function refreshSession(db: Db, refreshToken: string, now: Date, settings: IdentitySettings = config.identity): Promise<OpenedSession> {
   const outcome = await db.transaction(async (tx) => {
     const [found] = await tx
       .select({ token: refreshTokens, session: sessions })
@@ -98,7 +98,7 @@ export async function refreshSession(db: Db, refreshToken: string, now: Date, se
     const used = token.usedAt ? [] : await tx.update(refreshTokens).set({ usedAt: now }).where(and(eq(refreshTokens.id, token.id), isNull(refreshTokens.usedAt))).returning({ id: refreshTokens.id });
     if (used.length === 0) return { reused: session };
     if (token.expiresAt.getTime() <= now.getTime()) return { refused: new AppError('token_expired', 'The refresh token has expired: sign in again') };
-    const user = await findUser(tx, session.userId);
+    const [user] = await tx.select().from(users).where(eq(users.id, session.userId));
     if (!user) return { refused: invalidRefresh() };
     const access = await issueAccessToken(tx, session, user, now, settings);
     const refresh = await issueRefreshToken(tx, session.id, now, settings);
