@@ -90,6 +90,8 @@ describe('password reset', () => {
     const unknown = await service.anonymous.post('/users/password', { user: { email: `x${student.email}` }, school_id: school.id });
     expect(known.status, known.text).toBe(200);
     expect(unknown.text).toBe(known.text);
+    expect((await service.anonymous.post('/users/password', { user: { email: ' ' }, school_id: school.id })).status).toBe(422);
+    expect((await service.anonymous.post('/users/password', { user: { email: student.email } })).status).toBe(400);
     const mails = await mailsOf(student.id);
     expect(mails.length).toBe(1);
     expect(mails[0].recipient).toBe(student.email);

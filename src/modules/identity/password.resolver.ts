@@ -63,8 +63,8 @@ export class PasswordResolver {
     const schoolId = await schoolOfRequest(ctx, input.schoolId);
     if (schoolId === null) throw noSchoolNamed();
     const email = normalEmail(input.email);
-    new Checks().required('email', email).throwIfAny();
     return mutate(ctx, 'passwordReset', async (tx) => {
+      new Checks().required('email', email).throwIfAny();
       const user = await personByEmail(tx, schoolId, email);
       if (!user) return RESET_REQUESTED;
       const token = randomBytes(32).toString('base64url');
