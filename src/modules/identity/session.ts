@@ -94,10 +94,10 @@ export async function refreshSession(db: Db, refreshToken: string, now: Date, se
     if (!found) return { refused: invalidRefresh() };
     const { token, session } = found;
     if (session.revokedAt) return { refused: invalidRefresh() };
+    if (!token.usedAt && token.expiresAt.getTime() <= now.getTime()) return { refused: new AppError('token_expired', 'The refresh token has expired: sign in again') };
     // Marked used only if no one else did meanwhile: of two racing refreshes, one wins and the other is a replay.
     const used = token.usedAt ? [] : await tx.update(refreshTokens).set({ usedAt: now }).where(and(eq(refreshTokens.id, token.id), isNull(refreshTokens.usedAt))).returning({ id: refreshTokens.id });
     if (used.length === 0) return { reused: session };
-    if (token.expiresAt.getTime() <= now.getTime()) return { refused: new AppError('token_expired', 'The refresh token has expired: sign in again') };
     const [user] = await tx.select().from(users).where(eq(users.id, session.userId));
     if (!user) return { refused: invalidRefresh() };
     const access = await issueAccessToken(tx, session, user, now, settings);
