@@ -6,8 +6,9 @@ import type { Database } from './db/client.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { attachCredentialCache, CredentialCache } from './auth/credential-cache.js';
+import { TokenUsage } from './auth/token-usage.js';
 import { TenancyBreach } from './auth/egress.js';
-import { config } from './config.js';
+import { config, type IdentitySettings } from './config.js';
 import { databaseReady } from './db/client.js';
 import { createApollo } from './graphql/apollo.js';
 import { compiledExecutor } from './graphql/executor.js';
@@ -25,7 +26,7 @@ import { toGraphqlError } from './errors/reply.js';
 import { createLogger, type LogStream, repeatedFailures } from './http/logging.js';
 import { clientAddress } from './http/client-address.js';
 import { registerFavicon } from './http/favicon.js';
-import { frameCharge, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
+import { addressKey, frameCharge, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import { registerSecurity, withSecurityHeaders } from './http/security.js';
 import { registerBodyParsers } from './rest/body-parsers.js';
 import { QS_OPTIONS } from './rest/get-body.js';
@@ -65,6 +66,10 @@ export interface AppOptions {
   webhooksAllowPrivateNetworks?: boolean;
   /** OpenID issuers may be http and loopback or private addresses (SSO_ALLOW_INSECURE_ISSUERS by default; the tests' provider on loopback). */
   ssoAllowInsecureIssuers?: boolean;
+  /** Overrides of the configured sign-in settings (tests set short tokens or other lock-out limits). */
+  identity?: Partial<IdentitySettings>;
+  /** Seconds between the batches that record when tokens were last used (TOKEN_LAST_USED_SECONDS by default; 0: only when the app closes, and when a test flushes `tokenUsages`). */
+  tokenUsageSeconds?: number;
   /** The modules served (src/modules/index.ts by default; a test adds one of its own). */
   modules?: readonly ModuleDeclaration[];
 }
@@ -77,6 +82,9 @@ export const subscriptionServers = new WeakMap<FastifyInstance, SubscriptionServ
 
 /** Each app's executor (tests read how many operations it compiled). */
 export const executors = new WeakMap<FastifyInstance, ReturnType<typeof compiledExecutor>>();
+
+/** Each app's record of token use (tests flush it). */
+export const tokenUsages = new WeakMap<FastifyInstance, TokenUsage>();
 
 /** The logger of the request being served (its lines carry the request's id). */
 const requestLogger = new AsyncLocalStorage<FastifyBaseLogger>();
@@ -100,10 +108,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const { routes } = assembled;
   const cacheSeconds = options.credentialCacheSeconds ?? config.credentialCache.seconds;
   const credentials = cacheSeconds > 0 ? new CredentialCache(cacheSeconds * 1000, config.credentialCache.size) : undefined;
+  const usageSeconds = options.tokenUsageSeconds ?? config.tokenLastUsedSeconds;
+  // Recorded to the granularity of TOKEN_LAST_USED_SECONDS, whatever the flush interval.
+  const usage = new TokenUsage(options.database.db, config.tokenLastUsedSeconds * 1000);
   const deps: ContextDeps = {
     db: options.database.db,
     now: options.now ?? (() => new Date()),
     credentials,
+    usage,
+    identity: { ...config.identity, ...options.identity },
     webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? config.webhooksAllowPrivateNetworks,
     ssoAllowInsecureIssuers: options.ssoAllowInsecureIssuers ?? config.sso.allowInsecureIssuers,
     // A by-id loader's withheld breach is logged like any other (`log`, below: called only while serving).
@@ -143,6 +156,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const stopListening = await attachCredentialCache(options.database, credentials);
     app.addHook('onClose', () => stopListening());
   }
+  // Token use is recorded in batches (auth/token-usage.ts), and once more when the app closes.
+  tokenUsages.set(app, usage);
+  const flushUsage = () => usage.flush().catch((error) => background('recording token use failed', error));
+  const usageTimer = usageSeconds > 0 ? setInterval(flushUsage, usageSeconds * 1000) : undefined;
+  usageTimer?.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(usageTimer);
+    await flushUsage();
+  });
   await registerSecurity(app, { corsOrigins: options.corsOrigins });
   // Keep after the security-header and CORS hooks: a 429 must carry their headers too.
   registerRateLimit(app, { db: options.database.db, now: deps.now, settings: options.rateLimit });
@@ -212,7 +234,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     handler: fastifyApolloHandler(apollo, {
       context: async (request) => {
         try {
-          return await contextFor(deps, request.headers);
+          return await contextFor(deps, request.headers, { address: addressKey(request.ip) });
         } catch (error) {
           throw toGraphqlError(error, requestLocale(request.headers)) ?? error;
         }
@@ -226,7 +248,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routes,
     rules: assembled.roleMatrix.operations,
     context: (request, isPublic): Promise<Context> =>
-      isPublic ? Promise.resolve(anonymousContext(deps, request.headers)) : contextFor(deps, request.headers),
+      isPublic ? Promise.resolve(anonymousContext(deps, request.headers, { address: addressKey(request.ip) })) : contextFor(deps, request.headers, { address: addressKey(request.ip) }),
     log: (error) => log(error),
   });
 

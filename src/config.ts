@@ -71,6 +71,13 @@ const environment = z.object({
   GRAPHQL_INTROSPECTION: flag.default(true),
   GRAPHQL_LIST_BOUNDS_SECONDS: wholeNumber(0, 86_400).default(300),
   EVENT_RETENTION_DAYS: wholeNumber(2, 3650).default(30),
+  ACCESS_TOKEN_MINUTES: wholeNumber(1, 60).default(15),
+  REFRESH_TOKEN_DAYS: wholeNumber(1, 365).default(30),
+  SIGN_IN_WINDOW_SECONDS: wholeNumber(1, 86_400).default(900),
+  SIGN_IN_MAX_FAILURES: wholeNumber(1, 1000).default(10),
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: wholeNumber(1, 100_000).default(100),
+  PASSWORD_RESET_MINUTES: wholeNumber(5, 10_080).default(60),
+  TOKEN_LAST_USED_SECONDS: wholeNumber(1, 86_400).default(60),
   WEBHOOKS_ALLOW_PRIVATE_NETWORKS: flag.default(false),
   SSO_ALLOW_INSECURE_ISSUERS: flag.default(false),
   SSO_OIDC_STATE_TTL_SECONDS: wholeNumber(60, 3600).default(600),
@@ -170,6 +177,17 @@ export const config = {
   listBoundsSeconds: env.GRAPHQL_LIST_BOUNDS_SECONDS,
   /** Days the outbox keeps events (the pull feed and redelivery reach back that far); at least 2, past the webhook retries. */
   eventRetentionDays: env.EVENT_RETENTION_DAYS,
+  /** Sign-in, its sessions and throttle, password resets (modules/identity/). */
+  identity: {
+    accessTokenSeconds: env.ACCESS_TOKEN_MINUTES * 60,
+    refreshTokenSeconds: env.REFRESH_TOKEN_DAYS * 86_400,
+    failureWindowSeconds: env.SIGN_IN_WINDOW_SECONDS,
+    maxFailures: env.SIGN_IN_MAX_FAILURES,
+    maxFailuresPerAddress: env.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+    passwordResetSeconds: env.PASSWORD_RESET_MINUTES * 60,
+  } as IdentitySettings,
+  /** How often each instance records when its tokens were last used (one UPDATE), and how stale the record may be (auth/token-usage.ts). */
+  tokenLastUsedSeconds: env.TOKEN_LAST_USED_SECONDS,
   /** Lets webhooks go to loopback and private addresses (development, tests); off, an integration cannot probe the service's network. */
   webhooksAllowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
   /**
@@ -195,6 +213,22 @@ export const config = {
   /** What auth/secrets.ts chooses the key from. */
   secrets: { SECRETS_KEY: env.SECRETS_KEY, NODE_ENV: env.NODE_ENV, DATABASE_URL: env.DATABASE_URL },
 };
+
+/** What sign-in issues and allows (config.identity; tests give an app smaller or larger ones). */
+export interface IdentitySettings {
+  /** How long an access token of a session lives. */
+  accessTokenSeconds: number;
+  /** How long a refresh token lives (each refresh issues a new one). */
+  refreshTokenSeconds: number;
+  /** Failed sign-ins are counted over this window, per account and per client address. */
+  failureWindowSeconds: number;
+  /** Failures of one account within the window before sign-in answers 429. */
+  maxFailures: number;
+  /** Failures from one client address within the window before sign-in answers 429. */
+  maxFailuresPerAddress: number;
+  /** How long a password reset link works. */
+  passwordResetSeconds: number;
+}
 
 /** TRUST_PROXY as Fastify's `trustProxy` takes it. */
 export function parseTrustProxy(value: string | undefined): boolean | string[] | ((address: string, hop: number) => boolean) {

@@ -12,6 +12,7 @@ import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
 import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
 import { loadMailTemplates, startMailWorker } from './modules/mail/index.js';
 import { startWebhookWorker } from './modules/webhooks/index.js';
+import { pruneSessions, SESSION_PRUNE_INTERVAL_MS } from './modules/identity/prune.js';
 import { open } from './startup.js';
 
 /**
@@ -72,6 +73,11 @@ export async function serve() {
     pruneEvents(database.db, new Date(), config.eventRetentionDays).catch((error) => failed('event pruning failed', error));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
+  // Expired sessions, refresh tokens, failed sign-ins past their window, used reset tokens (a plain delete: safe with several instances).
+  const sessionPrune = setInterval(() => {
+    pruneSessions(database.db, new Date(), config.identity.failureWindowSeconds).catch((error) => failed('session pruning failed', error));
+  }, SESSION_PRUNE_INTERVAL_MS);
+  sessionPrune.unref();
   // Webhook delivery runs in every instance; claims with SKIP LOCKED keep one event to one sender.
   const webhooks = startWebhookWorker(database, {
     allowPrivateNetworks: config.webhooksAllowPrivateNetworks,
@@ -90,6 +96,7 @@ export async function serve() {
     stopping = true;
     clearInterval(sweep);
     clearInterval(prune);
+    clearInterval(sessionPrune);
     say.info(`${signal}: finishing requests in flight, then stopping`);
     setTimeout(() => {
       say.warn(`Stopped after ${config.shutdownTimeoutMs} ms with requests still in flight`);

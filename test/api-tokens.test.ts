@@ -64,15 +64,18 @@ describe('createApiToken', () => {
     expect(unknownRole.errors?.[0].message).toMatch(/root/);
   });
 
-  it('is the platform’s alone: an admin, an app and a student are refused, and no credential is made', async () => {
+  it('a platform credential is the platform’s alone: an admin, an app and a student are refused, and no credential is made', async () => {
     const students = await studentOf(school);
-    const clients = [school.admin, await service.token('app', school.id), await service.token('student', school.id, Number(students))];
+    const clients = [await service.token('app', school.id), await service.token('student', school.id, Number(students))];
     const before = await service.db.$count(apiTokens);
     for (const client of clients) {
       const r = await client.graphql(create, { input: { role: 'platform' } });
       expect(r.errors?.[0].extensions.code).toBe('FORBIDDEN');
       expect(r.data).toBeNull();
     }
+    // An admin makes its school's credentials (test/identity/api-tokens.manage.test.ts), never a platform one.
+    const byAdmin = await school.admin.graphql(create, { input: { role: 'platform' } });
+    expect(byAdmin.data.createApiToken).toMatchObject({ token: null, apiToken: null, errors: [{ field: ['role'], code: 'forbidden' }] });
     expect(await service.db.$count(apiTokens)).toBe(before);
   });
 });
@@ -87,6 +90,8 @@ describe('revokeApiToken', () => {
     expect((await client.get(`/schools/${school.id}`)).status).toBe(401);
     const missing = await service.platform.graphql(revoke, { id: '999999' });
     expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
-    expect((await school.admin.graphql(revoke, { id: made.apiToken.id })).errors?.[0].extensions.code).toBe('FORBIDDEN');
+    // Another school's admin does not find it; a collaborator of the school may not revoke (test/identity/ has the admin's own).
+    expect((await other.admin.graphql(revoke, { id: made.apiToken.id })).errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect((await (await service.token('collaborator', school.id, school.adminId)).graphql(revoke, { id: made.apiToken.id })).errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 });

@@ -218,6 +218,9 @@ describe('isolation between schools and the role matrix, on every route and fiel
   ];
 
   it("every GraphQL root field naming school A's objects, with school B's credential: not found, or nothing of A; nothing changes", async () => {
+    // Credentials are walked like any row (issue 26): B's admin lists, revokes and makes tokens only of its own school.
+    expect(aIds.get('api_tokens')?.size, "school A's tokens, for revokeApiToken to name").toBeGreaterThan(0);
+    expect(roots.map((r) => r.key)).toEqual(expect.arrayContaining(['Query.apiTokens', 'Mutation.createApiToken', 'Mutation.revokeApiToken']));
     const problems: string[] = [];
     for (const { field, operation, key } of roots) {
       if (operationRules[key].public) continue;

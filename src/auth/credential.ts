@@ -13,6 +13,10 @@ export interface Credential {
   /** null for a platform credential, which spans schools. */
   schoolId: number | null;
   userId: number | null;
+  /** The signed-in session that issued it (modules/identity), or null for an API token. */
+  sessionId?: number | null;
+  /** Past it the token answers 401 `token_expired` (graphql/request-context.ts); null: no expiry. */
+  expiresAt?: Date | null;
 }
 
 export const digestToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -32,16 +36,28 @@ export function tokenFromHeader(header: string | undefined): string | null {
   return null;
 }
 
-/** The credential of a token and the status of its school (which gates it), in one statement. */
+/**
+ * The credential of a token and the status of its school (which gates it), in one statement. An
+ * expired token is found too (with its `expiresAt`): its caller answers that it expired.
+ */
 export async function findCredential(db: Queryable, token: string): Promise<{ credential: Credential; schoolStatus: SchoolStatus | null } | null> {
   const [row] = await db
-    .select({ id: apiTokens.id, role: apiTokens.role, schoolId: apiTokens.schoolId, userId: apiTokens.userId, schoolStatus: schools.status })
+    .select({
+      id: apiTokens.id,
+      role: apiTokens.role,
+      schoolId: apiTokens.schoolId,
+      userId: apiTokens.userId,
+      sessionId: apiTokens.sessionId,
+      expiresAt: apiTokens.expiresAt,
+      schoolStatus: schools.status,
+    })
     .from(apiTokens)
     .leftJoin(schools, eq(schools.id, apiTokens.schoolId))
     .where(and(eq(apiTokens.tokenDigest, digestToken(token)), isNull(apiTokens.revokedAt)))
     .limit(1);
   if (!row) return null;
-  return { credential: { tokenId: row.id, role: row.role, schoolId: row.schoolId, userId: row.userId }, schoolStatus: row.schoolStatus };
+  const { id, role, schoolId, userId, sessionId, expiresAt } = row;
+  return { credential: { tokenId: id, role, schoolId, userId, sessionId, expiresAt }, schoolStatus: row.schoolStatus };
 }
 
 /** Creates a credential and returns the token: the only time the clear token exists. */
@@ -49,7 +65,20 @@ export async function issueToken(db: Queryable, grant: Grant): Promise<string> {
   return (await issueCredential(db, grant)).token;
 }
 
-type Grant = { role: Role; schoolId?: number | null; userId?: number | null; label?: string | null };
+export type Grant = {
+  role: Role;
+  schoolId?: number | null;
+  userId?: number | null;
+  label?: string | null;
+  expiresAt?: Date | null;
+  /** The session issuing an access token (modules/identity/session.ts). */
+  sessionId?: number | null;
+  /** Its creation time (the service's clock; the database's by default). */
+  createdAt?: Date;
+};
+
+/** Whether a credential has expired at `now`. */
+export const expired = (credential: Pick<Credential, 'expiresAt'>, now: Date) => !!credential.expiresAt && credential.expiresAt.getTime() <= now.getTime();
 
 /** Creates a credential; returns its row and the clear token. */
 export async function issueCredential(db: Queryable, grant: Grant): Promise<{ token: string; row: typeof apiTokens.$inferSelect }> {
@@ -62,6 +91,9 @@ export async function issueCredential(db: Queryable, grant: Grant): Promise<{ to
       schoolId: grant.schoolId ?? null,
       userId: grant.userId ?? null,
       label: grant.label ?? null,
+      expiresAt: grant.expiresAt ?? null,
+      sessionId: grant.sessionId ?? null,
+      ...(grant.createdAt ? { createdAt: grant.createdAt } : {}),
     })
     .returning();
   return { token, row };

@@ -1,6 +1,7 @@
 import { eq, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { apiTokens } from '../auth/api-token.table.js';
+import { passwordResets } from '../auth/password-reset.table.js';
 import { organizations, schools } from './school.table.js';
 import { graphqlPersistedQueries } from '../http/persisted-query.table.js';
 import { rateLimitBuckets } from '../http/rate-limit.table.js';
@@ -32,6 +33,8 @@ import { schoolDomains, schoolStatusChanges } from '../modules/schools/school.ta
 import { users } from '../modules/users/user.table.js';
 import { integrationSigningSecrets, webhookAttempts, webhookDeliveries } from '../modules/webhooks/webhook.table.js';
 import { personalDataErasures } from '../modules/privacy/privacy.table.js';
+import { refreshTokens, sessions } from '../modules/identity/session.table.js';
+import { signInFailures } from '../modules/identity/sign-in-failure.table.js';
 import { mails, mailSettings, mailUnsubscribes } from '../modules/mail/mail.table.js';
 import { ssoJwtUses, ssoOidcStates, ssoSettings } from '../modules/sso/sso.table.js';
 
@@ -175,6 +178,14 @@ export const personalData: readonly PersonalTable[] = [
     anonymise: { label: null, revokedAt: sql`coalesce(${apiTokens.revokedAt}, now())` },
     hidden: ['tokenDigest'],
   }),
+  owned(sessions, by(sessions.userId), 'anonymise', 'Their signed-in sessions (method and times): revoked.', {
+    anonymise: { revokedAt: sql`coalesce(${sessions.revokedAt}, now())` },
+  }),
+  owned(refreshTokens, through(refreshTokens.sessionId, sessions.id, by(sessions.userId)), 'keep', "Their sessions' refresh tokens: times; exported without the digest.", {
+    hidden: ['tokenDigest'],
+  }),
+  owned(passwordResets, by(passwordResets.userId), 'delete', 'Their set-password links (digests and times): deleted.', { hidden: ['tokenDigest'] }),
+  none(signInFailures, 'Failed sign-ins, keyed by a digest of school and e-mail or by a client address, kept for the lock-out window only.'),
   owned(personalDataErasures, by(personalDataErasures.userId), 'keep', 'The record that the person was erased: ids and a time.', { key: 'erasure' }),
   // Learning.
   owned(registrations, by(registrations.studentId), 'keep', 'Ids and a status.'),

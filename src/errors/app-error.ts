@@ -27,8 +27,10 @@ export class AppError extends GraphQLError {
     readonly field: string[] = [],
     /** The number its code's message names (`too_long`'s maximum), for the message in another language (i18n.ts). */
     readonly count?: number,
+    /** More GraphQL extensions after the code (a 429's `retryAfter`, which REST sends as `Retry-After`). */
+    readonly more: Record<string, unknown> = {},
   ) {
-    super(message, { extensions: { code: graphqlCode(code), ...(field.length ? { field } : {}) } });
+    super(message, { extensions: { code: graphqlCode(code), ...(field.length ? { field } : {}), ...more } });
   }
 
   /** The HTTP status of this error (REST, and GraphQL when refused before execution). */
@@ -39,6 +41,8 @@ export class AppError extends GraphQLError {
 
 export const notFound = (what = 'Record') => new AppError('not_found', `${what} not found`);
 export const forbidden = (message = 'This credential may not do that') => new AppError('forbidden', message);
+/** A 429 that says when to try again: GraphQL's `extensions.retryAfter`, REST's `Retry-After`. */
+export const rateLimited = (message: string, retryAfter: number) => new AppError('rate_limited', message, [], undefined, { retryAfter });
 
 /**
  * A problem with one field of a mutation's input, returned as data in the payload (Saleor style).

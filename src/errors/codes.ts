@@ -38,9 +38,12 @@ export const errorCodes = {
   no_access: { message: 'does not give access to this record' },
   not_scorm: { message: 'is not a SCORM package' },
   foreign_host: { message: "must be on one of the school's domains" },
+  too_common: { message: 'is too common or too easy to guess: choose a longer, less usual one' },
   // Raised instead of a result (AppError); `not_found`, `forbidden` and `too_long` above are raised too.
   bad_request: { message: 'The request is malformed', raised: { status: 400, graphql: 'BAD_USER_INPUT' } },
   unauthenticated: { message: 'A valid credential is required (Authorization: Bearer <token>)', raised: { status: 401, graphql: 'UNAUTHENTICATED' } },
+  invalid_credentials: { message: 'Invalid e-mail or password', raised: { status: 401, graphql: 'INVALID_CREDENTIALS' } },
+  token_expired: { message: 'The credential has expired: refresh it or sign in again', raised: { status: 401, graphql: 'TOKEN_EXPIRED' } },
   conflict: { message: 'The record changed meanwhile', raised: { status: 409, graphql: 'CONFLICT' } },
   payload_too_large: { message: 'The body is too large', raised: { status: 413, graphql: 'PAYLOAD_TOO_LARGE' } },
   internal: { message: 'Internal server error', raised: { status: 500, graphql: 'INTERNAL_SERVER_ERROR' } },

@@ -132,13 +132,23 @@ export function errorReply(face: Face, refusal: Refusal, locale: Locale = DEFAUL
 /** A raw socket's answer with a status and no body (an upgrade to a path that takes none). */
 export const emptyReply = (status: 404): string => rawResponse(status, null);
 
+/** The `Retry-After` seconds a refusal names (a 429's), if any. */
+export const retryAfterOf = (refusal: Refusal): number | undefined =>
+  typeof refusal.extensions?.retryAfter === 'number' ? refusal.extensions.retryAfter : undefined;
+
 /** Sends what `errorReply` wrote for `rest` or `graphql-http` on a Fastify reply. */
 export function sendErrorReply(reply: FastifyReply, { status, body }: Written['rest'] | Written['graphql-http']): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
 /** An AppError as a refusal (its code, message and field). */
-export const refusalOf = (error: AppError): Refusal => ({ code: error.code, message: error.message, field: error.field, count: error.count });
+export const refusalOf = (error: AppError): Refusal => ({
+  code: error.code,
+  message: error.message,
+  field: error.field,
+  count: error.count,
+  ...(Object.keys(error.more).length ? { extensions: error.more } : {}),
+});
 
 /** A payload's UserErrors as REST answers them (their messages as GraphQL wrote them, in the request's language): the most severe status, one row each. */
 export function userErrorsRefusal(errors: readonly UserError[]): Refusal {
@@ -157,7 +167,9 @@ export function userErrorsRefusal(errors: readonly UserError[]): Refusal {
  */
 export function toGraphqlError(error: unknown, locale: Locale = DEFAULT_LOCALE): GraphQLError | null {
   const raised = raisedErrorOf(error);
-  return raised && errorReply('graphql', { ...refusalOf(raised), extensions: { http: { status: raised.status } } }, locale);
+  if (!raised) return null;
+  const refusal = refusalOf(raised);
+  return errorReply('graphql', { ...refusal, extensions: { ...refusal.extensions, http: { status: raised.status } } }, locale);
 }
 
 /**

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { checkSchoolRows } from '../auth/egress.js';
 import { acrossSchools, type RequestAccess } from '../auth/tenancy.js';
+import type { IdentitySettings } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Locale } from '../errors/i18n.js';
 import type { ExecutionBudget } from './budget.js';
@@ -22,6 +23,10 @@ export interface Context extends RequestAccess {
   /** OpenID issuers may be http and loopback or private addresses (SSO_ALLOW_INSECURE_ISSUERS): development and tests only. */
   ssoAllowInsecureIssuers?: boolean;
   loaders: LoaderRegistry;
+  /** Where the request came from (sign-in throttles by address and finds the school by host); absent outside a request. */
+  client?: { address: string; host: string | null; schoolHeader: string | null };
+  /** Sign-in and session settings of this app (config.identity when absent). */
+  identity?: IdentitySettings;
   /** What the running operation may still take (graphql/budget.ts); set by the executor per operation. */
   budget?: ExecutionBudget;
 }

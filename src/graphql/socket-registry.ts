@@ -1,5 +1,5 @@
 import { errorReply } from '../errors/reply.js';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { WebSocket } from 'ws';
 import type { Role } from '../auth/credential.js';
 import type { Db } from '../db/client.js';
@@ -99,6 +99,8 @@ export class SocketRegistry {
     private readonly db: Db,
     readonly limits: SocketLimits,
     private readonly log: (error: unknown) => void,
+    /** The service's clock: a socket whose token expired closes at the next recheck. */
+    private readonly now: () => Date = () => new Date(),
   ) {
     if (limits.recheckEveryMs > 0) {
       this.interval = setInterval(() => {
@@ -213,7 +215,9 @@ export class SocketRegistry {
         .select({ digest: apiTokens.tokenDigest, role: apiTokens.role, schoolId: apiTokens.schoolId, status: schools.status })
         .from(apiTokens)
         .leftJoin(schools, eq(schools.id, apiTokens.schoolId))
-        .where(and(inList(apiTokens.tokenDigest, digests), isNull(apiTokens.revokedAt)));
+        .where(
+          and(inList(apiTokens.tokenDigest, digests), isNull(apiTokens.revokedAt), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, this.now()))),
+        );
       for (const row of rows) verdicts.set(row.digest, closingOf(row.role, row.schoolId, row.status));
     }
     for (const state of open) {

@@ -157,7 +157,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const { schema, deps, log, charge } = options;
   const limits = resolveLimits(options.graphqlLimits);
   const events = new EventBus(options.database, log);
-  const registry = new SocketRegistry(deps.db, { ...config.sockets, ...options.sockets }, log);
+  const registry = new SocketRegistry(deps.db, { ...config.sockets, ...options.sockets }, log, deps.now);
   const clientAddress = options.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? '');
   /** A subscription ended: the credential it held of its own is no longer held by it. */
   const release = (socket: WebSocket, id: string) => {

@@ -181,6 +181,7 @@ async function chargeRequest(db: Db, now: Date, caller: Caller, s: RateLimitSett
     with verified as (
       select exists (
         select 1 from ${apiTokens} where ${apiTokens.tokenDigest} = ${caller.digest} and ${apiTokens.revokedAt} is null
+          and (${apiTokens.expiresAt} is null or ${apiTokens.expiresAt} > ${at})
       ) as valid
     ), caller as (
       select

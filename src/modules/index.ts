@@ -20,6 +20,7 @@ import { progressModule } from './progress/index.js';
 import { eventsModule } from './events/index.js';
 import { webhooksModule } from './webhooks/index.js';
 import { authTokensModule } from './auth-tokens/index.js';
+import { identityModule } from './identity/index.js';
 import { ssoModule } from './sso/index.js';
 import { privacyModule } from './privacy/index.js';
 import { mailModule } from './mail/index.js';
@@ -55,6 +56,7 @@ export const modules: readonly ModuleDeclaration[] = [
   eventsModule,
   webhooksModule,
   contentModule,
+  identityModule,
   ssoModule,
   privacyModule,
   mailModule,

@@ -11,7 +11,7 @@ import { coerceInput, shapeInput } from './input.js';
 import { payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
-import { errorReply, type Refusal, sendErrorReply, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
+import { errorReply, type Refusal, retryAfterOf, sendErrorReply, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Method, Route } from './route-table.js';
 
 export interface RestDeps {
@@ -107,7 +107,12 @@ function acceptable(accept: string | undefined): boolean {
 }
 
 /** An error reply in the language the request asks for (Accept-Language). */
-const sendError = (reply: FastifyReply, refusal: Refusal) => sendErrorReply(reply, errorReply('rest', refusal, requestLocale(reply.request.headers)));
+const sendError = (reply: FastifyReply, refusal: Refusal) => {
+  // A 429 of an operation (sign-in's lock-out) says when to try again, as the rate limit's does.
+  const retryAfter = retryAfterOf(refusal);
+  if (retryAfter !== undefined) reply.header('Retry-After', retryAfter);
+  return sendErrorReply(reply, errorReply('rest', { ...refusal, extensions: undefined }, requestLocale(reply.request.headers)));
+};
 
 async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, reply: FastifyReply) {
   try {

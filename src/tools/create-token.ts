@@ -47,7 +47,7 @@ async function inDatabase(dataDir: string, grant: Grant): Promise<string> {
   const database = await open(dataDir);
   try {
     await database.migrate();
-    const checked = await checkGrant(database.db, grant).catch((error) => {
+    const checked = await checkGrant(database.db, grant, new Date()).catch((error) => {
       throw error instanceof UserErrors ? new CommandError(oneLine(error.errors)) : error;
     });
     return await issueToken(database.db, checked);

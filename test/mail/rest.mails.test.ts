@@ -93,7 +93,7 @@ describe('reading mails', () => {
     expect(list.body[0]).toMatchObject({ recipient: 'kept@example.com', kind: 'invitation', status: 'kept', locale: 'pt-BR' });
     const one = await school.admin.get(`/mails/${list.body[0].id}`);
     expect(one.status).toBe(200);
-    expect(one.body.text).toContain('/password/set?token=');
+    expect(one.body.text).toContain('/users/password/edit?reset_password_token=');
     expect(one.body.html).toContain('<html lang="pt-BR">');
     expect((await service.platform.get(`/mails/${list.body[0].id}`)).status).toBe(200);
     const paged = await school.admin.get('/mails?page=1&per_page=2');

@@ -49,7 +49,7 @@ describe('invitation mails', () => {
     expect(ana.html).toContain('<html lang="pt-BR">');
     expect(ana.html).toContain('Definir minha senha');
     // The set-password link, in both parts; nothing else secret.
-    const link = /https:\/\/[^\s"]+\/password\/set\?token=[\w.%-]+/.exec(ana.text!)?.[0];
+    const link = /https?:\/\/[^\s"]+\/users\/password\/edit\?reset_password_token=[\w.%-]+/.exec(ana.text!)?.[0];
     expect(link).toBeTruthy();
     // Handlebars escapes `=` in the HTML part (&#x3D;), which every client decodes.
     expect(String(ana.html).replace(/&#x3D;/g, '=')).toContain(`href="${link}"`);

@@ -267,7 +267,8 @@ export async function startService(
   // Rate limiting off: a suite's many requests from one token are not a flood (test/rate-limits.test.ts turns it on).
   // List bounds off: their periodic ANALYZE commits on its own, which test/fuzz.test.ts would take for a refused request's write.
   // Every operation compiled from its first run, so the suite checks the compiled path production takes (graphql/executor.ts).
-  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, compileAfterRuns: options.compileAfterRuns ?? 0, listBoundsSeconds: 0, webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? false, ssoAllowInsecureIssuers: options.ssoAllowInsecureIssuers ?? false });
+  // Token use is recorded when a test flushes it (tokenUsages) or the app closes: no background write lands between a test's reads.
+  const app = await createApp({ database, now: clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: options.credentialCache ? 15 : 0, tokenUsageSeconds: 0, compileAfterRuns: options.compileAfterRuns ?? 0, listBoundsSeconds: 0, webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? false, ssoAllowInsecureIssuers: options.ssoAllowInsecureIssuers ?? false });
   await app.ready();
   const service = new Service(app, database, clock, cleanup);
   service.databaseUrl = databaseUrl;

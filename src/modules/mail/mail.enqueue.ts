@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
+import { issuePasswordLink } from '../../auth/password-link.js';
 import type { Queryable } from '../../db/client.js';
 import { schools } from '../../db/school.table.js';
 import { users } from '../users/user.table.js';
 import { isEssential, mailLocale, type MailData } from './mail.kinds.js';
-import { certificateUrl, fromAddress, schoolSite, setPasswordToken, unsubscribeToken, unsubscribeUrl } from './mail.links.js';
+import { certificateUrl, fromAddress, SET_PASSWORD_TTL_SECONDS, schoolSite, unsubscribeToken, unsubscribeUrl } from './mail.links.js';
 import { type MailContext, renderMail, type MailSchool } from './mail.render.js';
 import { type MailKind, type MailRow, mails, mailSettings, mailUnsubscribes } from './mail.table.js';
 
@@ -31,7 +32,6 @@ function actionOf(kind: MailKind, data: Record<string, unknown>, site: string, s
   if (typeof data.link === 'string' && data.link) return data.link;
   switch (kind) {
     case 'invitation':
-      return `${site}/password/set?token=${encodeURIComponent(setPasswordToken(schoolId, userId))}`;
     case 'password_reset':
       return null;
     case 'certificate_issued':
@@ -129,4 +129,10 @@ export async function enqueueMails<K extends MailKind>(
 export async function enqueueMail<K extends MailKind>(tx: Queryable, request: MailRequest<K>): Promise<MailRow | null> {
   const [row] = await enqueueMails(tx, request.schoolId, request.kind, [{ userId: request.userId, data: request.data, quotesUserId: request.quotesUserId }]);
   return row ?? null;
+}
+
+/** The invitation: a welcome whose link sets the person's first password (single use, 7 days; resetPassword takes it). */
+export async function enqueueInvitation(tx: Queryable, person: { schoolId: number; userId: number }, now: Date): Promise<MailRow | null> {
+  const link = await issuePasswordLink(tx, person, now, SET_PASSWORD_TTL_SECONDS);
+  return enqueueMail(tx, { ...person, kind: 'invitation', data: { link } });
 }

@@ -9,8 +9,8 @@ export const isEssential = (kind: MailKind) => ESSENTIAL_KINDS.has(kind);
 
 /** What each kind's template reads (`data`); a caller passes these to enqueueMail. */
 export interface MailData {
-  /** invitation: the set-password link (a signed one is made when absent); password_reset: the identity module's link. */
-  invitation: { link?: string };
+  /** invitation and password_reset: the set-password link (auth/password-link.ts). */
+  invitation: { link: string };
   password_reset: { link: string };
   order_receipt: { orderId: number; total: number; currency?: string; items: { title: string; amount: number }[]; paidAt?: string | Date };
   enrollment_activated: { productTitle: string; availableUntil?: string | Date | null };

@@ -5,7 +5,7 @@ const DAY_MS = 86_400_000;
 /** An unsubscribe link outlives the mail that carries it: people click old mails. */
 const UNSUBSCRIBE_TTL_MS = 365 * DAY_MS;
 /** The set-password link of an invitation (the templates say 7 days). */
-export const SET_PASSWORD_TTL_MS = 7 * DAY_MS;
+export const SET_PASSWORD_TTL_SECONDS = (7 * DAY_MS) / 1000;
 
 /** The signed one-click unsubscribe token of a person (HMAC with the service's signing key, auth/secrets.ts). */
 export const unsubscribeToken = (schoolId: number, userId: number, now = new Date()) =>
@@ -21,10 +21,6 @@ export function unsubscribeTarget(token: string, now: Date): { schoolId: number;
 
 /** RFC 8058's target: a POST to it (body `List-Unsubscribe=One-Click`) unsubscribes with no credential. */
 export const unsubscribeUrl = (token: string) => `${config.publicUrl}/mails/unsubscribe?token=${encodeURIComponent(token)}`;
-
-/** A signed token for the identity module's set-password page (its `purpose` names what it may do). */
-export const setPasswordToken = (schoolId: number, userId: number, now = new Date()) =>
-  signToken({ purpose: 'set_password', schoolId, userId }, new Date(now.getTime() + SET_PASSWORD_TTL_MS));
 
 /** The public verification of a certificate (GET /certificates/:code needs no credential). */
 export const certificateUrl = (code: string) => `${config.publicUrl}/certificates/${encodeURIComponent(code)}`;

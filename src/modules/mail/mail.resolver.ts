@@ -10,7 +10,7 @@ import { mutate, Payload } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { users } from '../users/user.table.js';
-import { enqueueMail } from './mail.enqueue.js';
+import { enqueueInvitation } from './mail.enqueue.js';
 import { mailSettingsOf } from './mail.settings.js';
 import { MailsArgs, MailSettingsInput } from './mail.input.js';
 import { isEssential } from './mail.kinds.js';
@@ -89,7 +89,7 @@ export class MailResolver {
     return mutate(ctx, 'mail', async (tx) => {
       const [person] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, id), eq(users.schoolId, schoolId)));
       if (!person) throw notFound('User');
-      return enqueueMail(tx, { schoolId, userId: id, kind: 'invitation', data: {} });
+      return enqueueInvitation(tx, { schoolId, userId: id }, ctx.now());
     });
   }
 

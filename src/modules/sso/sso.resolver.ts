@@ -92,7 +92,7 @@ export class SsoSignInResolver {
     const done = await completeOidc(ctx.db, { state, code, iss, error, errorDescription }, ctx.now(), ctx.ssoAllowInsecureIssuers ?? false);
     return mutate(ctx, 'signIn', async (tx) => {
       const { user, created } = await personFor(tx, done.schoolId, done.settings, done.identity);
-      return { ...(await signInPerson(tx, { user, schoolId: done.schoolId, method: 'oidc' })), created, returnTo: done.returnTo };
+      return { ...(await signInPerson(tx, { user, schoolId: done.schoolId, method: 'oidc', now: ctx.now(), settings: ctx.identity })), created, returnTo: done.returnTo };
     });
   }
 
@@ -110,7 +110,7 @@ export class SsoSignInResolver {
     return mutate(ctx, 'signIn', async (tx) => {
       await useJti(tx, school, claims.jti, claims.expiresAt, now);
       const { user, created } = await personFor(tx, school, settings, claims);
-      return { ...(await signInPerson(tx, { user, schoolId: school, method: 'jwt' })), created, returnTo: null };
+      return { ...(await signInPerson(tx, { user, schoolId: school, method: 'jwt', now: ctx.now(), settings: ctx.identity })), created, returnTo: null };
     });
   }
 }

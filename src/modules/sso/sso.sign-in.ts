@@ -1,22 +1,20 @@
 import { and, eq } from 'drizzle-orm';
-import { issueCredential, type Role } from '../../auth/credential.js';
+import type { IdentitySettings } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
+import { openSession } from '../identity/session.js';
 import { AppError } from '../../errors/app-error.js';
 import { type UserRow, users } from '../users/user.table.js';
-import type { UserKind } from '../users/user.type.js';
 import { domainsOf } from './sso.settings.js';
 import type { SsoSettingsRow } from './sso.table.js';
 
 /** How a person proved who they are. */
-export type SignInMethod = 'oidc' | 'jwt';
+type SignInMethod = 'oidc' | 'jwt';
 
 /** Who a provider (or a school's site) vouches for: a verified e-mail and, maybe, a name. */
 export interface SsoIdentity {
   email: string;
   fullName: string | null;
 }
-
-const ROLE_OF: Record<UserKind, Role> = { Student: 'student', Collaborator: 'collaborator', Admin: 'admin' };
 
 /**
  * The person of the school with the identity's e-mail, or a new student when the school creates
@@ -39,12 +37,19 @@ export async function personFor(tx: Queryable, schoolId: number, settings: SsoSe
 }
 
 /**
- * The last step of every single sign-on: the person gets a credential for their role. For now an
- * API credential (auth/credential.ts); at the merge it becomes the identity module's session
- * (access and refresh tokens), the one place to change.
+ * The last step of every single sign-on: the person gets a session (identity/session.ts: a
+ * short-lived access token for their role, a refresh token, and `user.signed_in` with the method).
  */
-export async function signInPerson(tx: Queryable, { user, schoolId, method }: { user: UserRow; schoolId: number; method: SignInMethod }) {
-  const { token } = await issueCredential(tx, { role: ROLE_OF[user.type], schoolId, userId: user.id, label: `sso:${method}` });
-  // The `user.signed_in` event (declared by the identity module) is emitted here, in this transaction, with `method`.
-  return { token, user };
+export async function signInPerson(
+  tx: Queryable,
+  { user, schoolId, method, now, settings }: { user: UserRow; schoolId: number; method: SignInMethod; now: Date; settings?: IdentitySettings },
+) {
+  const session = await openSession(tx, { user, schoolId, method, now, settings });
+  return {
+    token: session.accessToken,
+    accessTokenExpiresAt: session.accessTokenExpiresAt,
+    refreshToken: session.refreshToken,
+    refreshTokenExpiresAt: session.refreshTokenExpiresAt,
+    user,
+  };
 }

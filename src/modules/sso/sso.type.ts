@@ -51,8 +51,11 @@ export class SignedInUser {
 
 @ObjectType({ description: 'A single sign-on that succeeded: the credential of the person and who they are.' })
 export class SsoSignIn {
-  @Field(() => String, { description: "The person's credential (Authorization: Bearer <token>), for their role." })
+  @Field(() => String, { description: "The person's access token (Authorization: Bearer <token>) for their role, until accessTokenExpiresAt." })
   token!: string;
+  @Field(() => Date) accessTokenExpiresAt!: Date;
+  @Field(() => String, { description: 'Exchanged once for new tokens (refreshToken); a second use revokes the session.' }) refreshToken!: string;
+  @Field(() => Date) refreshTokenExpiresAt!: Date;
   @Extensions({ rest: 'embed' })
   @Field(() => SignedInUser)
   user!: SignedInUser;

@@ -13,7 +13,7 @@ import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { users } from './user.table.js';
 import { AdminTypes, CollaboratorTypes, PersonInput, StudentTypes, type UserKind } from './user.type.js';
-import { enqueueMail } from '../mail/mail.enqueue.js';
+import { enqueueInvitation } from '../mail/mail.enqueue.js';
 
 uniqueConstraintField('users_school_id_email_key', 'email');
 
@@ -82,7 +82,7 @@ function peopleResolver(kind: UserKind, types: typeof StudentTypes) {
           .values({ ...values, fullName: values.fullName!, email: values.email!, schoolId, type: kind })
           .returning();
         // The invitation: a welcome with a set-password link (an essential mail, sent whatever the settings).
-        await enqueueMail(tx, { schoolId, userId: row.id, kind: 'invitation', data: {} });
+        await enqueueInvitation(tx, { schoolId, userId: row.id }, ctx.now());
         return row;
       });
     }
