@@ -52,7 +52,21 @@ export const ordersModule = defineModule({
   errors: {
     name: 'Order',
     nodes: ['Order', 'ImportedOrder', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential'],
-    codes: ['present', 'exclusion', 'invalid_transition'],
+    codes: [
+      'present',
+      'exclusion',
+      'invalid_transition',
+      'unpermitted',
+      'inactive',
+      'greater_than',
+      'price_mismatch',
+      'coupon_used',
+      'coupon_expired',
+      'coupon_exhausted',
+      'coupon_not_applicable',
+      'payment_required',
+      'refund_required',
+    ],
   },
   events: orderEventCatalog,
 });
