@@ -242,7 +242,8 @@ describe('layout', () => {
 
   // The domain modules tie few pairs by imports: 70 of the 231 pairs of 22 modules when issue 25 closed
   // (75 before it; the review counted 110 of 253 by another reading). A new tie is a choice to make here.
-  it('domain modules tie at most 70 pairs by imports', () => {
+  // 71 with issue 27: orders ~ enrollments (a paid order enrolls its student; an enrollment names its order).
+  it('domain modules tie at most 71 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -253,6 +254,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(70);
+    expect(pairs.size).toBeLessThanOrEqual(71);
   });
 });

@@ -5,7 +5,8 @@ import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders
 import { schoolProducts } from '../../src/modules/school-products/school-product.table.js';
 import { users } from '../../src/modules/users/user.table.js';
 import { countRows, unique } from './rows.js';
-import type { Service } from './service.js';
+import { expect } from 'vitest';
+import type { Client, Service } from './service.js';
 
 /**
  * A hash of a request body as the tests build it: any value, since a test sends wrong ones on
@@ -220,7 +221,7 @@ export interface SaleRefs {
 /** The selling fixtures: rows whose APIs other families test go straight into the tables. */
 export function saleFixtures(service: () => Service) {
   const db = () => service().db;
-  return {
+  const fx = {
     async sale(schoolId: number, tokenCount = 4): Promise<SaleRefs> {
       const [student] = await db()
         .insert(users)
@@ -247,6 +248,26 @@ export function saleFixtures(service: () => Service) {
       const [token] = await db().insert(couponTokens).values({ schoolId, couponId: coupon.id, token: unique('T') }).returning();
       return { coupon, token };
     },
+    /** An order of the sale's option through POST /orders (by `client`), and its open invoice's id. */
+    async order(client: Client, f: SaleRefs, fields: Hash = {}) {
+      const res = await client.post('/orders', { order: { student_id: f.student.id, items_attributes: [{ payment_option_id: f.option.id }], ...fields } });
+      expect(res.status, res.text).toBe(201);
+      return { order: res.body as Hash & { id: number }, invoiceId: res.body.invoice_ids[0] as number };
+    },
+    /** A card payment of the invoice (POST /invoices/:id/payments), made by `client`. */
+    async payment(client: Client, invoiceId: number, fields: Hash = {}) {
+      const res = await client.post(`/invoices/${invoiceId}/payments`, { payment: { kind: 0, installments: 1, ...fields } });
+      expect(res.status, res.text).toBe(201);
+      return res.body as Hash & { id: number };
+    },
+    /** An order paid: ordered, a card payment made and confirmed. */
+    async paidOrder(client: Client, f: SaleRefs) {
+      const { order, invoiceId } = await fx.order(client, f);
+      const payment = await fx.payment(client, invoiceId);
+      const res = await client.put(`/payments/${payment.id}/confirm`);
+      expect(res.status, res.text).toBe(200);
+      return { order, invoiceId, payment };
+    },
     /** The names of the school's events after `since` (an event id), in order, with their subjects. */
     async eventsAfter(schoolId: number, since = 0) {
       const rows = await db()
@@ -257,4 +278,5 @@ export function saleFixtures(service: () => Service) {
       return rows;
     },
   };
+  return fx;
 }

@@ -9,7 +9,7 @@
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { inSchool, isOwn, writeSchool } from '../../auth/tenancy.js';
+import { inSchool, inWriteSchool, isOwn } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
@@ -33,7 +33,7 @@ async function createPaymentRow(tx: Queryable, ctx: Context, invoiceId: number, 
   const [found] = await tx
     .select({ orderId: invoices.orderId })
     .from(invoices)
-    .where(and(eq(invoices.id, invoiceId), eq(invoices.schoolId, writeSchool(ctx))));
+    .where(and(eq(invoices.id, invoiceId), inWriteSchool(ctx, invoices.schoolId)));
   if (!found) throw notFound('Invoice');
   const [order] = await tx.select().from(orders).where(eq(orders.id, found.orderId)).for('update');
   const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).for('update');
