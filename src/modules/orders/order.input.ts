@@ -64,7 +64,7 @@ export class OrderItemInput {
 @InputType()
 export class OrderInput {
   @Field(() => ID, { nullable: true, description: 'A student of the school; required on create.' }) studentId?: string | null;
-  @Field(() => OrderStatusEnum, { nullable: true, description: 'On create: initiated (default), processing, no_wait_processing or confirmed.' })
+  @Field(() => OrderStatusEnum, { nullable: true, description: 'On create: initiated (default), processing, no_wait_processing, or confirmed when there is nothing to pay (else payment_required).' })
   status?: OrderStatus | null;
   @Field(() => Int, { nullable: true, description: ORDER_KIND_DESCRIPTION }) kind?: number | null;
   @Field(() => Int, { nullable: true, description: ORDER_PERIOD_DESCRIPTION }) period?: number | null;
@@ -134,10 +134,11 @@ export class ImportOrderItemInput {
   @Field(() => ID, { nullable: true, description: 'Required.' }) paymentOptionId?: string | null;
   @Field(() => ID, { nullable: true, description: 'Required: the coupon token used (an unused one: a used token is refused, coupon_used).' }) couponTokenId?: string | null;
   @Field(() => Int, { nullable: true, description: 'Required, 1 or more.' }) quantity?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Required: price without discounts, in cents.' }) total?: number | null;
-  @Field(() => Int, { nullable: true }) amountToPay?: number | null;
-  @Field(() => Int, { nullable: true }) amountToPayInCredits?: number | null;
-  @Field(() => Int, { nullable: true }) totalInCredits?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Required: price without discounts, in cents. One that differs from the computed price is kept, flagged priceOverridden.' })
+  total?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed when omitted; one that differs is kept, flagged priceOverridden.' }) amountToPay?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed when omitted; one that differs is kept, flagged priceOverridden.' }) amountToPayInCredits?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed when omitted; one that differs is kept, flagged priceOverridden.' }) totalInCredits?: number | null;
   @Field(() => Date, { nullable: true, description: "Kept as given; defaults to the order's createdAt." }) createdAt?: Date | null;
 }
 
@@ -150,8 +151,8 @@ export class ImportOrderInput {
   @Field(() => ID, { nullable: true, description: "Required: the credential's school." }) schoolId?: string | null;
   @Field(() => ID, { nullable: true }) gatewayCredentialId?: string | null;
   @Field(() => ID, { nullable: true }) couponId?: string | null;
-  @Field(() => Int, { nullable: true }) amountToPay?: number | null;
-  @Field(() => Int, { nullable: true }) total?: number | null;
+  @Field(() => Int, { nullable: true, description: "The items' sum when omitted; one that differs is kept, flagged priceOverridden." }) amountToPay?: number | null;
+  @Field(() => Int, { nullable: true, description: "The items' sum when omitted; one that differs is kept, flagged priceOverridden." }) total?: number | null;
   @Field(() => Int, { nullable: true, description: `0..3 (default 0): ${ORDER_KIND_DESCRIPTION}` }) kind?: number | null;
   @Field(() => Int, { nullable: true, description: `0..4 (default 0): ${ORDER_PERIOD_DESCRIPTION}` }) period?: number | null;
   @Field(() => Date, { nullable: true, description: 'Defaults to createdAt (or now) for a confirmed order.' }) confirmedAt?: Date | null;

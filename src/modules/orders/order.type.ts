@@ -7,7 +7,7 @@ import { invoiceStatus, orderStatus, paymentStatus } from './order.table.js';
 export const OrderStatusEnum = graphqlEnum(
   'OrderStatus',
   orderStatus.enumValues,
-  'initiated -> processing | no_wait_processing | confirmed | canceled; processing, no_wait_processing -> confirmed | canceled; confirmed -> canceled (refund); canceled is final.',
+  'initiated -> processing | no_wait_processing (a payment under way); unpaid -> confirmed (its first invoice paid, or nothing to pay: the student is enrolled) | canceled; confirmed -> canceled only by a full refund or chargeback (order.refunded); canceled is final. The table: README, Selling.',
 );
 export const InvoiceStatusEnum = graphqlEnum('InvoiceStatus', invoiceStatus.enumValues);
 export const PaymentStatusEnum = graphqlEnum('PaymentStatus', paymentStatus.enumValues);
