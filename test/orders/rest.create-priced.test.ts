@@ -117,6 +117,8 @@ describe('POST /orders with items', () => {
     expectFieldError(await a.admin.post('/orders', order([{ payment_option_id: 99999999 }])), 422, 'items_attributes[0].payment_option_id', 'not_found');
     expectFieldError(await a.admin.post('/orders', order([{ quantity: 1 }])), 422, 'items_attributes[0].payment_option_id', 'blank');
     expectFieldError(await a.admin.post('/orders', order([{ payment_option_id: f.option.id, quantity: 0 }])), 422, 'items_attributes[0].quantity', 'greater_than_or_equal_to');
+    // 49,700 × 50,000 cents would not fit the amounts' 32 bits.
+    expectFieldError(await a.admin.post('/orders', order([{ payment_option_id: f.option.id, quantity: 50000 }])), 422, 'items_attributes[0].quantity', 'less_than_or_equal_to');
   });
 
   it('given an order with something to pay, when PUT to confirmed, then 422 payment_required (its payment confirms it)', async () => {

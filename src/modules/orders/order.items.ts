@@ -18,6 +18,8 @@ export interface ItemRequest {
   amountToPayInCredits?: number | null;
 }
 
+const MAX_CENTS = 2 ** 31 - 1;
+
 export type PricedItem = Omit<typeof orderItems.$inferInsert, 'orderId' | 'amountToPay'> & ItemPrice & { schoolProductId: number | null };
 
 interface PriceOptions {
@@ -85,7 +87,13 @@ export async function priceItems(
     const productId = option?.schoolProductId ?? null;
     // The token's coupon, else the order's when it fits the item's product.
     const coupon = claimed.tokenCoupons[i] ?? (claimed.orderCoupon && couponFits(claimed.orderCoupon, productId) ? claimed.orderCoupon : null);
-    const quantity = quantityOf(r);
+    let quantity = quantityOf(r);
+    // Amounts are int4 cents: a quantity whose total would not fit is refused rather than overflowing.
+    const unit = option ? Math.max(option.price, option.priceInCredits ?? 0) : 0;
+    if (option && quantity && unit * quantity > MAX_CENTS) {
+      itemChecks[i].add('quantity', 'less_than_or_equal_to', undefined, Math.floor(MAX_CENTS / unit));
+      quantity = null;
+    }
     const computed: ItemPrice = option && quantity ? itemPrice(option, quantity, coupon) : { total: 0, amountToPay: 0, totalInCredits: null, amountToPayInCredits: null };
     const given = { total: r.total, amountToPay: r.amountToPay, totalInCredits: r.totalInCredits, amountToPayInCredits: r.amountToPayInCredits };
     const differing = disagreeing(given, computed);
