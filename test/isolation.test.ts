@@ -69,6 +69,11 @@ describe('isolation between schools and the role matrix, on every route and fiel
     // A already holds the demo school: two generated passes add the kinds it lacks (later kinds refer to earlier ones). B, the attacker, needs its own ids of most kinds.
     A = await FuzzWorld.seeded(service, schema, a, b, 2);
     B = await FuzzWorld.seeded(service, schema, b, a, 2);
+    // A live sale in A (a free order confirmed): its order.confirmed reaches the demo integration, so A
+    // holds a webhook delivery whatever the generated creates drew (the seed's orders are history: no events).
+    const buyer = (await a.admin.graphql('{ students(first: 1) { nodes { id } } }')).data.students.nodes[0].id;
+    const sale = await a.admin.graphql(`mutation ($s: ID) { createOrder(input: { studentId: $s, status: confirmed }) { errors { field code } } }`, { s: buyer });
+    expect(sale.data.createOrder.errors).toEqual([]);
     await A.refreshIds();
     // Every row of A, by table; and two fingerprints: A's rows only, and every table.
     const owned = [...A.tablesOfSchools];

@@ -252,7 +252,8 @@ describe('layout', () => {
   // Issue 28 added 6: mail reads the rows its mails name (users, enrollments, orders, school products,
   // forum questions) and hears events in their transaction (events); no producer imports mail but users' create.
   // Two more when they met: sso opens identity's sessions, identity sends its reset link through mail.
-  it('domain modules tie at most 86 pairs by imports', () => {
+  // 71 with issue 27: orders ~ enrollments (a paid order enrolls its student; an enrollment names its order).
+  it('domain modules tie at most 87 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -263,6 +264,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(86);
+    expect(pairs.size).toBeLessThanOrEqual(87);
   });
 });

@@ -75,13 +75,19 @@ describe('Orders over GraphQL', () => {
     const token = (await ok(school.admin, graphql(`mutation ($input: CouponTokenInput!) { createCouponToken(input: $input) { couponToken { id token couponId usedAt } errors { field code message } } }`), {
       input: { couponId: coupon.id },
     }, 'createCouponToken')).couponToken;
+    // Coupon tokens are single-use: every import takes fresh ones (`spare`, made straight in the table).
+    const spare = await service.db
+      .insert(couponTokens)
+      .values(Array.from({ length: 60 }, () => ({ schoolId: school.id, couponId: Number(coupon.id), token: unique('T') })))
+      .returning();
     const gateway = (await ok(school.admin, graphql(`mutation ($input: GatewayCredentialInput!) { createGatewayCredential(input: $input) { gatewayCredential { id gateway secretKeyHint } errors { field code message } } }`), {
       input: { gateway: 'pagarme', secretKey: `sk_test_${randomBytes(12).toString('hex')}` },
     }, 'createGatewayCredential')).gatewayCredential;
-    return { option, coupon, token, gateway };
+    return { option, coupon, token, gateway, tokens: [token.id, ...spare.map((t) => String(t.id))], used: 0 };
   }
   function importInput(schoolId: number, studentId: number, refs: Awaited<ReturnType<typeof billing>>, change: (o: ImportInput) => void = () => {}) {
     const s = String(schoolId);
+    const couponTokenId = refs.tokens[refs.used++];
     const input: ImportInput = {
       schoolId: s,
       studentId: String(studentId),
@@ -92,7 +98,7 @@ describe('Orders over GraphQL', () => {
       total: 10000,
       amountToPay: 8500,
       createdAt: '2024-06-01T09:00:00.000Z',
-      itemsAttributes: [{ schoolId: s, paymentOptionId: refs.option.id, couponTokenId: refs.token.id, quantity: 1, total: 10000, amountToPay: 8500 }],
+      itemsAttributes: [{ schoolId: s, paymentOptionId: refs.option.id, couponTokenId, quantity: 1, total: 10000, amountToPay: 8500 }],
       invoicesAttributes: [
         {
           schoolId: s,
@@ -180,7 +186,7 @@ describe('Orders over GraphQL', () => {
       const used = await a.admin.graphql(L, { c: coupon.id, used: true });
       expect(used.data.couponTokens.nodes.map((n) => n.id)).toEqual([named.couponToken.id]);
       const unused = await a.admin.graphql(L, { c: coupon.id, used: false });
-      expect(unused.data.couponTokens.totalCount).toBe(2);
+      expect(unused.data.couponTokens.totalCount).toBe(2 + 60);
       const U = graphql(`mutation ($id: ID!, $input: CouponTokenInput!) { updateCouponToken(id: $id, input: $input) { couponToken { id usedAt } errors { field code message } } }`);
       expect((await ok(a.admin, U, { id: named.couponToken.id, input: { usedAt: null } }, 'updateCouponToken')).couponToken.usedAt).toBeNull();
     });
@@ -236,13 +242,17 @@ describe('Orders over GraphQL', () => {
       expect(processing.order.status).toBe('processing');
       const back = await a.admin.graphql(UPDATE, { id: order.id, input: { status: 'initiated' } });
       expect(back.data.updateOrder).toEqual({ order: null, errors: [{ field: ['status'], code: 'invalid_transition', message: 'cannot change from processing to initiated' }] });
+      // Nothing to pay (no items): it may be confirmed by hand. Confirmed, it is paid: refunded, not canceled.
       const confirmed = await ok(a.admin, UPDATE, { id: order.id, input: { status: 'confirmed' } }, 'updateOrder');
       expect(confirmed.order).toMatchObject({ status: 'confirmed', confirmedAt: service.clock.now().toISOString() });
-      const canceled = await ok(a.admin, CANCEL, { id: order.id }, 'cancelOrder');
+      const paid = await a.admin.graphql(CANCEL, { id: order.id });
+      expect(paid.data.cancelOrder.errors).toEqual([expect.objectContaining({ field: ['status'], code: 'refund_required' })]);
+      const { order: unpaid } = await ok(a.admin, CREATE, { input: { studentId: String(studentA.id) } }, 'createOrder');
+      const canceled = await ok(a.admin, CANCEL, { id: unpaid.id }, 'cancelOrder');
       expect(canceled.order).toMatchObject({ status: 'canceled', canceledAt: service.clock.now().toISOString() });
-      const again = await a.admin.graphql(CANCEL, { id: order.id });
+      const again = await a.admin.graphql(CANCEL, { id: unpaid.id });
       expect(again.data.cancelOrder.errors).toEqual([expect.objectContaining({ field: ['status'], code: 'invalid_transition' })]);
-      const revive = await a.admin.graphql(UPDATE, { id: order.id, input: { status: 'confirmed' } });
+      const revive = await a.admin.graphql(UPDATE, { id: unpaid.id, input: { status: 'confirmed' } });
       expect(revive.data.updateOrder.errors[0].code).toBe('invalid_transition');
       // Another school's order: NOT_FOUND, untouched.
       const { order: other } = await ok(a.admin, CREATE, { input: { studentId: String(studentA.id) } }, 'createOrder');
@@ -370,9 +380,10 @@ describe('Orders over GraphQL', () => {
 
     it('given a dry run, then the order as it would be (ids null, nested children) and nothing written', async () => {
       const before = [await count(orders), await count(orderItems), await count(invoices), await count(payments)];
-      const res = await ok(a.admin, IMPORT, { input: importInput(a.id, studentA.id, refs), dryRun: true }, 'importOrder');
+      const input = importInput(a.id, studentA.id, refs);
+      const res = await ok(a.admin, IMPORT, { input, dryRun: true }, 'importOrder');
       expect(res.order).toMatchObject({ id: null, created: false, dryRun: true, itemIds: [], invoiceIds: [], student: { id: String(studentA.id) } });
-      expect(res.order.items).toEqual([{ id: null, orderId: null, quantity: 1, total: 10000, paymentOption: { id: refs.option.id, name: 'Full price' }, couponToken: { id: refs.token.id } }]);
+      expect(res.order.items).toEqual([{ id: null, orderId: null, quantity: 1, total: 10000, paymentOption: { id: refs.option.id, name: 'Full price' }, couponToken: { id: input.itemsAttributes[0].couponTokenId } }]);
       expect(res.order.invoices).toEqual([
         {
           id: null,
@@ -432,7 +443,7 @@ describe('Orders over GraphQL', () => {
       const importSome = async (n: number) => {
         for (let i = 0; i < n; i++) {
           const input = importInput(school.id, students[i % 3].id, refs, (o) => {
-            o.itemsAttributes.push({ ...o.itemsAttributes[0], quantity: 2 });
+            o.itemsAttributes.push({ ...o.itemsAttributes[0], couponTokenId: refs.tokens[refs.used++], quantity: 2, total: 20000, amountToPay: 17000 });
             o.invoicesAttributes.push({ ...o.invoicesAttributes[0], occurrence: 2 });
           });
           await ok(school.admin, IMPORT, { input }, 'importOrder');

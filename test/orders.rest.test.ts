@@ -125,7 +125,7 @@ describe('Orders over REST', () => {
       expect(shown.body).toEqual(o);
     });
 
-    it('given the optional fields, when creating confirmed, then they are stored, confirmed_at is the time of confirmation and order.confirmed is emitted', async () => {
+    it('given the optional fields, when creating a free order confirmed, then they are stored, confirmed_at is the time of confirmation and order.confirmed is emitted', async () => {
       const [gateway] = await service.db.insert(gatewayCredentials).values({ schoolId: a.id, gateway: 'pagarme' }).returning();
       const [coupon] = await service.db.insert(coupons).values({ schoolId: a.id, code: unique('C'), discountPercent: 10 }).returning();
       const uuid = unique('uuid');
@@ -135,8 +135,8 @@ describe('Orders over REST', () => {
           status: 'confirmed',
           kind: 1,
           period: 4,
-          amount_to_pay: 9000,
-          total: 10000,
+          amount_to_pay: 0,
+          total: 0,
           gateway_credential_id: gateway.id,
           coupon_id: coupon.id,
           uuid,
@@ -153,8 +153,8 @@ describe('Orders over REST', () => {
         status: 'confirmed',
         kind: 1,
         period: 4,
-        amount_to_pay: 9000,
-        total: 10000,
+        amount_to_pay: 0,
+        total: 0,
         gateway_credential_id: gateway.id,
         coupon_id: coupon.id,
         uuid,
@@ -168,9 +168,9 @@ describe('Orders over REST', () => {
     });
 
     it('given a form-urlencoded body with bracket names, when creating, then strings become typed values', async () => {
-      const res = await a.admin.post('/orders', { order: { student_id: String(studentA.id), kind: '2', period: '1', test: 'true', total: '500' } }, { encoding: 'form' });
+      const res = await a.admin.post('/orders', { order: { student_id: String(studentA.id), kind: '2', period: '1', test: 'true', total: '0' } }, { encoding: 'form' });
       expect(res.status, res.text).toBe(201);
-      expect(res.body).toMatchObject({ student_id: studentA.id, kind: 2, period: 1, test: true, total: 500 });
+      expect(res.body).toMatchObject({ student_id: studentA.id, kind: 2, period: 1, test: true, total: 0 });
     });
 
     it('given an empty form field for a column that always holds a value, when creating, then 422 blank', async () => {
@@ -180,9 +180,9 @@ describe('Orders over REST', () => {
     });
 
     it('given a multipart body with bracket names, when creating, then 201', async () => {
-      const res = await a.admin.post('/orders', { order: { student_id: String(studentA.id), amount_to_pay: '700' } }, { encoding: 'multipart' });
+      const res = await a.admin.post('/orders', { order: { student_id: String(studentA.id), amount_to_pay: '0' } }, { encoding: 'multipart' });
       expect(res.status, res.text).toBe(201);
-      expect(res.body).toMatchObject({ student_id: studentA.id, amount_to_pay: 700 });
+      expect(res.body).toMatchObject({ student_id: studentA.id, amount_to_pay: 0 });
     });
 
     it('given fields that are not writable (id, school_id, timestamps, canceled_at, item_ids), when creating, then they are ignored', async () => {
@@ -207,6 +207,9 @@ describe('Orders over REST', () => {
       ['period 5', { period: 5 }, 'period', 'less_than_or_equal_to'],
       ['a negative total', { total: -1 }, 'total', 'greater_than_or_equal_to'],
       ['a negative amount_to_pay', { amount_to_pay: -5 }, 'amount_to_pay', 'greater_than_or_equal_to'],
+      // Prices are the service's (test/orders/ tests them with items): an order without items costs 0.
+      ['an amount_to_pay that is not the sum of the items', { amount_to_pay: 700 }, 'amount_to_pay', 'price_mismatch'],
+      ['a total that is not the sum of the items', { total: 500 }, 'total', 'price_mismatch'],
       ['status canceled', { status: 'canceled' }, 'status', 'exclusion'],
       ['a gateway credential naming nothing', { gateway_credential_id: 99999999 }, 'gateway_credential_id', 'not_found'],
       ['a coupon naming nothing', { coupon_id: 99999999 }, 'coupon_id', 'not_found'],
@@ -270,7 +273,7 @@ describe('Orders over REST', () => {
 
   describe('GET /orders/:id', () => {
     it('given an order, when staff show it (also under /v1 and with .json), then 200 with snake_case leaves', async () => {
-      const order = await createOrder({ total: 1234 });
+      const order = await createOrder({ gateway_reference: 'ref-show' });
       for (const url of [`/orders/${order.id}`, `/v1/orders/${order.id}`, `/orders/${order.id}.json`, `/api/v1/orders/${order.id}/`]) {
         const res = await a.admin.get(url);
         expect(res.status, url).toBe(200);
@@ -310,18 +313,18 @@ describe('Orders over REST', () => {
   describe('PUT/PATCH /orders/:id', () => {
     it.each(['PUT', 'PATCH'])('given an order, when %s with fields, then 200 with the order, a Location and the row changed', async (method) => {
       const order = await createOrder();
-      const res = await a.admin.request(method, `/orders/${order.id}`, { order: { student_id: studentA2.id, total: 2500, gateway_reference: 'ref-1' } });
+      const res = await a.admin.request(method, `/orders/${order.id}`, { order: { student_id: studentA2.id, message: 'Waiting', gateway_reference: 'ref-1' } });
       expect(res.status, res.text).toBe(200);
       expect(res.headers.location).toBe(`/orders/${order.id}`);
-      expect(res.body).toMatchObject({ id: order.id, student_id: studentA2.id, total: 2500, gateway_reference: 'ref-1', status: 'initiated' });
-      expect(await orderRow(order.id)).toMatchObject({ studentId: studentA2.id, total: 2500, gatewayReference: 'ref-1' });
+      expect(res.body).toMatchObject({ id: order.id, student_id: studentA2.id, message: 'Waiting', gateway_reference: 'ref-1', status: 'initiated' });
+      expect(await orderRow(order.id)).toMatchObject({ studentId: studentA2.id, message: 'Waiting', gatewayReference: 'ref-1' });
     });
 
     it('given a form-urlencoded PATCH, when updating the status, then 200', async () => {
       const order = await createOrder();
-      const res = await a.admin.patch(`/orders/${order.id}`, { order: { status: 'processing', amount_to_pay: '990' } }, { encoding: 'form' });
+      const res = await a.admin.patch(`/orders/${order.id}`, { order: { status: 'processing', amount_to_pay: '0' } }, { encoding: 'form' });
       expect(res.status, res.text).toBe(200);
-      expect(res.body).toMatchObject({ status: 'processing', amount_to_pay: 990 });
+      expect(res.body).toMatchObject({ status: 'processing', amount_to_pay: 0 });
     });
 
     it('given the whole fetched order sent back, when updating, then 200 and nothing but updated_at changes', async () => {
@@ -353,6 +356,7 @@ describe('Orders over REST', () => {
     });
   });
 
+  // Orders without items (free: nothing to pay) here; paid ones are confirmed by their payment (test/orders/).
   describe('status transitions', () => {
     const allowed: [string, string][] = [
       ['initiated', 'processing'],
@@ -363,7 +367,6 @@ describe('Orders over REST', () => {
       ['processing', 'canceled'],
       ['no_wait_processing', 'confirmed'],
       ['no_wait_processing', 'canceled'],
-      ['confirmed', 'canceled'],
     ];
     const refused: [string, string][] = [
       ['processing', 'initiated'],
@@ -412,6 +415,12 @@ describe('Orders over REST', () => {
       expect(await eventsOf(order.id)).toEqual(events);
     });
 
+    it('given a confirmed order, when updated to canceled, then 422 refund_required (a paid order is refunded, not canceled)', async () => {
+      const order = await orderIn('confirmed');
+      expectFieldError(await a.admin.patch(`/orders/${order.id}`, { order: { status: 'canceled' } }), 422, 'status', 'refund_required');
+      expect((await orderRow(order.id)).status).toBe('confirmed');
+    });
+
     it('given confirming with a confirmed_at, then that time is kept', async () => {
       const order = await createOrder({ status: 'processing' });
       const res = await a.admin.put(`/orders/${order.id}`, { order: { status: 'confirmed', confirmed_at: '2025-12-24T10:30:00.000Z' } });
@@ -425,15 +434,15 @@ describe('Orders over REST', () => {
       ['DELETE', '/orders/:id'],
       ['PUT', '/orders/:id/cancel'],
       ['PUT', '/v1/orders/:id/cancel.json'],
-    ])('given a confirmed order, when %s %s, then 200 with the canceled order; the order stays, with canceled_at and order.canceled', async (method, path) => {
-      const order = await createOrder({ status: 'confirmed' });
+    ])('given a processing order, when %s %s, then 200 with the canceled order; the order stays, with canceled_at and order.canceled', async (method, path) => {
+      const order = await createOrder({ status: 'processing' });
       const res = await a.admin.request(method, path.replace(':id', String(order.id)));
       expect(res.status, res.text).toBe(200);
-      expect(res.body).toMatchObject({ id: order.id, status: 'canceled', canceled_at: service.clock.now().toISOString(), confirmed_at: order.confirmed_at });
+      expect(res.body).toMatchObject({ id: order.id, status: 'canceled', canceled_at: service.clock.now().toISOString() });
       const row = await orderRow(order.id);
       expect(row.status).toBe('canceled');
       expect(row.canceledAt?.toISOString()).toBe(service.clock.now().toISOString());
-      expect(await eventsOf(order.id)).toEqual(['order.created', 'order.confirmed', 'order.canceled']);
+      expect(await eventsOf(order.id)).toEqual(['order.created', 'order.canceled']);
       expect((await a.admin.get(`/orders/${order.id}`)).body.status).toBe('canceled');
     });
 

@@ -39,6 +39,14 @@ export const errorCodes = {
   not_scorm: { message: 'is not a SCORM package' },
   foreign_host: { message: "must be on one of the school's domains" },
   too_common: { message: 'is too common or too easy to guess: choose a longer, less usual one' },
+  // Selling (orders/): prices the service computes, coupons, and the order/invoice/payment machine.
+  price_mismatch: { message: 'differs from the price the service computes' },
+  coupon_used: { message: 'has already been used' },
+  coupon_expired: { message: 'is outside its validity window' },
+  coupon_exhausted: { message: 'has no uses left' },
+  coupon_not_applicable: { message: 'does not apply to this school product' },
+  payment_required: { message: 'needs a paid invoice: an order with something to pay is confirmed by its payment' },
+  refund_required: { message: 'is paid: refund its payment (refundPayment, POST /payments/:id/refund) instead' },
   // Raised instead of a result (AppError); `not_found`, `forbidden` and `too_long` above are raised too.
   bad_request: { message: 'The request is malformed', raised: { status: 400, graphql: 'BAD_USER_INPUT' } },
   unauthenticated: { message: 'A valid credential is required (Authorization: Bearer <token>)', raised: { status: 401, graphql: 'UNAUTHENTICATED' } },

@@ -5,6 +5,7 @@ import { EVENT_NAMES, eventCatalog, payloadJsonSchema } from '../modules/events/
 import { schoolStatusAccess } from '../auth/school-gate.js';
 import type { SchoolStatus } from '../db/school.table.js';
 import { schoolEvents, schoolTransitions } from '../auth/school-lifecycle.js';
+import { machineRows } from '../modules/orders/order.state.js';
 import { service } from '../service-modules.js';
 import { personalData } from '../db/personal-data.js';
 import { getTableName } from 'drizzle-orm';
@@ -22,6 +23,7 @@ const blocks: Record<string, () => string> = {
   'field-rules': fieldRulesTable,
   'school-lifecycle': lifecycleTable,
   'school-gate': gateTable,
+  'selling-machine': sellingTable,
   events: eventsTable,
   'error-codes': errorCodesTable,
   'personal-data': personalDataTable,
@@ -68,6 +70,15 @@ function fieldRulesTable(): string {
     return `| ${kind} | ${fields.join(', ')} | ${readers.roles.join(', ')}${readers.self ? ', and the person itself' : ''} |`;
   });
   return `| rule | fields | who reads them (anyone else reads null) |\n|---|---|---|\n${rows.join('\n')}\n`;
+}
+
+/** The state machine of orders, invoices and payments (modules/orders/order.state.ts), one row per transition. */
+function sellingTable(): string {
+  const rows = machineRows().map(([resource, from, to, operations, events, note]) => {
+    const code = (list: string) => (list === '-' ? '—' : list.split(', ').map((x) => `\`${x}\``).join(', '));
+    return `| ${resource} | ${from} | ${to} | ${code(operations)} | ${code(events)} | ${note} |`;
+  });
+  return `| resource | from | to | operations | events | note |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`;
 }
 
 function lifecycleTable(): string {

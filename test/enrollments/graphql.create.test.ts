@@ -74,7 +74,8 @@ describe('createEnrollment', () => {
   it.each<[string, Record<string, unknown>, string[], string]>([
     ['attempts without a length', { maxAttendanceType: 'attempts' }, ['maxAttendanceLength'], 'blank'],
     ['a zero length', { maxAttendanceType: 'time', maxAttendanceLength: 0 }, ['maxAttendanceLength'], 'greater_than'],
-    ['not unlimited, no availableUntil', { availableUntil: null }, ['availableUntil'], 'blank'],
+    // Neither given: the product's access period (test/orders/rest.enroll.test.ts); unlimited false says there is none.
+    ['not unlimited, no availableUntil', { availableUntil: null, unlimited: false }, ['availableUntil'], 'blank'],
     ['an unknown product', { schoolProductId: '999999' }, ['schoolProductId'], 'not_found'],
     ['an unknown registration', { registrationId: '999999' }, ['registrationId'], 'not_found'],
   ])('given %s, when creating, then a UserError and nothing written', async (_what, fields, field, code) => {

@@ -227,7 +227,8 @@ describe('POST /enrollments', () => {
         }),
       );
       expect(res.status).toBe(422);
-      expect(Object.keys(res.body.errors).sort()).toEqual(['available_until', 'course_class_ids', 'max_attendance_length', 'registration_id']);
+      // No available_until: the product's access period (its own test: rest.create-access.test.ts).
+      expect(Object.keys(res.body.errors).sort()).toEqual(['course_class_ids', 'max_attendance_length', 'registration_id']);
     });
   });
 

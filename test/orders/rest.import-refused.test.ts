@@ -23,7 +23,7 @@ describe('POST /orders/import', () => {
 
   twoSchools('Alpha Import', 'Beta Import', async (w) => {
     ({ service, school: a, other: b } = w);
-    fa = await fixture(a.id, 80);
+    fa = await fixture(a.id, 400);
     fb = await fixture(b.id);
   });
 
@@ -185,13 +185,14 @@ describe('POST /orders/import', () => {
       const fixed = await a.admin.post('/orders/import', body);
       expect(fixed.status, fixed.text).toBe(201);
       const after = await counts();
-      // Events: order.imported, and invoice.paid / payment.confirmed or refunded for each such row not given its own created_at (history).
+      // Events: order.imported, and invoice.paid / payment.confirmed or refunded for each such row not given its own created_at (history),
+      // and the confirmed order's enrollment in the one product its items buy (enrollment.created, enrollment.activated).
       type Sent = { status: string; created_at?: string };
       const invoicesSent = body.order.invoices_attributes as (Sent & { payments_attributes: Sent[] })[];
       const paidEvents = invoicesSent.filter((i) => i.status === 'paid' && !i.created_at).length;
       const paymentEvents = invoicesSent.flatMap((i) => i.payments_attributes).filter((p) => (p.status === 'confirmed' || p.status === 'refunded') && !p.created_at).length;
       expect([after.orders - before.orders, after.items - before.items, after.invoices - before.invoices, after.payments - before.payments, after.events - before.events]).toEqual([
-        1, 2, 3, 5, 1 + paidEvents + paymentEvents,
+        1, 2, 3, 5, 1 + paidEvents + paymentEvents + 2,
       ]);
     });
   });
@@ -254,7 +255,8 @@ describe('POST /orders/import', () => {
       expect([rows.items.length, rows.invoices.length, rows.payments.length]).toEqual([20, 10, 30]);
       expect(rows.payments.every((p) => rows.invoices.some((i) => i.id === p.invoiceId))).toBe(true);
       expect(largeCount).toBe(smallCount);
-      expect(largeCount).toBeLessThanOrEqual(20);
+      // The coupons' claim (tokens and coupons locked, then marked) and the enrollment of a confirmed order are a few statements more, whatever the rows.
+      expect(largeCount).toBeLessThanOrEqual(24);
     });
   });
 });

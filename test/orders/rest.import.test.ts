@@ -24,7 +24,7 @@ describe('POST /orders/import', () => {
 
   twoSchools('Alpha Import', 'Beta Import', async (w) => {
     ({ service, school: a, other: b } = w);
-    fa = await fixture(a.id, 80);
+    fa = await fixture(a.id, 400);
     fb = await fixture(b.id);
   });
 
@@ -61,9 +61,10 @@ describe('POST /orders/import', () => {
       const rows = await stored(o.id);
       expect(rows.items.map((i) => i.id)).toEqual(o.item_ids);
       expect(rows.invoices.map((i) => i.id)).toEqual(o.invoice_ids);
+      const [token0, token1] = body.order.items_attributes.map((i) => i.coupon_token_id as number);
       expect(rows.items.map((i) => [i.paymentOptionId, i.couponTokenId, i.quantity, i.total, i.amountToPay, i.createdAt.toISOString()])).toEqual([
-        [fa.options[0].id, fa.tokens[0].id, 1, 10000, 9000, '2024-03-01T10:00:00.000Z'],
-        [fa.options[1].id, fa.tokens[1].id, 2, 10000, 9000, '2024-03-01T10:01:00.000Z'],
+        [fa.options[0].id, token0, 1, 10000, 9000, '2024-03-01T10:00:00.000Z'],
+        [fa.options[1].id, token1, 2, 10000, 9000, '2024-03-01T10:01:00.000Z'],
       ]);
       expect(rows.invoices.map((i) => [i.occurrence, i.status, i.amount, i.uuid, i.nextChargeAt?.toISOString() ?? null, i.createdAt.toISOString()])).toEqual([
         [1, 'paid', 9000, body.order.invoices_attributes[0].uuid, '2024-04-01T10:00:00.000Z', '2024-03-01T10:00:00.000Z'],
@@ -78,7 +79,7 @@ describe('POST /orders/import', () => {
       expect(rows.payments[2]).toMatchObject({ boletoCode: '23790.12345', link: 'https://pay.example/b/1' });
 
       // The coupon tokens the items used are marked used at the order's time.
-      const tokens = await service.db.select().from(couponTokens).where(inArray(couponTokens.id, [fa.tokens[0].id, fa.tokens[1].id]));
+      const tokens = await service.db.select().from(couponTokens).where(inArray(couponTokens.id, [token0, token1]));
       expect(tokens.map((t) => t.usedAt?.toISOString())).toEqual(['2024-03-01T10:00:00.000Z', '2024-03-01T10:00:00.000Z']);
 
       const after = await counts();

@@ -133,6 +133,8 @@ function plausibleLeaf(d: Draw, type: GraphQLInputType, name: string, ids: IdSou
     case 'JSON':
     case 'JSONObject':
       return d.pick([{}, { events: ['enrollment.created'] }, { key: 'value' }]);
+    case 'PaymentKind':
+      return d.pick([0, 1, '2', 'pix']);
     default:
       break;
   }

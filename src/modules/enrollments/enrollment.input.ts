@@ -23,7 +23,8 @@ export class EnrollmentInput {
   maxAttendanceLength?: number | null;
   @Field(() => EnrollmentStatusEnum, { nullable: true, description: 'pending when not given; active sets activatedAt to now unless given.' })
   status?: EnrollmentStatusValue | null;
-  @Field(() => Date, { nullable: true, description: 'Required unless unlimited.' }) availableUntil?: Date | null;
+  @Field(() => Date, { nullable: true, description: "Required unless unlimited. On create, with neither given: the product's access period (its duration, its date, else unlimited)." })
+  availableUntil?: Date | null;
   @Field(() => Date, { nullable: true, description: 'On create: keeps an original time, and skips the callbacks (no events).' })
   createdAt?: Date | null;
   @Field(() => Date, { nullable: true }) activatedAt?: Date | null;

@@ -5,6 +5,7 @@ import { given, idOrNull } from '../../graphql/ids.js';
 import { Checks } from '../../graphql/validation.js';
 import { courseClasses } from '../course-classes/course-class.table.js';
 import { schoolProductCourses } from '../school-products/school-product-content.table.js';
+import { productAccess as accessOf } from '../school-products/school-product.access.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import type { EnrollmentInput } from './enrollment.input.js';
 import { enrollmentCourseClasses, enrollments, type EnrollmentRow, registrations } from './enrollment.table.js';
@@ -60,9 +61,12 @@ export async function checkEnrollments(tx: Queryable, ctx: Context, schoolId: nu
     const maxAttendanceType = input.maxAttendanceType ?? current?.maxAttendanceType;
     const maxAttendanceLength = input.maxAttendanceLength === undefined ? current?.maxAttendanceLength : input.maxAttendanceLength;
     const availableUntil = input.availableUntil === undefined ? current?.availableUntil : input.availableUntil;
+    // A new enrollment given neither available_until nor unlimited takes its product's access period
+    // (school-products/school-product.access.ts: its duration or date, else unlimited).
+    const productAccess = creating && (availableUntil === undefined || availableUntil === null) && (input.unlimited === undefined || input.unlimited === null) && !!input.schoolProductId;
     checks
       .requiredWhen(!!maxAttendanceType && LIMITED.includes(maxAttendanceType), 'maxAttendanceLength', maxAttendanceLength, `when max_attendance_type is ${maxAttendanceType}`)
-      .requiredWhen(!unlimited, 'availableUntil', availableUntil, 'unless unlimited');
+      .requiredWhen(!unlimited && !productAccess, 'availableUntil', availableUntil, 'unless unlimited');
     if (typeof input.maxAttendanceLength === 'number' && input.maxAttendanceLength <= 0)
       checks.add('maxAttendanceLength', 'greater_than', undefined, 0);
     // A fetched enrollment sent back unchanged carries its time_spent: only a change needs an app credential.
@@ -76,7 +80,7 @@ export async function checkEnrollments(tx: Queryable, ctx: Context, schoolId: nu
     const productId = reference(checks, 'schoolProductId', input.schoolProductId, 'a school product');
     const classIds = input.courseClassIds === undefined || input.courseClassIds === null ? null : input.courseClassIds.map(idOrNull);
     if (classIds?.some((id) => id === null)) checks.add('courseClassIds', 'not_found', 'names something that is not a course class id');
-    return { code, registrationId, productId, classIds: classIds?.filter((id): id is number => id !== null) ?? null };
+    return { code, registrationId, productId, productAccess, classIds: classIds?.filter((id): id is number => id !== null) ?? null };
   });
 
   // The references of every candidate, one statement per kind.
@@ -91,13 +95,13 @@ export async function checkEnrollments(tx: Queryable, ctx: Context, schoolId: nu
       .where(and(inArray(registrations.id, registrationIds), eq(registrations.schoolId, schoolId)));
     for (const r of rows) studentOf.set(r.id, r.studentId);
   }
-  const products = new Set<number>();
+  const products = new Map<number, typeof schoolProducts.$inferSelect>();
   if (productIds.length) {
     const rows = await tx
-      .select({ id: schoolProducts.id })
+      .select()
       .from(schoolProducts)
       .where(and(inArray(schoolProducts.id, productIds), eq(schoolProducts.schoolId, schoolId)));
-    for (const r of rows) products.add(r.id);
+    for (const r of rows) products.set(r.id, r);
   }
   const takenCodes = new Map<string, number[]>();
   if (codes.length) {
@@ -179,6 +183,11 @@ export async function checkEnrollments(tx: Queryable, ctx: Context, schoolId: nu
     if (plain.status === null) delete plain.status;
     Object.assign(values, plain);
     if (unlimited !== undefined) values.unlimited = !!unlimited;
+    const product = plan.productAccess && plan.productId ? products.get(plan.productId) : undefined;
+    if (product) {
+      const access = accessOf(product, input.activatedAt ?? now);
+      Object.assign(values, { unlimited: access.unlimited, availableUntil: access.availableUntil });
+    }
     if (createdAt) values.createdAt = createdAt;
     const status = input.status ?? current?.status ?? 'pending';
     const activated = status === 'active' && current?.status !== 'active';

@@ -6,6 +6,7 @@ import { schoolTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { courseClasses } from '../course-classes/course-class.table.js';
+import { orders } from '../orders/order.table.js';
 
 export const enrollmentMaxAttendanceType = pgEnum('enrollment_max_attendance_type', [
   'indeterminate',
@@ -45,6 +46,8 @@ export const enrollments = schoolTable(
     code: text(),
     /** Seconds spent; written only with an app credential. */
     timeSpent: integer().notNull().default(0),
+    /** The paid order that made this enrollment (orders/order.enroll.ts); a full refund cancels it. */
+    orderId: integer().references(() => orders.id, { onDelete: 'set null' }),
   },
   (t) => [
     orderedIndex(t.schoolId, t.id),
@@ -52,6 +55,8 @@ export const enrollments = schoolTable(
     orderedIndex(t.studentId, t.id),
     orderedIndex(t.schoolProductId, t.id),
     uniqueIndexOn(t.schoolId, t.code),
+    // One enrollment per product of an order: confirming twice enrolls once.
+    uniqueIndexOn(t.orderId, t.schoolProductId),
     check('enrollments_max_attendance_length_positive', sql`${t.maxAttendanceLength} > 0`),
     check('enrollments_time_spent_non_negative', sql`${t.timeSpent} >= 0`),
   ],

@@ -37,6 +37,7 @@ export class Enrollment extends SchoolRecord {
   @Field(() => Boolean) unlimited!: boolean;
   @Field(() => String, { nullable: true, description: 'Unique within the school; look-ups by code use it.' }) code!: string | null;
   @Field(() => Int, { description: 'Seconds spent; written only with an app credential.' }) timeSpent!: number;
+  @Field(() => ID, { nullable: true, description: 'The paid order that made it (a full refund of the order cancels it).' }) orderId!: number | null;
 }
 
 @ObjectType({ description: "Whether a student's enrollment is active: its status is active and its access has not ended." })

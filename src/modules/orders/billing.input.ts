@@ -9,6 +9,7 @@ export class PaymentOptionInput {
   @Field(() => ID, { nullable: true, description: 'The school product it sells.' }) schoolProductId?: string | null;
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => Int, { nullable: true, description: 'In cents, 0 or more.' }) price?: number | null;
+  @Field(() => Int, { nullable: true, description: 'In credits, 0 or more (none: not payable in credits).' }) priceInCredits?: number | null;
   @Field(() => Int, { nullable: true, description: '1 or more.' }) installmentsMax?: number | null;
 }
 
@@ -18,6 +19,10 @@ export class CouponInput {
   @Field(() => Int, { nullable: true, description: '0..100.' }) discountPercent?: number | null;
   @Field(() => Int, { nullable: true, description: 'Cents, 0 or more.' }) discountAmount?: number | null;
   @Field(() => Boolean, { nullable: true }) active?: boolean | null;
+  @Field(() => Date, { nullable: true }) validFrom?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Excluded; after validFrom.' }) validUntil?: Date | null;
+  @Field(() => Int, { nullable: true, description: '1 or more (none: unlimited).' }) maxUses?: number | null;
+  @Field(() => ID, { nullable: true, description: 'A school product of the school: the coupon discounts only its items.' }) schoolProductId?: string | null;
 }
 
 @InputType()

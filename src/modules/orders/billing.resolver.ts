@@ -55,7 +55,7 @@ export class PaymentOptionResolver extends resourceResolver({
 
 async function paymentOptionValues(tx: Queryable, schoolId: number, input: PaymentOptionInput, creating: boolean) {
   const checks = new Checks().present(creating, 'name', input.name).present(creating, 'price', input.price);
-  checks.range('price', input.price, 0).range('installmentsMax', input.installmentsMax, 1);
+  checks.range('price', input.price, 0).range('priceInCredits', input.priceInCredits, 0).range('installmentsMax', input.installmentsMax, 1);
   const productId = await existingId(tx, checks, 'schoolProductId', schoolProducts, input.schoolProductId, schoolId);
   checks.throwIfAny();
   const { schoolProductId, ...rest } = given(input);
@@ -69,21 +69,28 @@ async function paymentOptionValues(tx: Queryable, schoolId: number, input: Payme
 export class CouponResolver extends resourceResolver({
   type: Coupon,
   byId: couponById,
-  columns: (_tx, input: CouponInput, { current }) => couponValues(input, current),
+  columns: (tx, input: CouponInput, { schoolId, current }) => couponValues(tx, schoolId, input, current),
   omit: ['delete'],
 }) {}
 
-/** A coupon as it will be (`current` + `input`) gives a percentage or an amount, not both. */
-function couponValues(input: CouponInput, current?: CouponRow) {
+/**
+ * A coupon as it will be (`current` + `input`) gives a percentage or an amount, not both; its
+ * window ends after it starts; its product is one of the school's.
+ */
+async function couponValues(tx: Queryable, schoolId: number, input: CouponInput, current?: CouponRow) {
   const checks = new Checks().present(!current, 'code', input.code);
-  checks.range('discountPercent', input.discountPercent, 0, 100).range('discountAmount', input.discountAmount, 0);
+  checks.range('discountPercent', input.discountPercent, 0, 100).range('discountAmount', input.discountAmount, 0).range('maxUses', input.maxUses, 1);
+  const productId = await existingId(tx, checks, 'schoolProductId', schoolProducts, input.schoolProductId, schoolId);
   const after = { ...current, ...given(input) };
+  if (after.validFrom && after.validUntil && after.validUntil <= after.validFrom) checks.add('validUntil', 'greater_than', 'must be after valid_from');
   const percent = after.discountPercent !== null && after.discountPercent !== undefined;
   const amount = after.discountAmount !== null && after.discountAmount !== undefined;
   if (percent && amount) checks.add('discountAmount', 'present', 'must be blank when discount_percent is given');
   if (!percent && !amount) checks.add('discountPercent', 'blank', "can't be blank when discount_amount is blank");
   checks.throwIfAny();
-  const values = given(input) as Partial<typeof coupons.$inferInsert>;
+  const { schoolProductId, ...rest } = given(input);
+  const values = rest as Partial<typeof coupons.$inferInsert>;
+  if (schoolProductId !== undefined) values.schoolProductId = productId;
   if (typeof values.code === 'string') values.code = values.code.trim();
   if (values.active === null) delete values.active;
   return values;

@@ -13,6 +13,7 @@ export class PaymentOption extends SchoolRecord {
   @Field(() => ID, { nullable: true }) schoolProductId!: number | null;
   @Field(() => String) name!: string;
   @Field(() => Int, { description: 'Price in cents.' }) price!: number;
+  @Field(() => Int, { nullable: true, description: "Price in the school's credits (none: not payable in credits)." }) priceInCredits!: number | null;
   @Field(() => Int, { nullable: true, description: 'At most this many credit-card installments (1 or more).' }) installmentsMax!: number | null;
 }
 
@@ -23,6 +24,11 @@ export class Coupon extends SchoolRecord {
   @Field(() => Int, { nullable: true, description: '0..100.' }) discountPercent!: number | null;
   @Field(() => Int, { nullable: true, description: 'Cents off.' }) discountAmount!: number | null;
   @Field(() => Boolean) active!: boolean;
+  @Field(() => Date, { nullable: true, description: 'Valid from this time (none: already).' }) validFrom!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Valid until this time, excluded (none: forever).' }) validUntil!: Date | null;
+  @Field(() => Int, { nullable: true, description: 'How many orders may use it (none: unlimited).' }) maxUses!: number | null;
+  @Field(() => Int, { description: 'How many orders used it (an order, or a coupon token, counts one).' }) usesCount!: number;
+  @Field(() => ID, { nullable: true, description: 'Only items of this school product take the discount (none: every product).' }) schoolProductId!: number | null;
 }
 
 @Timestamped()

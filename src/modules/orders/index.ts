@@ -1,10 +1,12 @@
 import { CATALOGUE, MANAGERS, reads, SELLERS, STAFF_AND_OWN, STAFF_READ } from '../../auth/role-matrix.js';
 import { defineModule } from '../define-module.js';
+import { EnrollmentOrderResolver } from './enrollment-order.resolver.js';
 import { CouponResolver, CouponTokenResolver, GatewayCredentialResolver, PaymentOptionResolver } from './billing.resolver.js';
 import { ImportedInvoiceResolver, ImportedOrderItemResolver, OrderImportResolver } from './order-import.resolver.js';
 import { orderEventCatalog } from './order.events.js';
 import { InvoiceResolver, OrderItemResolver, OrderResolver } from './order.resolver.js';
 import { orderRoutes } from './order.routes.js';
+import { PaymentResolver } from './payment.resolver.js';
 
 /** Orders with items, invoices and payments, their import, and the objects an order references. */
 export const ordersModule = defineModule({
@@ -13,6 +15,8 @@ export const ordersModule = defineModule({
     OrderResolver,
     OrderItemResolver,
     InvoiceResolver,
+    PaymentResolver,
+    EnrollmentOrderResolver,
     OrderImportResolver,
     ImportedOrderItemResolver,
     ImportedInvoiceResolver,
@@ -37,6 +41,12 @@ export const ordersModule = defineModule({
         'Mutation.updateOrder': SELLERS,
         'Mutation.cancelOrder': SELLERS,
         'Mutation.importOrder': SELLERS,
+        // Payments: the moves of the state machine (order.state.ts). A student reads its own orders' payments.
+        'Query.payment': STAFF_AND_OWN,
+        'Mutation.createPayment': SELLERS,
+        'Mutation.confirmPayment': SELLERS,
+        'Mutation.updatePaymentStatus': SELLERS,
+        'Mutation.refundPayment': SELLERS,
         ...reads('coupon', 'coupons', STAFF_READ),
         'Mutation.createCoupon': SELLERS,
         'Mutation.updateCoupon': SELLERS,
@@ -51,8 +61,22 @@ export const ordersModule = defineModule({
   },
   errors: {
     name: 'Order',
-    nodes: ['Order', 'ImportedOrder', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential'],
-    codes: ['present', 'exclusion', 'invalid_transition'],
+    nodes: ['Order', 'ImportedOrder', 'Payment', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential'],
+    codes: [
+      'present',
+      'exclusion',
+      'invalid_transition',
+      'unpermitted',
+      'inactive',
+      'greater_than',
+      'price_mismatch',
+      'coupon_used',
+      'coupon_expired',
+      'coupon_exhausted',
+      'coupon_not_applicable',
+      'payment_required',
+      'refund_required',
+    ],
   },
   events: orderEventCatalog,
 });

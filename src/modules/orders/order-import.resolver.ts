@@ -25,10 +25,16 @@
  *   confirmedAt gets the order's createdAt (else now); a canceled one gets canceledAt likewise.
  * - Events: `order.imported`, only when the order has no createdAt (createdAt given = callbacks
  *   skipped). An import emits no order.created/confirmed/canceled.
- * - Coupon tokens the items use get `usedAt` (the order's createdAt, else now) unless already set.
+ * - Prices (order.pricing.ts): each item's and the order's amounts are computed; a given amount
+ *   that differs is history and is kept, the item and the order flagged `priceOverridden`.
+ * - Coupon tokens are single-use: a used one (usedAt set, or named twice) is refused
+ *   (`coupon_used`); the others are consumed under a row lock (order.coupons.ts), usedAt = the
+ *   order's createdAt (else now). A coupon out of its window or used up gives no discount (history).
+ * - An imported confirmed order enrolls its student (order.enroll.ts) from its confirmedAt;
+ *   importing the same uuid again finds the order and creates nothing.
  */
 import 'reflect-metadata';
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { writeSchool } from '../../auth/tenancy.js';
@@ -47,8 +53,10 @@ import { StudentTypes } from '../users/user.type.js';
 import { CouponToken, PaymentOption } from './billing.type.js';
 import { ImportOrderInput } from './order.input.js';
 import { invoicesOfOrder, itemRelations, itemsOfOrder, paymentsOfInvoice, studentById } from './order.loaders.js';
+import { enrollOrder } from './order.enroll.js';
+import { priceItems } from './order.items.js';
 import { ORDER_KIND_COMMON, PAYMENT_KIND_CREDIT_CARD } from './order.state.js';
-import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders, paymentOptions, payments, type OrderRow } from './order.table.js';
+import { coupons, gatewayCredentials, invoices, orderItems, orders, payments, type OrderRow } from './order.table.js';
 import { ImportedInvoice, ImportedOrder, ImportedOrderItem, ImportedPayment } from './order.type.js';
 
 export const ImportOrderPayload = Payload(ImportedOrder, 'order', 'ImportOrderPayload');
@@ -108,9 +116,10 @@ class References {
     return id;
   }
   /** Looks every id up at once and reports those not in the school. */
-  async check(tx: Queryable, table: Owned, schoolId: number, where?: SQL) {
+  async check(tx: Queryable, table: Owned, schoolId: number, where?: SQL): Promise<Set<number>> {
     const found = await foundIds(tx, table, this.wanted.flatMap((w) => (w.id === null ? [] : [w.id])), schoolId, where);
     for (const w of this.wanted) if (w.id === null || !found.has(w.id)) w.checks.add(w.field, 'not_found', 'must exist in this school');
+    return found;
   }
 }
 
@@ -129,13 +138,13 @@ class UniqueUuids {
 }
 
 /** Validates the whole tree (nothing written) and returns the rows to write. */
-async function planImport(tx: Queryable, schoolId: number, input: ImportOrderInput, now: Date) {
+async function planImport(tx: Queryable, schoolId: number, input: ImportOrderInput, now: Date, dryRun: boolean) {
   const checks = new Checks();
   const sameSchool = (c: Checks, value: string | null | undefined) => {
     c.required('schoolId', value);
     if (!isBlank(value) && idOrNull(value) !== schoolId) c.add('schoolId', 'invalid', `must be the school of the credential (${schoolId})`);
   };
-  const refs = { student: new References(), option: new References(), token: new References(), gateway: new References(), coupon: new References() };
+  const refs = { student: new References(), gateway: new References(), coupon: new References() };
   const invoiceUuids = new UniqueUuids();
   const paymentUuids = new UniqueUuids();
 
@@ -145,30 +154,28 @@ async function planImport(tx: Queryable, schoolId: number, input: ImportOrderInp
   const studentId = refs.student.add(checks, 'studentId', input.studentId);
   const gatewayCredentialId = refs.gateway.add(checks, 'gatewayCredentialId', input.gatewayCredentialId);
   const couponId = refs.coupon.add(checks, 'couponId', input.couponId);
+  const couponFound = await refs.coupon.check(tx, coupons, schoolId);
   const orderKind = input.kind ?? ORDER_KIND_COMMON;
   const status = input.status ?? 'initiated';
   const createdAt = input.createdAt ?? undefined;
   const when = createdAt ?? now;
 
-  const items: ItemValues[] = (input.itemsAttributes ?? []).map((item, i) => {
+  // The spec's required item fields; the payment option, quantity and prices are priceItems' checks.
+  (input.itemsAttributes ?? []).forEach((item, i) => {
     const c = checks.nested('itemsAttributes', i);
     sameSchool(c, item.schoolId);
-    c.required('paymentOptionId', item.paymentOptionId).required('couponTokenId', item.couponTokenId);
-    c.required('quantity', item.quantity).required('total', item.total);
-    c.range('quantity', item.quantity, 1).range('total', item.total, 0).range('amountToPay', item.amountToPay, 0);
-    c.range('amountToPayInCredits', item.amountToPayInCredits, 0).range('totalInCredits', item.totalInCredits, 0);
-    return {
-      schoolId,
-      paymentOptionId: refs.option.add(c, 'paymentOptionId', item.paymentOptionId)!,
-      couponTokenId: refs.token.add(c, 'couponTokenId', item.couponTokenId),
-      quantity: item.quantity!,
-      total: item.total!,
-      amountToPay: item.amountToPay ?? null,
-      amountToPayInCredits: item.amountToPayInCredits ?? null,
-      totalInCredits: item.totalInCredits ?? null,
-      createdAt: item.createdAt ?? createdAt,
-    };
+    c.required('couponTokenId', item.couponTokenId).required('total', item.total);
   });
+  const priced = await priceItems(
+    tx,
+    schoolId,
+    checks,
+    'itemsAttributes',
+    input.itemsAttributes ?? [],
+    { couponId: couponId !== null && couponFound.has(couponId) ? couponId : null, total: input.total, amountToPay: input.amountToPay },
+    { at: when, write: !dryRun, mode: 'history' },
+  );
+  const items: ItemValues[] = priced.items.map(({ schoolProductId: _p, ...item }, i) => ({ ...item, createdAt: input.itemsAttributes![i].createdAt ?? createdAt }));
 
   const invoiceRows = (input.invoicesAttributes ?? []).map((invoice, i) => {
     const c = checks.nested('invoicesAttributes', i);
@@ -225,10 +232,7 @@ async function planImport(tx: Queryable, schoolId: number, input: ImportOrderInp
 
   // The references and uuids, one statement per table for the whole tree.
   await refs.student.check(tx, users, schoolId, eq(users.type, 'Student'));
-  await refs.option.check(tx, paymentOptions, schoolId);
-  await refs.token.check(tx, couponTokens, schoolId);
   await refs.gateway.check(tx, gatewayCredentials, schoolId);
-  await refs.coupon.check(tx, coupons, schoolId);
   await invoiceUuids.check(tx, invoices, schoolId);
   await paymentUuids.check(tx, payments, schoolId);
   checks.throwIfAny();
@@ -238,8 +242,8 @@ async function planImport(tx: Queryable, schoolId: number, input: ImportOrderInp
     studentId: studentId!,
     gatewayCredentialId,
     couponId,
-    amountToPay: input.amountToPay ?? 0,
-    total: input.total ?? 0,
+    ...priced.price,
+    priceOverridden: priced.overridden,
     kind: orderKind,
     period: input.period ?? 0,
     status,
@@ -332,12 +336,8 @@ async function writeImport(tx: Queryable, plan: Plan, input: ImportOrderInput): 
       ),
     ]);
   }
-  const tokenIds = [...new Set(plan.items.flatMap((item) => (item.couponTokenId ? [item.couponTokenId] : [])))];
-  if (tokenIds.length)
-    await tx
-      .update(couponTokens)
-      .set({ usedAt: plan.when })
-      .where(and(inArray(couponTokens.id, tokenIds), eq(couponTokens.schoolId, order.schoolId), isNull(couponTokens.usedAt)));
+  // A paid order imported gives access as a confirmed one does (history: its events skipped).
+  if (order.status === 'confirmed') await enrollOrder(tx, order, order.confirmedAt ?? plan.when, !input.createdAt);
   if (!input.createdAt) {
     await emitRowEvent(tx, 'order.imported', order, {
       uuid: order.uuid,
@@ -362,7 +362,7 @@ export async function importOrder(tx: Queryable, ctx: Context, schoolId: number,
     if (existing) return { ...existing, created: false, dryRun } satisfies ImportedOrderResult;
   }
   const now = ctx.now();
-  const plan = await planImport(tx, schoolId, input, now);
+  const plan = await planImport(tx, schoolId, input, now, dryRun);
   return dryRun ? preview(plan, now) : writeImport(tx, plan, input);
 }
 

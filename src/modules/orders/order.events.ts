@@ -9,6 +9,8 @@ const payment = z.object({
   kind: z.number().int(),
   amount: z.number().int().nullable().describe('cents'),
   uuid: z.string().nullable(),
+  refundedAmount: z.number().int().optional().describe('cents given back so far'),
+  reason: z.string().nullable().optional().describe('why it was refunded'),
 });
 
 /** The events of orders, their invoices and payments (the catalog: events/catalog.ts). */
@@ -23,8 +25,8 @@ export const orderEventCatalog = {
   'order.confirmed': event({
     version: 1,
     subject: 'Order',
-    emittedBy: ['createOrder', 'updateOrder'],
-    description: 'An order became confirmed.',
+    emittedBy: ['createOrder', 'updateOrder', 'confirmPayment', 'updatePaymentStatus'],
+    description: 'An order became confirmed: its first invoice was paid (or it had nothing to pay). Its student is enrolled in the same transaction.',
     payload: orderStatus,
   }),
   'order.canceled': event({
@@ -41,26 +43,47 @@ export const orderEventCatalog = {
     description: 'An order was imported with its items, invoices and payments.',
     payload: z.object({ uuid: z.string().nullable(), status: z.string(), items: z.number().int(), invoices: z.number().int(), payments: z.number().int() }),
   }),
+  'order.refunded': event({
+    version: 1,
+    subject: 'Order',
+    emittedBy: ['refundPayment', 'updatePaymentStatus'],
+    description: 'A paid order has no paid invoice left (a full refund or a chargeback): it is canceled and the enrollments it made are canceled.',
+    payload: orderStatus.extend({ paymentId: id, reason: z.string().nullable() }),
+  }),
   'invoice.paid': event({
     version: 1,
     subject: 'Invoice',
-    emittedBy: ['importOrder'],
-    description: 'An invoice was recorded paid (invoices are written by imports only).',
+    emittedBy: ['importOrder', 'confirmPayment', 'updatePaymentStatus'],
+    description: 'An invoice was paid (a payment of it confirmed, or recorded paid by an import).',
     payload: z.object({ orderId: id, amount: z.number().int().describe('cents'), occurrence: z.number().int(), uuid: z.string().nullable() }),
+  }),
+  'payment.created': event({
+    version: 1,
+    subject: 'Payment',
+    emittedBy: ['createPayment'],
+    description: 'A payment attempt on an invoice was made (initiated, or waiting_boleto).',
+    payload: payment,
   }),
   'payment.confirmed': event({
     version: 1,
     subject: 'Payment',
-    emittedBy: ['importOrder'],
-    description: 'A payment was recorded confirmed (payments are written by imports only).',
+    emittedBy: ['importOrder', 'confirmPayment', 'updatePaymentStatus'],
+    description: 'A payment was confirmed (or recorded confirmed by an import).',
+    payload: payment,
+  }),
+  'payment.failed': event({
+    version: 1,
+    subject: 'Payment',
+    emittedBy: ['updatePaymentStatus'],
+    description: 'A payment failed or was canceled; its invoice is open again when nothing else is under way.',
     payload: payment,
   }),
   'payment.refunded': event({
     version: 1,
     subject: 'Payment',
-    emittedBy: ['importOrder'],
-    description: 'A payment was recorded refunded (payments are written by imports only).',
-    payload: payment,
+    emittedBy: ['importOrder', 'refundPayment', 'updatePaymentStatus'],
+    description: 'Money of a payment was given back: partial (it stays confirmed), or in full / by chargeback (refunded / reversed).',
+    payload: payment.extend({ partial: z.boolean().optional() }),
   }),
 };
 

@@ -44,6 +44,18 @@ export const PaymentKindScalar = new GraphQLScalarType({
   },
 });
 
+@InputType({ description: 'An item of a new order: what it buys. Its prices are computed (order.pricing.ts); a given one must agree.' })
+export class OrderItemInput {
+  @Field(() => ID, { nullable: true, description: 'Required: a payment option of the school (its price and product).' }) paymentOptionId?: string | null;
+  @Field(() => Int, { nullable: true, description: '1 or more (default 1).' }) quantity?: number | null;
+  @Field(() => ID, { nullable: true, description: 'A single-use coupon token of the school, by id (consumed by this order).' }) couponTokenId?: string | null;
+  @Field(() => String, { nullable: true, description: 'The same, by its text (what a buyer types).' }) couponToken?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Computed; when given, must agree (else price_mismatch).' }) total?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed; when given, must agree (else price_mismatch).' }) amountToPay?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed; when given, must agree (else price_mismatch).' }) totalInCredits?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed; when given, must agree (else price_mismatch).' }) amountToPayInCredits?: number | null;
+}
+
 /**
  * Create and update take the same fields (the spec lists student_id: required on create). The
  * status moves the order along its lifecycle (see OrderStatus); canceledAt, createdAt and the
@@ -52,12 +64,12 @@ export const PaymentKindScalar = new GraphQLScalarType({
 @InputType()
 export class OrderInput {
   @Field(() => ID, { nullable: true, description: 'A student of the school; required on create.' }) studentId?: string | null;
-  @Field(() => OrderStatusEnum, { nullable: true, description: 'On create: initiated (default), processing, no_wait_processing or confirmed.' })
+  @Field(() => OrderStatusEnum, { nullable: true, description: 'On create: initiated (default), processing, no_wait_processing, or confirmed when there is nothing to pay (else payment_required).' })
   status?: OrderStatus | null;
   @Field(() => Int, { nullable: true, description: ORDER_KIND_DESCRIPTION }) kind?: number | null;
   @Field(() => Int, { nullable: true, description: ORDER_PERIOD_DESCRIPTION }) period?: number | null;
-  @Field(() => Int, { nullable: true }) amountToPay?: number | null;
-  @Field(() => Int, { nullable: true }) total?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed from the items; when given, must agree (else price_mismatch).' }) amountToPay?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed from the items; when given, must agree (else price_mismatch).' }) total?: number | null;
   @Field(() => ID, { nullable: true }) gatewayCredentialId?: string | null;
   @Field(() => ID, { nullable: true }) couponId?: string | null;
   @Field(() => Date, { nullable: true, description: 'Defaults to the time of confirmation.' }) confirmedAt?: Date | null;
@@ -68,6 +80,8 @@ export class OrderInput {
   @Field(() => String, { nullable: true }) message?: string | null;
   @Field(() => Boolean, { nullable: true }) test?: boolean | null;
   @Field(() => Boolean, { nullable: true }) success?: boolean | null;
+  @Field(() => [OrderItemInput], { nullable: true, description: 'On create only: the items, priced by the service; their coupon tokens are consumed.' })
+  itemsAttributes?: OrderItemInput[] | null;
 }
 
 @ArgsType()
@@ -118,12 +132,13 @@ export class ImportInvoiceInput {
 export class ImportOrderItemInput {
   @Field(() => ID, { nullable: true, description: "Required: the credential's school." }) schoolId?: string | null;
   @Field(() => ID, { nullable: true, description: 'Required.' }) paymentOptionId?: string | null;
-  @Field(() => ID, { nullable: true, description: 'Required: the coupon token used.' }) couponTokenId?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Required: the coupon token used (an unused one: a used token is refused, coupon_used).' }) couponTokenId?: string | null;
   @Field(() => Int, { nullable: true, description: 'Required, 1 or more.' }) quantity?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Required: price without discounts, in cents.' }) total?: number | null;
-  @Field(() => Int, { nullable: true }) amountToPay?: number | null;
-  @Field(() => Int, { nullable: true }) amountToPayInCredits?: number | null;
-  @Field(() => Int, { nullable: true }) totalInCredits?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Required: price without discounts, in cents. One that differs from the computed price is kept, flagged priceOverridden.' })
+  total?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed when omitted; one that differs is kept, flagged priceOverridden.' }) amountToPay?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed when omitted; one that differs is kept, flagged priceOverridden.' }) amountToPayInCredits?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Computed when omitted; one that differs is kept, flagged priceOverridden.' }) totalInCredits?: number | null;
   @Field(() => Date, { nullable: true, description: "Kept as given; defaults to the order's createdAt." }) createdAt?: Date | null;
 }
 
@@ -136,8 +151,8 @@ export class ImportOrderInput {
   @Field(() => ID, { nullable: true, description: "Required: the credential's school." }) schoolId?: string | null;
   @Field(() => ID, { nullable: true }) gatewayCredentialId?: string | null;
   @Field(() => ID, { nullable: true }) couponId?: string | null;
-  @Field(() => Int, { nullable: true }) amountToPay?: number | null;
-  @Field(() => Int, { nullable: true }) total?: number | null;
+  @Field(() => Int, { nullable: true, description: "The items' sum when omitted; one that differs is kept, flagged priceOverridden." }) amountToPay?: number | null;
+  @Field(() => Int, { nullable: true, description: "The items' sum when omitted; one that differs is kept, flagged priceOverridden." }) total?: number | null;
   @Field(() => Int, { nullable: true, description: `0..3 (default 0): ${ORDER_KIND_DESCRIPTION}` }) kind?: number | null;
   @Field(() => Int, { nullable: true, description: `0..4 (default 0): ${ORDER_PERIOD_DESCRIPTION}` }) period?: number | null;
   @Field(() => Date, { nullable: true, description: 'Defaults to createdAt (or now) for a confirmed order.' }) confirmedAt?: Date | null;

@@ -1,27 +1,26 @@
 /**
  * Orders: `order`, `orders`, `createOrder`, `updateOrder`, `cancelOrder`, and the fields that load
- * an order's items, invoices, payments, student and school (importOrder: order-import.resolver.ts).
+ * an order's items, invoices, payments, student and school (importOrder: order-import.resolver.ts;
+ * payments: payment.resolver.ts).
  *
- * Status transitions (order.state.ts; the spec gives only the cancellation, from any state):
+ * Prices are the service's (order.pricing.ts): createOrder prices its items from their payment
+ * options, quantities and coupons and the order from its items; a given total or amount_to_pay that
+ * disagrees is a 422 `price_mismatch` naming the field. Coupon tokens are consumed under a row lock
+ * (order.coupons.ts). An order with something to pay opens its first invoice (occurrence 1, open).
  *
- *   initiated                       -> processing | no_wait_processing | confirmed | canceled
- *   processing, no_wait_processing  -> confirmed | canceled
- *   confirmed                       -> canceled   (a refund)
- *   canceled                        -> nothing: final
- *
- * Any other change of status (confirmed -> initiated/processing, canceled -> anything, cancelling a
- * canceled order) is a UserError `invalid_transition` on `status` (REST 422) and changes nothing.
- * Giving the status the order already has is no transition (a fetched order sent back whole).
- * createOrder may start an order in initiated (default), processing, no_wait_processing or
- * confirmed, not canceled. Becoming confirmed sets confirmedAt to the time of confirmation unless
- * one is given; becoming canceled sets canceledAt. `DELETE /orders/:id` and
+ * Status moves follow order.state.ts: an order is confirmed by its first paid invoice
+ * (confirmPayment); createOrder/updateOrder may confirm only an order with nothing to pay
+ * (else `payment_required`), and the confirmation enrolls the student (order.enroll.ts). A paid
+ * (confirmed) order is not canceled but refunded (`refund_required`: refundPayment). Any other move
+ * is a UserError `invalid_transition` on `status` (REST 422). Giving the status the order already
+ * has is no transition (a fetched order sent back whole). `DELETE /orders/:id` and
  * `PUT /orders/:id/cancel` both run cancelOrder: the order stays, canceled.
  *
  * Events (same transaction): order.created on create, order.confirmed when an order becomes
- * confirmed (on create or update), order.canceled when it becomes canceled.
+ * confirmed, order.canceled when it becomes canceled.
  *
- * Roles: staff (STAFF) read and write; a student credential reads its own orders only (another's
- * is a 404, as another school's is).
+ * Roles: staff (SELLERS) write; a student credential reads its own orders only (another's is a
+ * 404, as another school's is).
  */
 import 'reflect-metadata';
 import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
@@ -55,8 +54,10 @@ import {
   paymentsOfInvoice,
   studentById,
 } from './order.loaders.js';
-import { canMoveOrder, ORDER_CREATE_STATUSES, type OrderStatus } from './order.state.js';
-import { coupons, gatewayCredentials, orders, type InvoiceRow, type OrderItemRow, type OrderRow } from './order.table.js';
+import { confirmOrder, refuse } from './order.flow.js';
+import { priceItems } from './order.items.js';
+import { canMove, ORDER_CREATE_STATUSES, orderMachine, type OrderStatus } from './order.state.js';
+import { coupons, gatewayCredentials, invoices, orderItems, orders, type InvoiceRow, type OrderItemRow, type OrderRow } from './order.table.js';
 import { Invoice, Order, OrderConnection, OrderItem, Payment } from './order.type.js';
 
 export const OrderPayload = Payload(Order, 'order');
@@ -76,8 +77,14 @@ export async function visibleOrder(ctx: Context, id: number): Promise<OrderRow> 
   return row;
 }
 
-const transitionError = (checks: Checks, from: OrderStatus, to: OrderStatus) =>
-  checks.add('status', 'invalid_transition', from === to ? `is already ${from}` : `cannot change from ${from} to ${to}`);
+/** A move of the order's status by `operation`: a 422 on `status` in `checks` when order.state.ts refuses it. */
+function checkMove(checks: Checks, from: OrderStatus, to: OrderStatus, operation: string, amountToPay: number) {
+  if (from === to) return checks;
+  if (to === 'canceled' && from === 'confirmed') return checks.add('status', 'refund_required');
+  if (to === 'confirmed' && amountToPay > 0 && canMove(orderMachine, from, to, 'confirmPayment')) return checks.add('status', 'payment_required');
+  if (!canMove(orderMachine, from, to, operation)) checks.add('status', 'invalid_transition', `cannot change from ${from} to ${to}`);
+  return checks;
+}
 
 /** Checks an order input (create: `current` absent) and returns the columns to write. */
 async function orderValues(tx: Queryable, ctx: Context, schoolId: number, input: OrderInput, current?: OrderRow) {
@@ -89,31 +96,48 @@ async function orderValues(tx: Queryable, ctx: Context, schoolId: number, input:
     .range('period', input.period, 0, 4)
     .range('amountToPay', input.amountToPay, 0)
     .range('total', input.total, 0);
-  const from: OrderStatus = current?.status ?? 'initiated';
-  const to = input.status ?? from;
-  if (!current && !ORDER_CREATE_STATUSES.includes(to)) checks.add('status', 'exclusion', `an order is created ${ORDER_CREATE_STATUSES.join(', ')}; cancel it afterwards`);
-  else if (to !== from && !canMoveOrder(from, to)) transitionError(checks, from, to);
+  if (current && input.itemsAttributes) checks.add('itemsAttributes', 'unpermitted', 'items are given on create only');
+  if (!current && input.status && !ORDER_CREATE_STATUSES.includes(input.status))
+    checks.add('status', 'exclusion', `an order is created ${ORDER_CREATE_STATUSES.join(', ')}; cancel it afterwards`);
   const studentId = await existingId(tx, checks, 'studentId', users, input.studentId, schoolId, eq(users.type, 'Student'));
   const gatewayCredentialId = await existingId(tx, checks, 'gatewayCredentialId', gatewayCredentials, input.gatewayCredentialId, schoolId);
   const couponId = await existingId(tx, checks, 'couponId', coupons, input.couponId, schoolId);
   checks.throwIfAny();
 
-  const { studentId: _s, gatewayCredentialId: _g, couponId: _c, ...columns } = given(input);
+  // Prices: computed from the items on create; on update the stored ones must be given back unchanged.
+  let priced: Awaited<ReturnType<typeof priceItems>> | null = null;
+  if (!current) {
+    priced = await priceItems(tx, schoolId, checks, 'itemsAttributes', input.itemsAttributes ?? [], { couponId, total: input.total, amountToPay: input.amountToPay }, {
+      at: ctx.now(),
+      write: true,
+      mode: 'strict',
+    });
+  } else {
+    for (const f of ['total', 'amountToPay'] as const)
+      if (typeof input[f] === 'number' && input[f] !== current[f]) checks.add(f, 'price_mismatch', `must be ${current[f]} (computed from the items)`);
+    if (input.couponId !== undefined && couponId !== current.couponId) checks.add('couponId', 'unpermitted', 'is applied when the order is created');
+  }
+  const from: OrderStatus = current?.status ?? 'initiated';
+  const to = input.status ?? from;
+  if (current || ORDER_CREATE_STATUSES.includes(to)) checkMove(checks, from, to, current ? 'updateOrder' : 'createOrder', priced?.price.amountToPay ?? current!.amountToPay);
+  checks.throwIfAny();
+
+  const { studentId: _s, gatewayCredentialId: _g, couponId: _c, itemsAttributes: _i, status: _st, ...columns } = given(input);
   const values = columns as Partial<typeof orders.$inferInsert>;
   if (input.studentId !== undefined) values.studentId = studentId!;
   if (input.gatewayCredentialId !== undefined) values.gatewayCredentialId = gatewayCredentialId;
-  if (input.couponId !== undefined) values.couponId = couponId;
+  if (!current) values.couponId = couponId;
+  if (priced) Object.assign(values, priced.price);
   if (typeof values.uuid === 'string') values.uuid = values.uuid.trim() || null;
-  const becomes = to !== from || !current ? to : null;
-  if (becomes === 'confirmed' && !input.confirmedAt) values.confirmedAt = ctx.now();
-  if (becomes === 'canceled') values.canceledAt = ctx.now();
-  return { values, becomes };
+  // Confirming goes through confirmOrder (it enrolls); the other statuses are written here.
+  if (to !== 'confirmed' && to !== from) values.status = to;
+  if (to === 'canceled' && to !== from) values.canceledAt = ctx.now();
+  return { values, to, from, items: priced?.items ?? [] };
 }
 
-/** The events of an order that became `status` (none for a status it already had). */
-async function emitStatusEvent(tx: Queryable, order: OrderRow, status: OrderStatus | null, from: OrderStatus | null) {
-  if (status !== 'confirmed' && status !== 'canceled') return;
-  await emitRowEvent(tx, status === 'confirmed' ? 'order.confirmed' : 'order.canceled', order, { from, to: status, studentId: order.studentId });
+/** The event of an order that became canceled (confirmation emits its own, in confirmOrder). */
+async function emitCanceled(tx: Queryable, order: OrderRow, from: OrderStatus | null) {
+  await emitRowEvent(tx, 'order.canceled', order, { from, to: 'canceled', studentId: order.studentId });
 }
 
 @Resolver(() => Order)
@@ -142,18 +166,20 @@ export class OrderResolver {
     return paginate(ctx, orders, where, args);
   }
 
-  @Mutation(() => OrderPayload, { description: 'Creates an order for a student of the school (studentId required).' })
+  @Mutation(() => OrderPayload, { description: 'Creates an order for a student of the school (studentId required): its items priced by the service, their coupon tokens consumed, its first invoice opened when there is something to pay.' })
   createOrder(@Arg('input', () => OrderInput) input: OrderInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
     return mutate(ctx, 'order', async (tx) => {
-      const { values, becomes } = await orderValues(tx, ctx, schoolId, input);
+      const { values, to, items } = await orderValues(tx, ctx, schoolId, input);
       const [row] = await tx
         .insert(orders)
         .values({ ...values, studentId: values.studentId!, schoolId })
         .returning();
-      await emitRowEvent(tx, 'order.created', row, { status: row.status, studentId: row.studentId });
-      await emitStatusEvent(tx, row, becomes, null);
-      return row;
+      if (items.length) await tx.insert(orderItems).values(items.map(({ schoolProductId: _p, ...item }) => ({ ...item, orderId: row.id })));
+      // Something to pay: the first invoice, open, for the whole amount (card installments are the gateway's).
+      if (row.amountToPay > 0) await tx.insert(invoices).values({ schoolId, orderId: row.id, amount: row.amountToPay, occurrence: 1, status: 'open' });
+      await emitRowEvent(tx, 'order.created', row, { status: to, studentId: row.studentId });
+      return to === 'confirmed' ? confirmOrder(tx, row, ctx.now()) : row;
     });
   }
 
@@ -162,29 +188,27 @@ export class OrderResolver {
     const orderId = parseId(id, 'Order');
     return mutate(ctx, 'order', async (tx) => {
       const current = await lockOwned(tx, ctx, orders, orderId, 'Order');
-      const { values, becomes } = await orderValues(tx, ctx, current.schoolId, input, current);
-      if (Object.keys(values).length === 0) return current;
-      const [row] = await tx.update(orders).set(values).where(eq(orders.id, orderId)).returning();
-      await emitStatusEvent(tx, row, becomes, current.status);
-      return row;
+      const { values, to, from } = await orderValues(tx, ctx, current.schoolId, input, current);
+      const row = Object.keys(values).length === 0 ? current : (await tx.update(orders).set(values).where(eq(orders.id, orderId)).returning())[0];
+      if (to === from) return row;
+      if (to === 'canceled') await emitCanceled(tx, row, from);
+      return to === 'confirmed' ? confirmOrder(tx, row, ctx.now()) : row;
     });
   }
 
-  @Mutation(() => OrderPayload, { description: 'Cancels an order (it stays, canceled, with canceledAt); a canceled order is final.' })
+  @Mutation(() => OrderPayload, { description: 'Cancels an unpaid order (it stays, canceled, with canceledAt); a canceled order is final; a paid one is refunded instead (refund_required).' })
   cancelOrder(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     const orderId = parseId(id, 'Order');
     return mutate(ctx, 'order', async (tx) => {
       const current = await lockOwned(tx, ctx, orders, orderId, 'Order');
-      if (!canMoveOrder(current.status, 'canceled')) {
-        const checks = new Checks();
-        transitionError(checks, current.status, 'canceled').throwIfAny();
-      }
+      if (current.status === 'canceled') refuse('status', 'canceled', 'canceled');
+      checkMove(new Checks(), current.status, 'canceled', 'cancelOrder', current.amountToPay).throwIfAny();
       const [row] = await tx
         .update(orders)
         .set({ status: 'canceled', canceledAt: ctx.now() })
         .where(eq(orders.id, orderId))
         .returning();
-      await emitStatusEvent(tx, row, 'canceled', current.status);
+      await emitCanceled(tx, row, current.status);
       return row;
     });
   }

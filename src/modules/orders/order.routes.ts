@@ -1,4 +1,4 @@
-import { param, rows, type Route } from '../../rest/route-table.js';
+import { param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 const show = '/orders/:id';
 
@@ -16,4 +16,11 @@ export const orderRoutes: Route[] = [
   rows.action('PUT', '/orders/:id/cancel', 'cancelOrder'),
   // A repeated uuid or a dry run creates nothing: `created: false` makes the reply 200 without Location.
   rows.create('/orders/import', 'importOrder', 'order', show, { args: { dryRun: param('dry_run') }, createdFlag: 'created' }),
+
+  // Payments (not in the spec): the state machine's moves (order.state.ts), each answering the payment.
+  rows.show('/payments/:id', 'payment'),
+  rows.create('/invoices/:invoice_id/payments', 'createPayment', 'payment', '/payments/:id', { args: { invoiceId: pathParam('invoice_id') } }),
+  rows.action('PUT', '/payments/:id/confirm', 'confirmPayment'),
+  rows.action(['PUT', 'PATCH'], '/payments/:id/status', 'updatePaymentStatus', { args: { input: resource('payment') } }),
+  rows.action('POST', '/payments/:id/refund', 'refundPayment', { args: { input: resource('refund') } }),
 ];

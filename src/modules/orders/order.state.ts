@@ -1,34 +1,113 @@
-import { orderStatus } from './order.table.js';
+import { invoiceStatus, orderStatus, paymentStatus } from './order.table.js';
 
 export type OrderStatus = (typeof orderStatus.enumValues)[number];
+export type InvoiceStatus = (typeof invoiceStatus.enumValues)[number];
+export type PaymentStatus = (typeof paymentStatus.enumValues)[number];
 
 /**
- * The order lifecycle. The spec names the states and the cancellation (from any state); the other
- * transitions are this service's decision:
+ * The one state machine of selling: orders, invoices and payments (the spec's status lists; the
+ * spec shows only the cancellation of an order, the rest is this service's decision). Each row is a
+ * transition: the operation (GraphQL root field; its role row is in index.ts) that makes it, the
+ * events it emits, and why. Any other change is a 422 `invalid_transition` (a paid order cancelled
+ * is `refund_required`; an order with something to pay confirmed by hand is `payment_required`).
+ * Giving a status a record already has is no transition (a fetched order sent back whole).
  *
- *   initiated ──> processing | no_wait_processing | confirmed | canceled
- *   processing, no_wait_processing ──> confirmed | canceled
- *   confirmed ──> canceled            (a refund)
- *   canceled: final
- *
- * A confirmed order never goes back to initiated or processing; a canceled one never changes
- * again (cancelling it again is an `invalid_transition`). Giving the status an order already has
- * is no transition at all (clients send a fetched order back whole).
+ * How one move carries the others (order.flow.ts, all in the transaction of the operation):
+ * a payment `confirmed` pays its invoice; the first paid invoice confirms its order; a confirmed
+ * order enrolls its student (order.enroll.ts). A payment refunded in full or reversed
+ * (chargeback) leaves its invoice `unpaid`; an order with no paid invoice left is `canceled`
+ * (event `order.refunded`) and the enrollments it made are canceled.
  */
-export const orderTransitions: Record<OrderStatus, readonly OrderStatus[]> = {
-  initiated: ['processing', 'no_wait_processing', 'confirmed', 'canceled'],
-  processing: ['confirmed', 'canceled'],
-  no_wait_processing: ['confirmed', 'canceled'],
-  confirmed: ['canceled'],
-  canceled: [],
-};
-
-export function canMoveOrder(from: OrderStatus, to: OrderStatus): boolean {
-  return orderTransitions[from].includes(to);
+export interface Transition<S extends string> {
+  from: readonly S[];
+  to: S;
+  operations: readonly string[];
+  events: readonly string[];
+  note: string;
 }
 
-/** The statuses an order may be created with (through createOrder; an import may give any). */
-export const ORDER_CREATE_STATUSES: readonly OrderStatus[] = ['initiated', ...orderTransitions.initiated.filter((s) => s !== 'canceled')];
+const PAYMENT_OPEN: readonly PaymentStatus[] = ['unsent', 'initiated', 'under_analysis', 'waiting_boleto', 'authorized'];
+const ORDER_UNPAID: readonly OrderStatus[] = ['initiated', 'processing', 'no_wait_processing'];
+
+export const paymentMachine: readonly Transition<PaymentStatus>[] = [
+  { from: [], to: 'initiated', operations: ['createPayment'], events: ['payment.created'], note: 'a payment attempt on a payable invoice (boleto: waiting_boleto)' },
+  { from: [], to: 'waiting_boleto', operations: ['createPayment'], events: ['payment.created'], note: 'a boleto, waiting to be paid' },
+  {
+    from: ['unsent', 'initiated', 'under_analysis', 'waiting_boleto'],
+    to: 'under_analysis',
+    operations: ['updatePaymentStatus'],
+    events: [],
+    note: 'the gateway reports it (anti-fraud review)',
+  },
+  { from: ['unsent', 'initiated', 'under_analysis'], to: 'authorized', operations: ['updatePaymentStatus'], events: [], note: 'card authorized, not yet captured' },
+  { from: ['unsent'], to: 'initiated', operations: ['updatePaymentStatus'], events: [], note: 'sent to the gateway' },
+  { from: PAYMENT_OPEN, to: 'confirmed', operations: ['confirmPayment', 'updatePaymentStatus'], events: ['payment.confirmed'], note: 'paid: pays its invoice' },
+  { from: PAYMENT_OPEN, to: 'failed', operations: ['updatePaymentStatus'], events: ['payment.failed'], note: 'refused; the invoice is open again' },
+  { from: PAYMENT_OPEN, to: 'canceled', operations: ['updatePaymentStatus'], events: ['payment.failed'], note: 'abandoned; the invoice is open again' },
+  {
+    from: ['confirmed'],
+    to: 'refunded',
+    operations: ['refundPayment', 'updatePaymentStatus'],
+    events: ['payment.refunded'],
+    note: 'given back in full (a partial refund keeps it confirmed)',
+  },
+  { from: ['confirmed'], to: 'reversed', operations: ['updatePaymentStatus'], events: ['payment.refunded'], note: 'a chargeback reported by the gateway: as a full refund' },
+];
+
+export const invoiceMachine: readonly Transition<InvoiceStatus>[] = [
+  { from: [], to: 'open', operations: ['createOrder'], events: [], note: 'an order with something to pay opens its first invoice (occurrence 1, its amount_to_pay)' },
+  { from: ['unsent', 'open', 'overdue', 'unpaid'], to: 'waiting_confirmation', operations: ['createPayment'], events: [], note: 'a payment is under way' },
+  { from: ['waiting_confirmation'], to: 'open', operations: ['updatePaymentStatus'], events: [], note: 'its last open payment failed or was canceled' },
+  {
+    from: ['unsent', 'open', 'waiting_confirmation', 'overdue', 'unpaid'],
+    to: 'paid',
+    operations: ['confirmPayment', 'updatePaymentStatus'],
+    events: ['invoice.paid'],
+    note: 'a payment of it was confirmed',
+  },
+  { from: ['paid'], to: 'unpaid', operations: ['refundPayment', 'updatePaymentStatus'], events: [], note: 'its payment was refunded in full or reversed' },
+];
+
+export const orderMachine: readonly Transition<OrderStatus>[] = [
+  { from: ['initiated'], to: 'processing', operations: ['createPayment', 'createOrder', 'updateOrder'], events: [], note: 'a card payment is under way (the buyer waits)' },
+  { from: ['initiated'], to: 'no_wait_processing', operations: ['createPayment', 'createOrder', 'updateOrder'], events: [], note: 'a boleto, pix or external payment is under way' },
+  {
+    from: ORDER_UNPAID,
+    to: 'confirmed',
+    operations: ['confirmPayment', 'updatePaymentStatus'],
+    events: ['order.confirmed', 'enrollment.created', 'enrollment.activated'],
+    note: 'its first invoice was paid: the student is enrolled',
+  },
+  {
+    from: ORDER_UNPAID,
+    to: 'confirmed',
+    operations: ['createOrder', 'updateOrder'],
+    events: ['order.confirmed', 'enrollment.created', 'enrollment.activated'],
+    note: 'only an order with nothing to pay (amount_to_pay 0); otherwise payment_required',
+  },
+  { from: ORDER_UNPAID, to: 'canceled', operations: ['cancelOrder', 'updateOrder'], events: ['order.canceled'], note: 'not paid: canceled (a paid one: refund_required)' },
+  {
+    from: ['confirmed'],
+    to: 'canceled',
+    operations: ['refundPayment', 'updatePaymentStatus'],
+    events: ['order.refunded', 'enrollment.canceled'],
+    note: 'no paid invoice left (full refund or chargeback): the enrollments it made are canceled',
+  },
+];
+
+export function canMove<S extends string>(machine: readonly Transition<S>[], from: S, to: S, operation: string): boolean {
+  return machine.some((t) => t.to === to && t.from.includes(from) && t.operations.includes(operation));
+}
+
+/** The statuses an order may be created with (createOrder; an import may give any). */
+export const ORDER_CREATE_STATUSES: readonly OrderStatus[] = ['initiated', 'processing', 'no_wait_processing', 'confirmed'];
+
+/** The machine as README rows: resource, from, to, operations, events, note. */
+export function machineRows(): string[][] {
+  const rows = (name: string, machine: readonly Transition<string>[]) =>
+    machine.map((t) => [name, t.from.length ? t.from.join(', ') : '(new)', t.to, t.operations.join(', '), t.events.join(', ') || '-', t.note]);
+  return [...rows('Order', orderMachine), ...rows('Invoice', invoiceMachine), ...rows('Payment', paymentMachine)];
+}
 
 /**
  * Kinds (the spec gives only the ranges; the meanings are this service's, documented on the types):
@@ -39,3 +118,4 @@ export const ORDER_CREATE_STATUSES: readonly OrderStatus[] = ['initiated', ...or
 export const PAYMENT_KINDS = ['credit_card', 'boleto', 'pix', 'external'] as const;
 export const ORDER_KIND_COMMON = 0;
 export const PAYMENT_KIND_CREDIT_CARD = 0;
+export const PAYMENT_KIND_BOLETO = 1;

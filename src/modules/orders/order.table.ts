@@ -44,6 +44,8 @@ export const paymentOptions = schoolTable(
     schoolProductId: integer().references(() => schoolProducts.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     price: integer().notNull(),
+    /** The price in the school's credits, when the option can be paid with them. */
+    priceInCredits: integer(),
     installmentsMax: integer(),
   },
   (t) => [
@@ -51,6 +53,7 @@ export const paymentOptions = schoolTable(
     indexOn(t.schoolProductId),
     check('payment_options_price_non_negative', sql`${t.price} >= 0`),
     check('payment_options_installments_max_positive', sql`${t.installmentsMax} > 0`),
+    check('payment_options_price_in_credits_non_negative', sql`${t.priceInCredits} >= 0`),
   ],
 );
 
@@ -61,10 +64,22 @@ export const coupons = schoolTable(
     discountPercent: integer(),
     discountAmount: integer(),
     active: boolean().notNull().default(true),
+    /** The coupon applies from this time (none: already). */
+    validFrom: tstz(),
+    /** ... until this time, excluded (none: forever). */
+    validUntil: tstz(),
+    /** How many orders may use it (none: unlimited); `usesCount` counts them, under the coupon's row lock. */
+    maxUses: integer(),
+    usesCount: integer().notNull().default(0),
+    /** Only items of this product take the discount (none: every product). */
+    schoolProductId: integer().references(() => schoolProducts.id, { onDelete: 'cascade' }),
   },
   (t) => [
     orderedIndex(t.schoolId, t.id),
     uniqueIndexOn(t.schoolId, t.code),
+    indexOn(t.schoolProductId),
+    check('coupons_max_uses_positive', sql`${t.maxUses} > 0`),
+    check('coupons_uses_count_non_negative', sql`${t.usesCount} >= 0`),
     check('coupons_discount_percent_range', sql`${t.discountPercent} between 0 and 100`),
     check('coupons_discount_amount_non_negative', sql`${t.discountAmount} >= 0`),
   ],
@@ -126,6 +141,8 @@ export const orders = schoolTable(
     message: text(),
     test: boolean().notNull().default(false),
     success: boolean().notNull().default(false),
+    /** An import kept amounts that differ from the computed ones (history is kept as it was). */
+    priceOverridden: boolean().notNull().default(false),
   },
   (t) => [
     orderedIndex(t.schoolId, t.id),
@@ -151,6 +168,8 @@ export const orderItems = schoolTable(
     amountToPay: integer(),
     amountToPayInCredits: integer(),
     totalInCredits: integer(),
+    /** An import kept amounts that differ from the computed ones. */
+    priceOverridden: boolean().notNull().default(false),
   },
   (t) => [
     indexOn(t.orderId),
@@ -196,6 +215,9 @@ export const payments = schoolTable(
     test: boolean().notNull().default(false),
     installments: integer(),
     gatewayFees: integer(),
+    /** Cents given back so far (refundPayment); the payment is refunded when it reaches the amount. */
+    refundedAmount: integer().notNull().default(0),
+    refundReason: text(),
   },
   (t) => [
     indexOn(t.invoiceId),
@@ -203,6 +225,7 @@ export const payments = schoolTable(
     uniqueIndexOn(t.schoolId, t.uuid),
     check('payments_kind_range', sql`${t.kind} between 0 and 3`),
     check('payments_installments_positive', sql`${t.installments} > 0`),
+    check('payments_refunded_amount_non_negative', sql`${t.refundedAmount} >= 0`),
   ],
 );
 
@@ -212,3 +235,4 @@ export type CouponTokenRow = typeof couponTokens.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;

@@ -7,7 +7,7 @@ import { invoiceStatus, orderStatus, paymentStatus } from './order.table.js';
 export const OrderStatusEnum = graphqlEnum(
   'OrderStatus',
   orderStatus.enumValues,
-  'initiated -> processing | no_wait_processing | confirmed | canceled; processing, no_wait_processing -> confirmed | canceled; confirmed -> canceled (refund); canceled is final.',
+  'initiated -> processing | no_wait_processing (a payment under way); unpaid -> confirmed (its first invoice paid, or nothing to pay: the student is enrolled) | canceled; confirmed -> canceled only by a full refund or chargeback (order.refunded); canceled is final. The table: README, Selling.',
 );
 export const InvoiceStatusEnum = graphqlEnum('InvoiceStatus', invoiceStatus.enumValues);
 export const PaymentStatusEnum = graphqlEnum('PaymentStatus', paymentStatus.enumValues);
@@ -41,6 +41,7 @@ export abstract class OrderFields {
   @Field(() => String, { nullable: true, description: 'Gateway message.' }) message!: string | null;
   @Field(() => Boolean, { description: 'Sandbox (true) or production.' }) test!: boolean;
   @Field(() => Boolean, { description: 'Gateway success.' }) success!: boolean;
+  @Field(() => Boolean, { description: 'An import kept amounts that differ from the computed ones (history as it was).' }) priceOverridden!: boolean;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
@@ -55,6 +56,7 @@ export abstract class OrderItemFields {
   @Field(() => Int, { nullable: true, description: 'Price with discounts, in cents.' }) amountToPay!: number | null;
   @Field(() => Int, { nullable: true }) amountToPayInCredits!: number | null;
   @Field(() => Int, { nullable: true }) totalInCredits!: number | null;
+  @Field(() => Boolean, { description: 'An import kept amounts that differ from the computed ones.' }) priceOverridden!: boolean;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
@@ -88,6 +90,8 @@ export abstract class PaymentFields {
   @Field(() => Boolean) test!: boolean;
   @Field(() => Int, { nullable: true, description: 'Credit-card installments (1 or more).' }) installments!: number | null;
   @Field(() => Int, { nullable: true, description: 'In cents.' }) gatewayFees!: number | null;
+  @Field(() => Int, { description: 'Cents given back so far (refundPayment); equal to the amount once refunded.' }) refundedAmount!: number;
+  @Field(() => String, { nullable: true, description: 'Why it was refunded.' }) refundReason!: string | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
