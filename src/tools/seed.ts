@@ -222,6 +222,10 @@ async function build(gql: Gql, platform: string, schema: GraphQLSchema, log: (li
         }
       }
     }
+    // An extra content: the first A1 lesson's video again, as material to keep.
+    await as('extra content', `mutation ($input: ExtraContentInput!) { createExtraContent(input: $input) { extraContent { id } ${E} } }`, {
+      input: { title: 'Greetings: the video to keep', resourceType: 'Lesson', resourceId: lessonIds[0], mediaId: video.media.id, order: 0, downloadable: true, available: true },
+    });
     const choice = (title: string, options: [string, boolean][]) => ({
       title,
       type: 'multiple_choice',

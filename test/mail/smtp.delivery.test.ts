@@ -143,15 +143,21 @@ describe('mails of the learning loop', () => {
 
   it('a confirmed (paid) order mails its receipt, money and dates in the person’s locale', async () => {
     const id = await student(school, 'buyer@example.com', 'en');
-    const created = await school.admin.post('/orders', { order: { student_id: id, total: 129990, amount_to_pay: 129990 } });
+    // Sold as a school sells (orders/): an option's price, the order's invoice paid by a confirmed payment.
+    const option = await dataOf(school.admin, 'mutation ($input: PaymentOptionInput!) { createPaymentOption(input: $input) { paymentOption { id } } }', {
+      input: { name: 'Full', price: 129990, installmentsMax: 1 },
+    });
+    const created = await school.admin.post('/orders', { order: { student_id: id, items_attributes: [{ payment_option_id: Number(option.createPaymentOption.paymentOption.id) }] } });
     expect(created.status, created.text).toBe(201);
-    const confirmed = await school.admin.put(`/orders/${created.body.id}`, { order: { status: 'confirmed' } });
+    const paying = await school.admin.post(`/invoices/${created.body.invoice_ids[0]}/payments`, { payment: { kind: 0, installments: 1 } });
+    expect(paying.status, paying.text).toBe(201);
+    const confirmed = await school.admin.put(`/payments/${paying.body.id}/confirm`);
     expect(confirmed.status, confirmed.text).toBe(200);
     await deliver();
     const [row] = (await mailsOf(id)).filter((m) => m.kind === 'order_receipt');
     const [mail] = smtp.received.filter((m) => m.messageId === row.messageId);
     expect(mail.subject).toBe(`Receipt for order #${created.body.id}`);
-    expect(mail.text).toContain('Total (0 items): R$1,299.90');
+    expect(mail.text).toContain('Total (1 item): R$1,299.90');
     expect(mail.text).toContain('Paid on January 15, 2026.');
     expect(rawHeader(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
   });

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { enrollments, registrations, type EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { emitEvents, type DomainEvent } from '../events/events.js';
@@ -13,7 +13,7 @@ import { orderItems, paymentOptions, type OrderRow } from './order.table.js';
  * missing, then one enrollment per school product of the order's items (through their payment
  * options), `active` from now, with the product's access period (school-products/
  * school-product.access.ts: `available_until` from its duration or date, else unlimited) and the
- * order's id. Idempotent: the unique index (order_id, school_product_id) makes a second
+ * order's id (an enrollment the student holds in that product by hand is taken over instead). Idempotent: the unique index (order_id, school_product_id) makes a second
  * confirmation, or a second import of the same order, insert nothing (and emit nothing).
  *
  * `emit: false` (an import given created_at: history) writes the same rows without events.
@@ -43,10 +43,26 @@ export async function enrollOrder(tx: Queryable, order: OrderRow, now: Date, emi
     .onConflictDoUpdate({ target: [registrations.schoolId, registrations.studentId], set: { studentId: order.studentId } })
     .returning({ id: registrations.id });
 
+  // An enrollment the student already holds in a product by hand (no order, not canceled) becomes
+  // this order's, as it stands: a sale of what they have makes no second copy. One per product.
+  const adopted = await tx
+    .update(enrollments)
+    .set({ orderId: order.id, updatedAt: sql`now()` })
+    .where(
+      sql`${enrollments.id} in (select distinct on (${enrollments.schoolProductId}) ${enrollments.id} from ${enrollments}
+        where ${enrollments.schoolId} = ${order.schoolId} and ${enrollments.studentId} = ${order.studentId} and ${enrollments.orderId} is null
+          and ${enrollments.status} <> 'canceled' and ${inArray(enrollments.schoolProductId, products.map((p) => p.id))}
+        order by ${enrollments.schoolProductId}, ${enrollments.id} desc)`,
+    )
+    .returning({ schoolProductId: enrollments.schoolProductId });
+  const held = new Set(adopted.map((a) => a.schoolProductId));
+  const missing = products.filter((p) => !held.has(p.id));
+  if (missing.length === 0) return [];
+
   const created = await tx
     .insert(enrollments)
     .values(
-      products.map((p) => ({
+      missing.map((p) => ({
         schoolId: order.schoolId,
         registrationId: registration.id,
         studentId: order.studentId,
