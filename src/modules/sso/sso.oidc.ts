@@ -36,6 +36,24 @@ export async function oidcSettingsOf(db: Queryable, schoolId: number): Promise<C
  * The client authenticates with client_secret_basic (the OpenID default).
  */
 async function providerOf(settings: ConfiguredSettings, allowInsecure: boolean): Promise<oidc.Configuration> {
+  // A discovered configuration (and the signing keys openid-client caches in it) serves this
+  // instance for DISCOVERY_TTL_MS: discovery is not fetched per sign-in. Keyed by everything it was
+  // built from, so a changed issuer, client or secret is discovered afresh; a failure is not kept.
+  const key = `${settings.oidcIssuer}\n${settings.oidcClientId}\n${settings.oidcClientSecretCiphertext}\n${allowInsecure}`;
+  const now = Date.now();
+  const cached = discovered.get(key);
+  if (cached && cached.expires > now) return cached.configuration;
+  const configuration = await discover(settings, allowInsecure);
+  discovered.set(key, { configuration, expires: now + DISCOVERY_TTL_MS });
+  if (discovered.size > DISCOVERY_CACHE_SIZE) discovered.delete(discovered.keys().next().value!);
+  return configuration;
+}
+
+const DISCOVERY_TTL_MS = 10 * 60_000;
+const DISCOVERY_CACHE_SIZE = 500;
+const discovered = new Map<string, { configuration: oidc.Configuration; expires: number }>();
+
+async function discover(settings: ConfiguredSettings, allowInsecure: boolean): Promise<oidc.Configuration> {
   const refused = await refusedWebhookUrl(settings.oidcIssuer, allowInsecure);
   if (refused || (!allowInsecure && !settings.oidcIssuer.startsWith('https:'))) throw unavailable();
   const secret = decryptSecret(settings.oidcClientSecretCiphertext);
