@@ -3,6 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
+import { type PollingJob, pollingJob } from '../../db/polling-job.js';
 import { emitEvent } from '../events/events.js';
 import { rowsOf } from '../../db/rows.js';
 import { fromAddress } from './mail.links.js';
@@ -38,11 +39,8 @@ export interface MailWorkerOptions {
   onError?: (error: unknown) => void;
 }
 
-export interface MailWorker {
-  stop(): Promise<void>;
-  /** One round: claims due mails, sends them, records the outcome. Returns how many were claimed. */
-  runOnce(): Promise<number>;
-}
+/** Its `runOnce` claims what is due, sends it and records the outcome. */
+export type MailWorker = PollingJob;
 
 interface Claimed {
   id: number;
@@ -161,7 +159,6 @@ export function startMailWorker(database: Pick<Database, 'db'>, options: MailWor
     }
   }
 
-  let running: Promise<number> | null = null;
   async function runOnce(): Promise<number> {
     const claimed = await claim();
     // One at a time: an SMTP connection per mail, and a server's rate limits are met by order, not by a burst.
@@ -169,32 +166,13 @@ export function startMailWorker(database: Pick<Database, 'db'>, options: MailWor
     return claimed.length;
   }
 
-  let stopped = options.poll === false;
-  let timer: NodeJS.Timeout | null = null;
-  const loop = async () => {
-    timer = null;
-    if (stopped) return;
-    let found = 0;
-    try {
-      running = runOnce();
-      found = await running;
-    } catch (error) {
-      options.onError?.(error);
-    } finally {
-      running = null;
-    }
-    if (!stopped) timer = setTimeout(loop, found >= batchSize ? 0 : pollIntervalMs);
-  };
-  if (!stopped) timer = setTimeout(loop, 0);
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running?.catch(() => {});
+  return pollingJob(runOnce, {
+    batchSize,
+    intervalMs: pollIntervalMs,
+    poll: options.poll,
+    onError: options.onError,
+    onStop: () => {
       if (!options.transport) transport?.close();
     },
-  };
+  });
 }

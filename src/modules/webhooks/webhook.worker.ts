@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { decryptSecret } from '../../auth/secrets.js';
 import { config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
+import { type PollingJob, pollingJob } from '../../db/polling-job.js';
 import { integrations } from '../integrations/integration.table.js';
 import { notify } from '../notifications/notification.notify.js';
 import { users } from '../users/user.table.js';
@@ -51,11 +52,8 @@ export interface WebhookWorkerOptions {
   onError?: (error: unknown) => void;
 }
 
-export interface WebhookWorker {
-  stop(): Promise<void>;
-  /** One round: claims due deliveries, sends them, records the attempts. Returns how many were attempted. */
-  runOnce(): Promise<number>;
-}
+/** Its `runOnce` claims what is due, sends it and records the outcome. */
+export type WebhookWorker = PollingJob;
 
 interface Claimed {
   id: number;
@@ -213,7 +211,6 @@ export function startWebhookWorker(database: Pick<Database, 'db'>, options: Webh
     });
   }
 
-  let running: Promise<number> | null = null;
   async function runOnce(): Promise<number> {
     const claimed = await claim();
     if (claimed.length === 0) return 0;
@@ -222,31 +219,10 @@ export function startWebhookWorker(database: Pick<Database, 'db'>, options: Webh
     return claimed.length;
   }
 
-  let stopped = options.poll === false;
-  let timer: NodeJS.Timeout | null = null;
-  const loop = async () => {
-    timer = null;
-    if (stopped) return;
-    let found = 0;
-    try {
-      running = runOnce();
-      found = await running;
-    } catch (error) {
-      options.onError?.(error);
-    } finally {
-      running = null;
-    }
-    if (!stopped) timer = setTimeout(loop, found >= batchSize ? 0 : pollIntervalMs);
-  };
-
-  if (!stopped) timer = setTimeout(loop, 0);
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running?.catch(() => {});
-    },
-  };
+  return pollingJob(runOnce, {
+    batchSize,
+    intervalMs: pollIntervalMs,
+    poll: options.poll,
+    onError: options.onError,
+  });
 }
