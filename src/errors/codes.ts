@@ -37,6 +37,7 @@ export const errorCodes = {
   inactive: { message: 'is not active' },
   no_access: { message: 'does not give access to this record' },
   not_scorm: { message: 'is not a SCORM package' },
+  erased: { message: 'belongs to a person erased at their request' },
   foreign_host: { message: "must be on one of the school's domains" },
   too_common: { message: 'is too common or too easy to guess: choose a longer, less usual one' },
   // Selling (orders/): prices the service computes, coupons, and the order/invoice/payment machine.

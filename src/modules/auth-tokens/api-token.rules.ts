@@ -7,6 +7,7 @@ import { notFound } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { Checks } from '../../graphql/validation.js';
 import { schools } from '../../db/school.table.js';
+import { personalDataErasures } from '../privacy/privacy.table.js';
 import { users } from '../users/user.table.js';
 
 /** The person type a role's token may act as (an app acts as no one). */
@@ -60,6 +61,9 @@ export async function checkGrant(
       userId !== null &&
       (await tx.select({ id: users.id }).from(users).where(and(eq(users.id, userId), eq(users.schoolId, schoolId!), eq(users.type, type)))).length > 0;
     if (!found) checks.add('userId', 'not_found', `has no ${type.toLowerCase()} of school ${input.schoolId} with id ${input.userId}`).throwIfAny();
+    // An erased person gets no credential again (privacy/).
+    if ((await tx.select({ id: personalDataErasures.id }).from(personalDataErasures).where(eq(personalDataErasures.userId, userId!))).length)
+      checks.add('userId', 'erased', undefined).throwIfAny();
   }
   return { role, schoolId, userId, label: input.label?.trim() || null, expiresAt: input.expiresAt ?? null };
 }

@@ -13,5 +13,5 @@ export const authTokensModule = defineModule({
     operations: { schools: { 'Query.apiTokens': MANAGERS, 'Mutation.createApiToken': MANAGERS, 'Mutation.revokeApiToken': MANAGERS } },
     fields: { 'CreateApiTokenPayload.token': 'secret' },
   },
-  errors: { name: 'ApiToken', nodes: ['ApiToken'], codes: ['present', 'forbidden'] },
+  errors: { name: 'ApiToken', nodes: ['ApiToken'], codes: ['present', 'forbidden', 'erased'] },
 });

@@ -6,5 +6,5 @@ export const usersModule = defineModule({
   name: 'users',
   resolvers: [StudentResolver, CollaboratorResolver, AdminResolver],
   rules: userRules,
-  errors: { name: 'Account', nodes: [], payloads: ['AdminPayload', 'StudentPayload', 'CollaboratorPayload'], codes: ['forbidden', 'too_short'] },
+  errors: { name: 'Account', nodes: [], payloads: ['AdminPayload', 'StudentPayload', 'CollaboratorPayload'], codes: ['forbidden', 'too_short', 'erased'] },
 });

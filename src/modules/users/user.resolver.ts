@@ -14,6 +14,7 @@ import { Checks } from '../../graphql/validation.js';
 import { users } from './user.table.js';
 import { AdminTypes, CollaboratorTypes, PersonInput, StudentTypes, type UserKind } from './user.type.js';
 import { enqueueInvitation } from '../mail/mail.enqueue.js';
+import { personalDataErasures } from '../privacy/privacy.table.js';
 
 uniqueConstraintField('users_school_id_email_key', 'email');
 
@@ -94,6 +95,9 @@ function peopleResolver(kind: UserKind, types: typeof StudentTypes) {
       return mutate(ctx, one, async (tx) => {
         const [current] = await tx.select().from(users).where(and(ofKind(ctx, userId), ownOnly(ctx, `Mutation.update${kind}`)));
         if (!current) throw notFound(kind);
+        // An erased person stays erased (privacy/): nobody fills their profile again.
+        if ((await tx.select({ id: personalDataErasures.id }).from(personalDataErasures).where(eq(personalDataErasures.userId, userId))).length)
+          new Checks().add('id', 'erased', undefined).throwIfAny();
         checkPasswordChange(ctx, input.password, current.id);
         const values = await personValues(input, false);
         if (Object.keys(values).length === 0) return current;
