@@ -7,6 +7,7 @@ import { mailRoutes } from './mail.routes.js';
 import './mail.consumer.js';
 
 export { enqueueMail, enqueueMails, type MailRequest } from './mail.enqueue.js';
+export { announceReleasedLessons, DEFAULT_DRIP_INTERVAL_MS, type DripMailer, type DripMailerOptions, startDripMailer } from './mail.drip.js';
 export { loadMailTemplates } from './mail.render.js';
 export { DEFAULT_MAIL_SCHEDULE_MS, type MailWorker, type MailWorkerOptions, startMailWorker } from './mail.worker.js';
 

@@ -115,6 +115,8 @@ function subjectValues(context: MailContext): Record<string, unknown> {
     school: context.school.name,
     product: d.productTitle,
     lesson: d.lessonTitle,
+    // Several lessons released together: the plural subject (lesson_released.subject_other).
+    count: Array.isArray(d.lessons) ? d.lessons.length : undefined,
     id: d.orderId,
     title: d.questionTitle,
     sender: d.senderName,
