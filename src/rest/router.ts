@@ -212,8 +212,15 @@ async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variab
   return (result.data as { result: any }).result;
 }
 
+/** A browser asking for a page (its Accept names text/html), not an API client (JSON, anything, nothing). */
+const wantsPage = (accept: string | undefined) => !!accept && /(^|,)\s*text\/html\b/i.test(accept);
+
 function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
   const { route } = compiled;
+  if (route.page && wantsPage(reply.request.headers.accept)) {
+    const { status, html } = route.page(result, reply.request);
+    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  }
   const rendered = compiled.render(result);
   let resource: any = rendered;
   if (compiled.shape === 'payload') {

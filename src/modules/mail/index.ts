@@ -27,6 +27,8 @@ export const mailModule = defineModule({
         'Mutation.sendWelcomeMail': MANAGERS,
         // The signed token is the credential (RFC 8058 one-click: the mail provider POSTs with none).
         'Mutation.unsubscribeFromMails': PUBLIC,
+        // Reading what a link names changes nothing; the page a browser gets asks to confirm (a POST).
+        'Query.mailUnsubscribeLink': PUBLIC,
       },
     },
   },

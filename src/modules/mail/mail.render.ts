@@ -92,6 +92,12 @@ export function loadMailTemplates(): void {
   compiled ??= compile();
 }
 
+/** The mail module's words in a locale (locales/<locale>.json), for its pages too (mail.page.ts). */
+export function mailWords(locale: Locale): TFunction {
+  loadMailTemplates();
+  return compiled!.t[locale];
+}
+
 /** The subject, text and HTML of a mail in its locale. */
 export function renderMail(context: MailContext): RenderedMail {
   loadMailTemplates();
