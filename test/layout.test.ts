@@ -253,7 +253,8 @@ describe('layout', () => {
   // forum questions) and hears events in their transaction (events); no producer imports mail but users' create.
   // Two more when they met: sso opens identity's sessions, identity sends its reset link through mail.
   // 71 with issue 27: orders ~ enrollments (a paid order enrolls its student; an enrollment names its order).
-  it('domain modules tie at most 87 pairs by imports', () => {
+  // One more with issue 28's drip mail: mail ~ courses (the lessons it announces once released).
+  it('domain modules tie at most 88 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -264,6 +265,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(87);
+    expect(pairs.size).toBeLessThanOrEqual(88);
   });
 });

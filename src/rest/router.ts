@@ -11,7 +11,7 @@ import { coerceInput, shapeInput } from './input.js';
 import { payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
-import { errorReply, type Refusal, retryAfterOf, sendErrorReply, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
+import { errorReply, type Refusal, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Method, Route } from './route-table.js';
 
 export interface RestDeps {
@@ -218,8 +218,7 @@ const wantsPage = (accept: string | undefined) => !!accept && /(^|,)\s*text\/htm
 function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
   const { route } = compiled;
   if (route.page && wantsPage(reply.request.headers.accept)) {
-    const { status, html } = route.page(result, reply.request);
-    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+    return sendPage(reply, route.page(result, reply.request));
   }
   const rendered = compiled.render(result);
   let resource: any = rendered;
