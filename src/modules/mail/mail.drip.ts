@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { momentSql, releaseRule } from '../../content/release.js';
+import { LESSON_L, momentSql, releaseRule } from '../../content/release.js';
+import { PRODUCT_COURSES } from '../../content/scope.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { lessons } from '../courses/course.table.js';
@@ -27,9 +28,6 @@ export interface DripOptions {
   catchUpMs?: number;
 }
 
-/** The lesson `l` of the statement below, for the release rule. */
-const RAW_LESSON = { available: sql`l.available`, releaseAt: sql`l.release_at`, releaseAfter: sql`l.release_after` };
-
 /**
  * One run of the drip mail: for active enrollments, the lessons released by drip between
  * `now - catchUp` and `now` (released at `now` by content/release.ts' rule, not released at the
@@ -47,11 +45,7 @@ export async function announceReleasedLessons(db: Queryable, now: Date, options:
     const activated = sql`${enrollments.activatedAt}`;
     // The same claims in the same order in every instance: two runs wait on each other, never deadlock.
     const result = await tx.execute(sql`
-      with product_courses as (
-        select school_product_id, course_id from school_product_courses
-        union
-        select spp.school_product_id, pc.course_id from school_product_paths spp join path_courses pc on pc.path_id = spp.path_id
-      ), due as (
+      with product_courses as (${PRODUCT_COURSES}), due as (
         select ${enrollments.schoolId} as school_id, ${enrollments.id} as enrollment_id, l.id as lesson_id,
           greatest(l.release_at, ${activated} + make_interval(days => coalesce(l.release_after, 0))) as released_at
         from ${enrollments}
@@ -59,8 +53,8 @@ export async function announceReleasedLessons(db: Queryable, now: Date, options:
         join course_module_links m on m.course_id = c.course_id
         join lessons l on l.course_module_id = m.course_module_id and (l.release_at is not null or l.release_after > 0)
         where ${readsAs('active', now)} and ${activated} is not null
-          and ${releaseRule(RAW_LESSON, activated, at)}
-          and not ${releaseRule(RAW_LESSON, activated, sql`greatest(${activated}, ${momentSql(since)})`)}
+          and ${releaseRule(LESSON_L, activated, at)}
+          and not ${releaseRule(LESSON_L, activated, sql`greatest(${activated}, ${momentSql(since)})`)}
           and not exists (select 1 from ${lessonReleaseNotices} n where n.enrollment_id = ${enrollments.id} and n.lesson_id = l.id)
       ), chosen as (
         select distinct enrollment_id from due order by enrollment_id limit ${batchSize}
