@@ -127,9 +127,15 @@ describe('lesson released mails', () => {
     service.clock.advanceDays(1);
     const one = startDripMailer(service.database, { now: service.clock.now, poll: false, batchSize: 2 });
     const two = startDripMailer(service.database, { now: service.clock.now, poll: false, batchSize: 2 });
-    const counts = await Promise.all([one.runOnce(), two.runOnce(), one.runOnce(), two.runOnce()]);
+    // Rounds of both at once (on PostgreSQL they overlap: one waits on the other's claims, then skips them), until neither finds any.
+    let total = 0;
+    for (let round = 0; round < 5; round++) {
+      const counts = await Promise.all([one.runOnce(), two.runOnce()]);
+      total += counts[0] + counts[1];
+      if (counts[0] + counts[1] === 0) break;
+    }
     await Promise.all([one.stop(), two.stop()]);
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
+    expect(total).toBe(3);
     for (const p of people) expect(await dripMailsOf(p.studentId)).toHaveLength(1);
   });
 
