@@ -10,7 +10,7 @@ import { holdEmbedded } from './db/embedded-lock.js';
 import { repeatedFailures, say, serviceLogger } from './http/logging.js';
 import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
 import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
-import { loadMailTemplates, startMailWorker } from './modules/mail/index.js';
+import { loadMailTemplates, startDripMailer, startMailWorker } from './modules/mail/index.js';
 import { startWebhookWorker } from './modules/webhooks/index.js';
 import { pruneSessions, SESSION_PRUNE_INTERVAL_MS } from './modules/identity/prune.js';
 import { open } from './startup.js';
@@ -86,6 +86,8 @@ export async function serve() {
   // Mail delivery too (SMTP_URL; without it mails are kept in the database, GET /mails). Templates are compiled now, not at the first mail.
   loadMailTemplates();
   const mailer = startMailWorker(database, { logger: log, onError: (error) => failed('mail delivery failed', error) });
+  // The lesson-released mails of drip content: every instance looks each minute; a notice per lesson claims each mail once.
+  const drip = startDripMailer(database, { onError: (error) => failed('drip mail failed', error) });
 
   // The service owns its signals: stop accepting, let requests in flight finish, close the
   // database, exit 0; past the timeout, exit 1 without waiting further. Nothing in the way can
@@ -104,6 +106,7 @@ export async function serve() {
     }, config.shutdownTimeoutMs).unref();
     await app.close();
     await webhooks.stop();
+    await drip.stop();
     await mailer.stop();
     await database.close();
     hold?.release();

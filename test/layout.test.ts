@@ -254,7 +254,8 @@ describe('layout', () => {
   // Two more when they met: sso opens identity's sessions, identity sends its reset link through mail.
   // 71 with issue 27: orders ~ enrollments (a paid order enrolls its student; an enrollment names its order).
   // One more: auth-tokens reads privacy's erasures (an erased person gets no credential again).
-  it('domain modules tie at most 88 pairs by imports', () => {
+  // One more with issue 28's drip mail: mail ~ courses (the lessons it announces once released).
+  it('domain modules tie at most 89 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -265,6 +266,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(88);
+    expect(pairs.size).toBeLessThanOrEqual(89);
   });
 });

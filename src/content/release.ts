@@ -32,6 +32,9 @@ export function releaseRule(lesson: ReleaseColumns, activated: SQL, at: SQL): SQ
   return sql`(${lesson.available} and (${lesson.releaseAt} is null or ${lesson.releaseAt} <= ${at}) and (${lesson.releaseAfter} is null or ${activated} + make_interval(days => ${lesson.releaseAfter}) <= ${at}))`;
 }
 
+/** The columns of a lesson aliased `l` in a raw statement (`join lessons l`), for releaseRule. */
+export const LESSON_L: ReleaseColumns = { available: sql`l.available`, releaseAt: sql`l.release_at`, releaseAfter: sql`l.release_after` };
+
 /** A moment as a timestamptz parameter. */
 export const momentSql = (moment: Date): SQL => sql`${moment.toISOString()}::timestamptz`;
 

@@ -40,6 +40,11 @@ export function productCourseIds({ db }: DbHandle, productId: number) {
   return direct.union(viaPaths);
 }
 
+/** Every product's courses, directly or through its paths, as rows (school_product_id, course_id): a CTE of raw statements. */
+export const PRODUCT_COURSES = sql`select school_product_id, course_id from school_product_courses
+  union
+  select spp.school_product_id, pc.course_id from school_product_paths spp join path_courses pc on pc.path_id = spp.path_id`;
+
 /** Path ids of a product (a subquery). */
 export function productPathIds({ db }: DbHandle, productId: number) {
   return db.select({ id: schoolProductPaths.pathId }).from(schoolProductPaths).where(eq(schoolProductPaths.schoolProductId, productId));

@@ -35,7 +35,7 @@ import { integrationSigningSecrets, webhookAttempts, webhookDeliveries } from '.
 import { personalDataErasures } from '../modules/privacy/privacy.table.js';
 import { refreshTokens, sessions } from '../modules/identity/session.table.js';
 import { signInFailures } from '../modules/identity/sign-in-failure.table.js';
-import { mails, mailSettings, mailUnsubscribes } from '../modules/mail/mail.table.js';
+import { lessonReleaseNotices, mails, mailSettings, mailUnsubscribes } from '../modules/mail/mail.table.js';
 import { ssoJwtUses, ssoOidcStates, ssoSettings } from '../modules/sso/sso.table.js';
 
 /**
@@ -289,6 +289,7 @@ export const personalData: readonly PersonalTable[] = [
     notPersonal: { messageId: "the mail's id" },
   }),
   owned(mailUnsubscribes, by(mailUnsubscribes.userId), 'keep', 'Their choice to receive no optional mail: ids and a time.'),
+  owned(lessonReleaseNotices, through(lessonReleaseNotices.enrollmentId, enrollments.id, ownEnrollments), 'keep', 'Which released lessons they were told of: ids and times.'),
   none(mailSettings, "The school's sender.", { senderName: "the school's name as the sender", replyTo: "the school's address" }),
   // Single sign-on.
   none(ssoSettings, "The school's single sign-on.", { allowedEmailDomains: 'domains the school admits, not an address' }),

@@ -141,6 +141,14 @@ export function sendErrorReply(reply: FastifyReply, { status, body }: Written['r
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/**
+ * An HTML page for a browser (a REST row's `page`: rest/route-table.ts), which may be a refusal in
+ * words (400: a link invalid or expired), so it is written here with the other error replies.
+ */
+export function sendPage(reply: FastifyReply, { status, html }: { status: number; html: string }): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+}
+
 /** An AppError as a refusal (its code, message and field). */
 export const refusalOf = (error: AppError): Refusal => ({
   code: error.code,

@@ -442,10 +442,12 @@ function responses(builder: Builder, entry: Entry): Record<string, unknown> {
     // The router sends Location only for a reply that is one resource with an id.
     const single = parts.length === 1 ? getNamedType(parts[0][1]) : undefined;
     const located = !!route.location && (created || route.reply === 'update') && isObjectType(single) && 'id' in single.getFields();
+    // A row with a page answers a browser (Accept: text/html) with it, and others with the JSON.
+    const page = route.page ? { 'text/html': { schema: { type: 'string', description: 'A page for a browser (Accept: text/html).' } } } : {};
     out[created ? '201' : '200'] = {
       description: created ? 'Created.' : 'OK.',
       ...(located ? { headers: { Location: ref('Location', 'headers') } } : {}),
-      content: json(schema),
+      content: { ...json(schema), ...page },
     };
     if (created && route.createdFlag)
       out['200'] = { description: `Nothing created (\`${route.createdFlag}\` is false): an idempotent repeat or a dry run.`, content: json(schema) };

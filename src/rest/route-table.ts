@@ -50,6 +50,17 @@ export interface Route {
    * reply's boolean field that says whether it did. When it is false: 200 and no Location.
    */
   createdFlag?: string;
+  /**
+   * An HTML page for a browser (a request whose Accept names text/html): made from the operation's
+   * result instead of the JSON reply (the one-click unsubscribe link opened from a mail). It may hold
+   * no script (the page's CSP: http/security.ts); others get the JSON as usual.
+   */
+  page?: (result: any, request: PageRequest) => { status: number; html: string };
+}
+
+/** What a page may read of its request. */
+export interface PageRequest {
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** The arguments of a read scoped by the school product or the enrollment in its path. */
@@ -60,7 +71,7 @@ export const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') }
  * Row builders for the usual shapes, one line each. `location` is the show path (`/courses/:id`);
  * `args` adds or overrides arguments (a parent from the path: `{ courseId: pathParam('course_id') }`).
  */
-type Extra = Partial<Pick<Route, 'when' | 'wrap' | 'public' | 'createdFlag'>> & { args?: Record<string, ArgSource> };
+type Extra = Partial<Pick<Route, 'when' | 'wrap' | 'public' | 'createdFlag' | 'page'>> & { args?: Record<string, ArgSource> };
 /** The scope argument a path's prefix names: a school product's or an enrollment's, or none. */
 function scopeOfPath(path: string): Extra {
   if (path.startsWith('/school_products/:school_product_id/')) return ofSchoolProduct;

@@ -11,7 +11,7 @@ import { coerceInput, shapeInput } from './input.js';
 import { payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
-import { errorReply, type Refusal, retryAfterOf, sendErrorReply, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
+import { errorReply, type Refusal, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Method, Route } from './route-table.js';
 
 export interface RestDeps {
@@ -212,8 +212,14 @@ async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variab
   return (result.data as { result: any }).result;
 }
 
+/** A browser asking for a page (its Accept names text/html), not an API client (JSON, anything, nothing). */
+const wantsPage = (accept: string | undefined) => !!accept && /(^|,)\s*text\/html\b/i.test(accept);
+
 function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
   const { route } = compiled;
+  if (route.page && wantsPage(reply.request.headers.accept)) {
+    return sendPage(reply, route.page(result, reply.request));
+  }
   const rendered = compiled.render(result);
   let resource: any = rendered;
   if (compiled.shape === 'payload') {

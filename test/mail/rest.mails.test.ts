@@ -42,7 +42,7 @@ describe('unsubscribing and settings', () => {
       payload: 'List-Unsubscribe=One-Click',
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ unsubscribed: true });
+    expect(res.json()).toEqual({ unsubscribed: true, locale: 'pt-BR', school_name: 'Escola Aurora' });
     // Twice is fine.
     expect((await service.anonymous.post(`${url.pathname}${url.search}`, {})).status).toBe(200);
 

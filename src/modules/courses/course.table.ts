@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, text } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, text } from 'drizzle-orm/pg-core';
 import { namedContentColumns, tstz } from '../../db/columns.js';
 import { codedRowIndexes, indexOn, orderedIndex } from '../../db/indexes.js';
 import { listTable, schoolTable } from '../../db/tables.js';
@@ -55,6 +55,8 @@ export const lessons = schoolTable(
   (t) => [
     orderedIndex(t.schoolId, t.id),
     indexOn(t.courseModuleId, t.position),
+    // The drip mail's lessons (mail/mail.drip.ts): the few released later than their enrollment's start.
+    index('lessons_drip_idx').on(t.courseModuleId).where(sql`release_at is not null or release_after > 0`),
     indexOn(t.mediaId),
     check('lessons_min_grade_non_negative', sql`${t.minGrade} >= 0`),
     check('lessons_release_after_non_negative', sql`${t.releaseAfter} >= 0`),

@@ -7,6 +7,7 @@ import { mailRoutes } from './mail.routes.js';
 import './mail.consumer.js';
 
 export { enqueueMail, enqueueMails, type MailRequest } from './mail.enqueue.js';
+export { announceReleasedLessons, DEFAULT_DRIP_INTERVAL_MS, type DripMailer, type DripMailerOptions, startDripMailer } from './mail.drip.js';
 export { loadMailTemplates } from './mail.render.js';
 export { DEFAULT_MAIL_SCHEDULE_MS, type MailWorker, type MailWorkerOptions, startMailWorker } from './mail.worker.js';
 
@@ -26,6 +27,8 @@ export const mailModule = defineModule({
         'Mutation.sendWelcomeMail': MANAGERS,
         // The signed token is the credential (RFC 8058 one-click: the mail provider POSTs with none).
         'Mutation.unsubscribeFromMails': PUBLIC,
+        // Reading what a link names changes nothing; the page a browser gets asks to confirm (a POST).
+        'Query.mailUnsubscribeLink': PUBLIC,
       },
     },
   },

@@ -38,6 +38,8 @@ function actionOf(kind: MailKind, data: Record<string, unknown>, site: string, s
       return (data.verifyUrl as string | undefined) ?? certificateUrl(String(data.code));
     case 'order_receipt':
       return `${site}/orders/${data.orderId}`;
+    case 'lesson_released':
+      return data.lessonId ? `${site}/lessons/${data.lessonId}` : site;
     default:
       return site;
   }

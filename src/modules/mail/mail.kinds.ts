@@ -14,7 +14,8 @@ export interface MailData {
   password_reset: { link: string };
   order_receipt: { orderId: number; total: number; currency?: string; items: { title: string; amount: number }[]; paidAt?: string | Date };
   enrollment_activated: { productTitle: string; availableUntil?: string | Date | null };
-  lesson_released: { productTitle: string; lessonTitle: string };
+  /** The first lesson (title, id: the link); `lessons` when several opened together (mail.drip.ts groups them). */
+  lesson_released: { productTitle: string; lessonTitle: string; lessonId?: number; lessons?: { id: number; title: string }[] };
   certificate_issued: { productTitle: string; code: string; verifyUrl?: string };
   forum_question_answered: { questionTitle: string; answeredBy?: string | null };
   new_message: { senderName: string };

@@ -92,6 +92,12 @@ export function loadMailTemplates(): void {
   compiled ??= compile();
 }
 
+/** The mail module's words in a locale (locales/<locale>.json), for its pages too (mail.page.ts). */
+export function mailWords(locale: Locale): TFunction {
+  loadMailTemplates();
+  return compiled!.t[locale];
+}
+
 /** The subject, text and HTML of a mail in its locale. */
 export function renderMail(context: MailContext): RenderedMail {
   loadMailTemplates();
@@ -115,6 +121,8 @@ function subjectValues(context: MailContext): Record<string, unknown> {
     school: context.school.name,
     product: d.productTitle,
     lesson: d.lessonTitle,
+    // Several lessons released together: the plural subject (lesson_released.subject_other).
+    count: Array.isArray(d.lessons) ? d.lessons.length : undefined,
     id: d.orderId,
     title: d.questionTitle,
     sender: d.senderName,

@@ -9,14 +9,16 @@ import { byIdLoader, findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
+import { schools } from '../../db/school.table.js';
+import type { Queryable } from '../../db/client.js';
 import { users } from '../users/user.table.js';
 import { enqueueInvitation } from './mail.enqueue.js';
 import { mailSettingsOf } from './mail.settings.js';
 import { MailsArgs, MailSettingsInput } from './mail.input.js';
-import { isEssential } from './mail.kinds.js';
+import { isEssential, mailLocale } from './mail.kinds.js';
 import { unsubscribeTarget } from './mail.links.js';
 import { mails, mailSettings, mailUnsubscribes } from './mail.table.js';
-import { Mail, MailConnection, MailSettings, MailUnsubscription } from './mail.type.js';
+import { Mail, MailConnection, MailSettings, MailUnsubscribeLink, MailUnsubscription } from './mail.type.js';
 
 const MailPayload = Payload(Mail, 'mail');
 const MailSettingsPayload = Payload(MailSettings, 'mailSettings');
@@ -93,6 +95,17 @@ export class MailResolver {
     });
   }
 
+  @Query(() => MailUnsubscribeLink, {
+    description:
+      'What a signed List-Unsubscribe token names (the person’s language and school, whether they already unsubscribed), changing nothing; needs no credential. ' +
+      'REST: GET /mails/unsubscribe?token=… (a browser gets a page asking to confirm, whose form POSTs the one-click body).',
+  })
+  async mailUnsubscribeLink(@Arg('token', () => String, { nullable: true }) token: string | null, @Ctx() ctx: Context): Promise<MailUnsubscribeLink> {
+    const target = token ? unsubscribeTarget(token.trim(), new Date()) : null;
+    const person = target ? await personOf(ctx.db, target) : null;
+    return person ? { valid: true, ...person } : { valid: false, unsubscribed: false, locale: null, schoolName: null };
+  }
+
   @Mutation(() => MailUnsubscriptionPayload, {
     description:
       "Unsubscribes the person a mail's signed List-Unsubscribe token names from the school's non-essential mails; needs no credential (RFC 8058 one-click). " +
@@ -106,7 +119,19 @@ export class MailResolver {
       const [person] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, userId), eq(users.schoolId, schoolId)));
       // The person was deleted since: nothing will be sent to them anyway.
       if (person) await tx.insert(mailUnsubscribes).values({ schoolId, userId }).onConflictDoNothing();
-      return { unsubscribed: true };
+      const named = await personOf(tx, target!);
+      return { unsubscribed: true, locale: named?.locale ?? null, schoolName: named?.schoolName ?? null };
     });
   }
+}
+
+/** The person a token names, in their school: their mail language, the school's name, whether they unsubscribed. */
+async function personOf(db: Queryable, target: { schoolId: number; userId: number }): Promise<Omit<MailUnsubscribeLink, 'valid'> | null> {
+  const [row] = await db
+    .select({ locale: users.locale, schoolLocale: schools.locale, schoolName: schools.name, unsubscribed: mailUnsubscribes.id })
+    .from(users)
+    .innerJoin(schools, eq(schools.id, users.schoolId))
+    .leftJoin(mailUnsubscribes, eq(mailUnsubscribes.userId, users.id))
+    .where(and(eq(users.id, target.userId), eq(users.schoolId, target.schoolId)));
+  return row ? { locale: mailLocale(row.locale, row.schoolLocale), schoolName: row.schoolName, unsubscribed: row.unsubscribed !== null } : null;
 }

@@ -3,6 +3,8 @@ import { index, integer, jsonb, pgEnum, text, unique } from 'drizzle-orm/pg-core
 import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex } from '../../db/indexes.js';
 import { schoolEntryTable, schoolTable } from '../../db/tables.js';
+import { lessons } from '../courses/course.table.js';
+import { enrollments } from '../enrollments/enrollment.table.js';
 import { users } from '../users/user.table.js';
 
 /** What a mail is about; each kind has its template pair in templates/ and its strings in locales/. */
@@ -86,4 +88,20 @@ export const mailUnsubscribes = schoolEntryTable(
   'mail_unsubscribes',
   { userId: belongsTo(() => users.id) },
   (t) => [unique('mail_unsubscribes_user_id_key').on(t.userId), indexOn(t.schoolId)],
+);
+
+/**
+ * A lesson released by drip that a student was told of (mail.drip.ts): the claim of the
+ * `lesson_released` mail, inserted in its transaction. The unique key is what makes two instances
+ * announce a lesson once; rows past the catch-up window are pruned (they can no longer be found).
+ */
+export const lessonReleaseNotices = schoolEntryTable(
+  'lesson_release_notices',
+  {
+    enrollmentId: belongsTo(() => enrollments.id),
+    lessonId: belongsTo(() => lessons.id),
+    /** When the lesson was released to the enrollment (what the window and the pruning read). */
+    releasedAt: tstz().notNull(),
+  },
+  (t) => [unique('lesson_release_notices_enrollment_id_lesson_id_key').on(t.enrollmentId, t.lessonId), indexOn(t.lessonId), indexOn(t.releasedAt), indexOn(t.schoolId)],
 );

@@ -52,4 +52,15 @@ export class MailSettings {
 @ObjectType({ description: 'The person a one-click unsubscribe link named, now unsubscribed from the school’s non-essential mails.' })
 export class MailUnsubscription {
   @Field(() => Boolean) unsubscribed!: boolean;
+  @Field(() => String, { nullable: true, description: "The person's mail language (pt-BR, en, es): the confirmation page's." })
+  locale!: string | null;
+  @Field(() => String, { nullable: true, description: 'The school whose mails these are.' })
+  schoolName!: string | null;
+}
+
+@ObjectType({
+  description: 'What a one-click unsubscribe link names, read without unsubscribing (opening a link changes nothing: RFC 8058). An invalid or expired link is `valid: false` and names nobody.',
+})
+export class MailUnsubscribeLink extends MailUnsubscription {
+  @Field(() => Boolean) valid!: boolean;
 }

@@ -1,7 +1,8 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
-import { momentSql, releaseRule } from '../../content/release.js';
+import { LESSON_L, momentSql, releaseRule } from '../../content/release.js';
+import { PRODUCT_COURSES } from '../../content/scope.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 
 export interface ProgressFigures {
@@ -9,9 +10,6 @@ export interface ProgressFigures {
   done: number;
   percent: number;
 }
-
-/** The columns of the lesson `l` of the statement below, for the release rule. */
-const RAW_LESSON = { available: sql`l.available`, releaseAt: sql`l.release_at`, releaseAfter: sql`l.release_after` };
 
 /**
  * The progress of many enrollments in ONE statement. Required items: every lesson the enrollment
@@ -28,17 +26,13 @@ export async function progressOf(db: Queryable, ids: readonly number[], now: Dat
     with e as (
       select ${enrollments.id} as id, ${enrollments.schoolProductId} as product_id, coalesce(${enrollments.activatedAt}, ${at}) as activated
       from ${enrollments} where ${inArray(enrollments.id, [...ids])} ${visible ? sql`and ${visible}` : sql``}
-    ), product_courses as (
-      select school_product_id, course_id from school_product_courses
-      union
-      select spp.school_product_id, pc.course_id from school_product_paths spp join path_courses pc on pc.path_id = spp.path_id
-    ), released as (
+    ), product_courses as (${PRODUCT_COURSES}), released as (
       select distinct e.id as enrollment_id, l.id as lesson_id
       from e
       join product_courses c on c.school_product_id = e.product_id
       join course_module_links m on m.course_id = c.course_id
       join lessons l on l.course_module_id = m.course_module_id
-      where ${releaseRule(RAW_LESSON, sql`e.activated`, at)}
+      where ${releaseRule(LESSON_L, sql`e.activated`, at)}
     ), items as (
       select r.enrollment_id, p.completed_at is not null as done
       from released r left join lesson_progress p on p.enrollment_id = r.enrollment_id and p.lesson_id = r.lesson_id
