@@ -36,6 +36,7 @@ import { personalDataErasures } from '../modules/privacy/privacy.table.js';
 import { refreshTokens, sessions } from '../modules/identity/session.table.js';
 import { signInFailures } from '../modules/identity/sign-in-failure.table.js';
 import { mails, mailSettings, mailUnsubscribes } from '../modules/mail/mail.table.js';
+import { billingSettings } from '../modules/orders/billing-settings.table.js';
 import { ssoJwtUses, ssoOidcStates, ssoSettings } from '../modules/sso/sso.table.js';
 
 /**
@@ -289,6 +290,7 @@ export const personalData: readonly PersonalTable[] = [
     notPersonal: { messageId: "the mail's id" },
   }),
   owned(mailUnsubscribes, by(mailUnsubscribes.userId), 'keep', 'Their choice to receive no optional mail: ids and a time.'),
+  none(billingSettings, "The school's terms for recurring invoices: due and grace days."),
   none(mailSettings, "The school's sender.", { senderName: "the school's name as the sender", replyTo: "the school's address" }),
   // Single sign-on.
   none(ssoSettings, "The school's single sign-on.", { allowedEmailDomains: 'domains the school admits, not an address' }),

@@ -94,6 +94,7 @@ async function orderValues(tx: Queryable, ctx: Context, schoolId: number, input:
   checks
     .range('kind', input.kind, 0, 3)
     .range('period', input.period, 0, 4)
+    .range('occurrences', input.occurrences, 1)
     .range('amountToPay', input.amountToPay, 0)
     .range('total', input.total, 0);
   if (current && input.itemsAttributes) checks.add('itemsAttributes', 'unpermitted', 'items are given on create only');
