@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
+import { Payload } from '../../graphql/mutation.js';
 import { connectionType } from '../../graphql/pagination.js';
 import { invoiceStatus, orderStatus, paymentStatus } from './order.table.js';
 
@@ -155,3 +156,6 @@ export class ImportedPayment extends PaymentFields {
   @Field(() => ID, { nullable: true }) id!: number | null;
   @Field(() => ID, { nullable: true }) invoiceId!: number | null;
 }
+
+/** The reply of the mutations that write an order (order.resolver.ts, subscription.resolver.ts). */
+export const OrderPayload = Payload(Order, 'order');

@@ -13,10 +13,10 @@ import { lockOwned } from '../../graphql/owned.js';
 import { Checks } from '../../graphql/validation.js';
 import { billingSettings } from './billing-settings.table.js';
 import { refuse } from './order.flow.js';
-import { OrderPayload } from './order.resolver.js';
 import { billingTermsOf, endSubscription, isRecurring } from './order.recurring.js';
 import { ORDER_KIND_SUBSCRIPTION } from './order.state.js';
 import { invoices, orders } from './order.table.js';
+import { OrderPayload } from './order.type.js';
 import { BillingSettings, BillingSettingsInput } from './subscription.type.js';
 
 const BillingSettingsPayload = Payload(BillingSettings, 'billingSettings');
