@@ -103,7 +103,7 @@ export async function movePayment(
       const [paid] = await tx.update(invoices).set({ status: 'paid' }).where(eq(invoices.id, invoice.id)).returning();
       await emitRowEvent(tx, 'invoice.paid', paid, { orderId: order.id, amount: paid.amount, occurrence: paid.occurrence, uuid: paid.uuid });
       // A recurring order suspended for an unpaid invoice resumes once none is left (order.recurring.ts).
-      await resumeIfSettled(tx, order, paid);
+      await resumeIfSettled(tx, order, paid, now);
     }
     // The first paid invoice confirms the order; a canceled order stays canceled (staff refund the late payment).
     if ((['initiated', 'processing', 'no_wait_processing'] as OrderStatus[]).includes(order.status)) await confirmOrder(tx, order, now);

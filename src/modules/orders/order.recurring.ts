@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, lte, max, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, lte, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import { config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
@@ -97,15 +97,26 @@ export async function endSubscription(tx: Queryable, order: OrderRow, now: Date,
 }
 
 /**
- * After an invoice of a locked order was paid: a suspended order with no unpaid invoice left
- * resumes, the enrollments its suspension deactivated active again (`subscription.resumed`).
+ * An invoice past its due date and the school's grace period (its billing settings joined as
+ * `billing_settings`, else BILLING_GRACE_DAYS): the condition that suspends an order.
  */
-export async function resumeIfSettled(tx: Queryable, order: OrderRow, invoice: InvoiceRow): Promise<void> {
+function pastGrace(now: Date): SQL {
+  return sql`${invoices.dueAt} + make_interval(days => coalesce(${billingSettings.graceDays}, ${config.billing.graceDays})::int) < ${now.toISOString()}::timestamptz`;
+}
+
+/**
+ * After an invoice of a locked order was paid: a suspended order none of whose invoices is left
+ * unpaid past its grace period (the condition that suspended it, whatever status a payment under
+ * way gave the invoice since) resumes, the enrollments its suspension deactivated active again
+ * (`subscription.resumed`).
+ */
+export async function resumeIfSettled(tx: Queryable, order: OrderRow, invoice: InvoiceRow, now: Date): Promise<void> {
   if (!order.suspendedAt || order.status !== 'confirmed') return;
   const [left] = await tx
     .select({ n: count() })
     .from(invoices)
-    .where(and(eq(invoices.orderId, order.id), eq(invoices.status, 'unpaid')));
+    .leftJoin(billingSettings, eq(billingSettings.schoolId, invoices.schoolId))
+    .where(and(eq(invoices.orderId, order.id), ne(invoices.status, 'paid'), or(eq(invoices.status, 'unpaid'), pastGrace(now))));
   if (left.n > 0) return;
   const [row] = await tx.update(orders).set({ suspendedAt: null }).where(eq(orders.id, order.id)).returning();
   const restored = await moveEnrollments(tx, row, 'deactivated', 'active');
@@ -152,16 +163,21 @@ export function startRecurringScheduler(database: Pick<Database, 'db'>, options:
   const clock = options.now ?? (() => new Date());
   const batchSize = options.batchSize ?? 50;
 
+  /** Confirmed recurring orders whose `next_invoice_at` has come and that meet `condition`, locked; those another instance holds are skipped. */
+  function claimDue(tx: Queryable, now: Date, condition: SQL) {
+    return tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.status, 'confirmed'), recurring, lte(orders.nextInvoiceAt, now), condition))
+      .orderBy(asc(orders.nextInvoiceAt), asc(orders.id))
+      .limit(batchSize)
+      .for('update', { skipLocked: true });
+  }
+
   /** Step 1: subscriptions whose last invoiced period has run out. */
   async function end(now: Date): Promise<number> {
     return db.transaction(async (tx) => {
-      const due = await tx
-        .select()
-        .from(orders)
-        .where(and(eq(orders.status, 'confirmed'), recurring, isNotNull(orders.occurrences), lte(orders.nextInvoiceAt, now), sql`${invoiceCount} >= ${orders.occurrences}`))
-        .orderBy(asc(orders.nextInvoiceAt), asc(orders.id))
-        .limit(batchSize)
-        .for('update', { skipLocked: true });
+      const due = await claimDue(tx, now, and(isNotNull(orders.occurrences), sql`${invoiceCount} >= ${orders.occurrences}`)!);
       for (const order of due) {
         if (order.kind === ORDER_KIND_SUBSCRIPTION) await endSubscription(tx, order, now, order.canceledAt ? 'canceled' : 'ended');
         else await tx.update(orders).set({ nextInvoiceAt: null }).where(eq(orders.id, order.id));
@@ -173,21 +189,7 @@ export function startRecurringScheduler(database: Pick<Database, 'db'>, options:
   /** Step 2: the next invoice of each due order. */
   async function open(now: Date): Promise<number> {
     return db.transaction(async (tx) => {
-      const due = await tx
-        .select()
-        .from(orders)
-        .where(
-          and(
-            eq(orders.status, 'confirmed'),
-            recurring,
-            gt(orders.amountToPay, 0),
-            lte(orders.nextInvoiceAt, now),
-            or(isNull(orders.occurrences), sql`${invoiceCount} < ${orders.occurrences}`),
-          ),
-        )
-        .orderBy(asc(orders.nextInvoiceAt), asc(orders.id))
-        .limit(batchSize)
-        .for('update', { skipLocked: true });
+      const due = await claimDue(tx, now, and(gt(orders.amountToPay, 0), or(isNull(orders.occurrences), sql`${invoiceCount} < ${orders.occurrences}`))!);
       const terms = new Map<number, BillingTerms>();
       for (const order of due) {
         if (!terms.has(order.schoolId)) terms.set(order.schoolId, await billingTermsOf(tx, order.schoolId));
@@ -210,14 +212,17 @@ export function startRecurringScheduler(database: Pick<Database, 'db'>, options:
     });
   }
 
-  /** Step 3: open invoices of confirmed recurring orders past their due date. */
+  /**
+   * Step 3: open invoices of confirmed recurring orders past their due date. One with a payment under
+   * way (waiting_confirmation) waits for it: failed, the invoice is open again and the next round marks it.
+   */
   async function overdue(now: Date): Promise<number> {
     return db.transaction(async (tx) => {
       const due = await tx
         .select({ invoice: invoices })
         .from(invoices)
         .innerJoin(orders, eq(orders.id, invoices.orderId))
-        .where(and(inArray(invoices.status, ['unsent', 'open', 'waiting_confirmation']), lt(invoices.dueAt, now), eq(orders.status, 'confirmed')))
+        .where(and(inArray(invoices.status, ['unsent', 'open']), lt(invoices.dueAt, now), eq(orders.status, 'confirmed')))
         .orderBy(asc(invoices.dueAt), asc(invoices.id))
         .limit(batchSize)
         .for('update', { of: invoices, skipLocked: true });
@@ -231,7 +236,7 @@ export function startRecurringScheduler(database: Pick<Database, 'db'>, options:
 
   /** Step 4: overdue invoices past the school's grace period: unpaid, and their order suspended. */
   async function unpaid(now: Date): Promise<number> {
-    const pastGrace = sql`${invoices.dueAt} + make_interval(days => coalesce(${billingSettings.graceDays}, ${config.billing.graceDays})::int) < ${now.toISOString()}::timestamptz`;
+    const late = pastGrace(now);
     return db.transaction(async (tx) => {
       // The orders first (the lock order of order.flow.ts), then their invoices.
       const due = await tx
@@ -241,7 +246,7 @@ export function startRecurringScheduler(database: Pick<Database, 'db'>, options:
           and(
             eq(orders.status, 'confirmed'),
             sql`exists (select 1 from ${invoices} left join ${billingSettings} on ${billingSettings.schoolId} = ${invoices.schoolId}
-              where ${invoices.orderId} = ${orders.id} and ${invoices.status} = 'overdue' and ${pastGrace})`,
+              where ${invoices.orderId} = ${orders.id} and ${invoices.status} = 'overdue' and ${late})`,
           ),
         )
         .orderBy(asc(orders.id))
@@ -249,15 +254,15 @@ export function startRecurringScheduler(database: Pick<Database, 'db'>, options:
         .for('update', { skipLocked: true });
       let moved = 0;
       for (const order of due) {
-        const late = await tx
+        const lapsed = await tx
           .select({ invoice: invoices })
           .from(invoices)
           .leftJoin(billingSettings, eq(billingSettings.schoolId, invoices.schoolId))
-          .where(and(eq(invoices.orderId, order.id), eq(invoices.status, 'overdue'), pastGrace))
+          .where(and(eq(invoices.orderId, order.id), eq(invoices.status, 'overdue'), late))
           .orderBy(asc(invoices.occurrence))
           .for('update', { of: invoices });
         let last: InvoiceRow | null = null;
-        for (const { invoice } of late) {
+        for (const { invoice } of lapsed) {
           [last] = await tx.update(invoices).set({ status: 'unpaid' }).where(and(eq(invoices.id, invoice.id), eq(invoices.status, 'overdue'))).returning();
           await emitRowEvent(tx, 'invoice.overdue', last, invoicePayload(last));
           moved += 1;

@@ -76,7 +76,13 @@ export const invoiceMachine: readonly Transition<InvoiceStatus>[] = [
     events: ['invoice.created'],
     note: "a confirmed recurring order's next invoice, at next_invoice_at (its amount_to_pay, due after the school's due days); next_invoice_at advances one period",
   },
-  { from: ['unsent', 'open', 'waiting_confirmation'], to: 'overdue', operations: [SCHEDULER], events: ['invoice.overdue'], note: 'a recurring invoice past its due date, not paid' },
+  {
+    from: ['unsent', 'open'],
+    to: 'overdue',
+    operations: [SCHEDULER],
+    events: ['invoice.overdue'],
+    note: 'a recurring invoice past its due date, not paid (one with a payment under way waits for it)',
+  },
   {
     from: ['overdue'],
     to: 'unpaid',
