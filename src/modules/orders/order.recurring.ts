@@ -277,7 +277,7 @@ export function startRecurringScheduler(database: Pick<Database, 'db'>, options:
     });
   }
 
-  /** A step repeated until a statement claims less than a batch (late runs catch up, period by period). */
+  /** A step repeated until it finds nothing (late runs catch up, period by period; bounded against a step that never settles). */
   async function drain(step: (now: Date) => Promise<number>, now: Date): Promise<number> {
     let total = 0;
     for (let i = 0; i < 1000; i++) {
