@@ -71,6 +71,9 @@ const environment = z.object({
   GRAPHQL_INTROSPECTION: flag.default(true),
   GRAPHQL_LIST_BOUNDS_SECONDS: wholeNumber(0, 86_400).default(300),
   EVENT_RETENTION_DAYS: wholeNumber(2, 3650).default(30),
+  BILLING_DUE_DAYS: wholeNumber(0, 365).default(3),
+  BILLING_GRACE_DAYS: wholeNumber(0, 365).default(7),
+  BILLING_SCHEDULER_INTERVAL_SECONDS: wholeNumber(1, 86_400).default(60),
   ACCESS_TOKEN_MINUTES: wholeNumber(1, 60).default(15),
   REFRESH_TOKEN_DAYS: wholeNumber(1, 365).default(30),
   SIGN_IN_WINDOW_SECONDS: wholeNumber(1, 86_400).default(900),
@@ -177,6 +180,12 @@ export const config = {
   listBoundsSeconds: env.GRAPHQL_LIST_BOUNDS_SECONDS,
   /** Days the outbox keeps events (the pull feed and redelivery reach back that far); at least 2, past the webhook retries. */
   eventRetentionDays: env.EVENT_RETENTION_DAYS,
+  /**
+   * Recurring orders (modules/orders/order.recurring.ts): an invoice the scheduler opens falls due
+   * `dueDays` later, is overdue past that and unpaid (access suspended) `graceDays` after; a school's
+   * billing settings override both. The scheduler looks for due work every `schedulerIntervalMs`.
+   */
+  billing: { dueDays: env.BILLING_DUE_DAYS, graceDays: env.BILLING_GRACE_DAYS, schedulerIntervalMs: env.BILLING_SCHEDULER_INTERVAL_SECONDS * 1000 },
   /** Sign-in, its sessions and throttle, password resets (modules/identity/). */
   identity: {
     accessTokenSeconds: env.ACCESS_TOKEN_MINUTES * 60,

@@ -12,6 +12,7 @@ import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
 import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
 import { loadMailTemplates, startDripMailer, startMailWorker } from './modules/mail/index.js';
 import { startWebhookWorker } from './modules/webhooks/index.js';
+import { startRecurringScheduler } from './modules/orders/index.js';
 import { pruneSessions, SESSION_PRUNE_INTERVAL_MS } from './modules/identity/prune.js';
 import { open } from './startup.js';
 
@@ -88,6 +89,8 @@ export async function serve() {
   const mailer = startMailWorker(database, { logger: log, onError: (error) => failed('mail delivery failed', error) });
   // The lesson-released mails of drip content: every instance looks each minute; a notice per lesson claims each mail once.
   const drip = startDripMailer(database, { onError: (error) => failed('drip mail failed', error) });
+  // Recurring orders bill on time in every instance; SKIP LOCKED claims keep each step to one instance (modules/orders/order.recurring.ts).
+  const billing = startRecurringScheduler(database, { onError: (error) => failed('recurring billing failed', error) });
 
   // The service owns its signals: stop accepting, let requests in flight finish, close the
   // database, exit 0; past the timeout, exit 1 without waiting further. Nothing in the way can
@@ -108,6 +111,7 @@ export async function serve() {
     await webhooks.stop();
     await drip.stop();
     await mailer.stop();
+    await billing.stop();
     await database.close();
     hold?.release();
     say.info('Stopped');

@@ -36,6 +36,7 @@ import { personalDataErasures } from '../modules/privacy/privacy.table.js';
 import { refreshTokens, sessions } from '../modules/identity/session.table.js';
 import { signInFailures } from '../modules/identity/sign-in-failure.table.js';
 import { lessonReleaseNotices, mails, mailSettings, mailUnsubscribes } from '../modules/mail/mail.table.js';
+import { billingSettings } from '../modules/orders/billing-settings.table.js';
 import { ssoJwtUses, ssoOidcStates, ssoSettings } from '../modules/sso/sso.table.js';
 
 /**
@@ -290,6 +291,7 @@ export const personalData: readonly PersonalTable[] = [
   }),
   owned(mailUnsubscribes, by(mailUnsubscribes.userId), 'keep', 'Their choice to receive no optional mail: ids and a time.'),
   owned(lessonReleaseNotices, through(lessonReleaseNotices.enrollmentId, enrollments.id, ownEnrollments), 'keep', 'Which released lessons they were told of: ids and times.'),
+  none(billingSettings, "The school's terms for recurring invoices: due and grace days."),
   none(mailSettings, "The school's sender.", { senderName: "the school's name as the sender", replyTo: "the school's address" }),
   // Single sign-on.
   none(ssoSettings, "The school's single sign-on.", { allowedEmailDomains: 'domains the school admits, not an address' }),

@@ -29,8 +29,8 @@ export const enrollmentEventCatalog = {
   'enrollment.canceled': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['updateEnrollment', 'refundPayment', 'updatePaymentStatus'],
-    description: 'An enrollment was canceled (status canceled by hand, or its order refunded in full).',
+    emittedBy: ['updateEnrollment', 'refundPayment', 'updatePaymentStatus', 'cancelSubscription', 'the recurring scheduler (orders/order.recurring.ts)'],
+    description: 'An enrollment was canceled (status canceled by hand, its order refunded in full, or its subscription ended).',
     payload: enrollment,
   }),
   'enrollment.expired': event({

@@ -7,6 +7,9 @@ import { orderEventCatalog } from './order.events.js';
 import { InvoiceResolver, OrderItemResolver, OrderResolver } from './order.resolver.js';
 import { orderRoutes } from './order.routes.js';
 import { PaymentResolver } from './payment.resolver.js';
+import { SubscriptionResolver } from './subscription.resolver.js';
+
+export { startRecurringScheduler, type RecurringScheduler, type RecurringSchedulerOptions } from './order.recurring.js';
 
 /** Orders with items, invoices and payments, their import, and the objects an order references. */
 export const ordersModule = defineModule({
@@ -24,6 +27,7 @@ export const ordersModule = defineModule({
     CouponResolver,
     CouponTokenResolver,
     GatewayCredentialResolver,
+    SubscriptionResolver,
   ],
   routes: orderRoutes,
   rules: {
@@ -57,11 +61,17 @@ export const ordersModule = defineModule({
         'Mutation.createGatewayCredential': MANAGERS,
         'Mutation.updateGatewayCredential': MANAGERS,
       },
+      // Recurring orders (order.recurring.ts): staff end a subscription; the managers set the school's terms.
+      subscriptions: {
+        'Mutation.cancelSubscription': SELLERS,
+        'Query.billingSettings': MANAGERS,
+        'Mutation.updateBillingSettings': MANAGERS,
+      },
     },
   },
   errors: {
     name: 'Order',
-    nodes: ['Order', 'ImportedOrder', 'Payment', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential'],
+    nodes: ['BillingSettings', 'Order', 'ImportedOrder', 'Payment', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential'],
     codes: [
       'present',
       'exclusion',
@@ -76,6 +86,7 @@ export const ordersModule = defineModule({
       'coupon_not_applicable',
       'payment_required',
       'refund_required',
+      'not_subscription',
     ],
   },
   events: orderEventCatalog,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { event, id } from '../events/catalog.js';
+import { event, id, isoTime } from '../events/catalog.js';
 
 const orderStatus = z.object({ from: z.string().nullable(), to: z.string(), studentId: id });
 const payment = z.object({
@@ -12,6 +12,15 @@ const payment = z.object({
   refundedAmount: z.number().int().optional().describe('cents given back so far'),
   reason: z.string().nullable().optional().describe('why it was refunded'),
 });
+
+const recurringInvoice = z.object({
+  orderId: id,
+  status: z.string(),
+  amount: z.number().int().describe('cents'),
+  occurrence: z.number().int(),
+  dueAt: isoTime.nullable(),
+});
+const subscription = z.object({ studentId: id, invoiceId: id.nullable(), enrollmentIds: z.array(id) });
 
 /** The events of orders, their invoices and payments (the catalog: events/catalog.ts). */
 export const orderEventCatalog = {
@@ -56,6 +65,42 @@ export const orderEventCatalog = {
     emittedBy: ['importOrder', 'confirmPayment', 'updatePaymentStatus'],
     description: 'An invoice was paid (a payment of it confirmed, or recorded paid by an import).',
     payload: z.object({ orderId: id, amount: z.number().int().describe('cents'), occurrence: z.number().int(), uuid: z.string().nullable() }),
+  }),
+  'invoice.created': event({
+    version: 1,
+    subject: 'Invoice',
+    emittedBy: ['the recurring scheduler (order.recurring.ts)'],
+    description: "A recurring order's next invoice was opened at its next_invoice_at, for the order's amount_to_pay.",
+    payload: recurringInvoice,
+  }),
+  'invoice.overdue': event({
+    version: 1,
+    subject: 'Invoice',
+    emittedBy: ['the recurring scheduler (order.recurring.ts)'],
+    description: 'A recurring invoice passed its due date unpaid (status overdue), or its grace period too (status unpaid: the order is suspended).',
+    payload: recurringInvoice,
+  }),
+  'subscription.suspended': event({
+    version: 1,
+    subject: 'Order',
+    emittedBy: ['the recurring scheduler (order.recurring.ts)'],
+    description: "An invoice of a recurring order stayed unpaid past its grace period: the order's active enrollments are deactivated.",
+    payload: subscription,
+  }),
+  'subscription.resumed': event({
+    version: 1,
+    subject: 'Order',
+    emittedBy: ['confirmPayment', 'updatePaymentStatus'],
+    description: "A suspended recurring order has no unpaid invoice left (a payment was confirmed): the enrollments it deactivated are active again.",
+    payload: subscription,
+  }),
+  'subscription.canceled': event({
+    version: 1,
+    subject: 'Order',
+    emittedBy: ['the recurring scheduler (order.recurring.ts)', 'cancelSubscription'],
+    description:
+      'A subscription ended: its last occurrence ran out (or staff canceled it, taking effect at the end of the paid period, or at once when an invoice is not paid). The order is canceled and its enrollments canceled.',
+    payload: subscription.extend({ reason: z.enum(['ended', 'canceled']) }),
   }),
   'payment.created': event({
     version: 1,

@@ -6,6 +6,7 @@ import { notFound } from '../../graphql/errors.js';
 import { Checks } from '../../graphql/validation.js';
 import { emitRowEvent } from '../events/events.js';
 import { cancelOrderEnrollments, enrollOrder } from './order.enroll.js';
+import { firstNextInvoiceAt, resumeIfSettled } from './order.recurring.js';
 import { canMove, paymentMachine, type OrderStatus, type PaymentStatus } from './order.state.js';
 import { invoices, orders, payments, type InvoiceRow, type OrderRow, type PaymentRow } from './order.table.js';
 
@@ -45,7 +46,8 @@ export function refuse(field: string, from: string, to: string, code: 'invalid_t
 export async function confirmOrder(tx: Queryable, order: OrderRow, now: Date, emit = true): Promise<OrderRow> {
   const [row] = await tx
     .update(orders)
-    .set({ status: 'confirmed', confirmedAt: order.confirmedAt ?? now })
+    // A recurring order's schedule starts one period after it is paid, unless given (order.recurring.ts).
+    .set({ status: 'confirmed', confirmedAt: order.confirmedAt ?? now, nextInvoiceAt: firstNextInvoiceAt(order, order.confirmedAt ?? now) })
     .where(eq(orders.id, order.id))
     .returning();
   if (emit) await emitRowEvent(tx, 'order.confirmed', row, { from: order.status, to: 'confirmed', studentId: row.studentId });
@@ -100,6 +102,8 @@ export async function movePayment(
     if (invoice.status !== 'paid') {
       const [paid] = await tx.update(invoices).set({ status: 'paid' }).where(eq(invoices.id, invoice.id)).returning();
       await emitRowEvent(tx, 'invoice.paid', paid, { orderId: order.id, amount: paid.amount, occurrence: paid.occurrence, uuid: paid.uuid });
+      // A recurring order suspended for an unpaid invoice resumes once none is left (order.recurring.ts).
+      await resumeIfSettled(tx, order, paid, now);
     }
     // The first paid invoice confirms the order; a canceled order stays canceled (staff refund the late payment).
     if ((['initiated', 'processing', 'no_wait_processing'] as OrderStatus[]).includes(order.status)) await confirmOrder(tx, order, now);

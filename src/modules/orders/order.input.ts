@@ -73,7 +73,10 @@ export class OrderInput {
   @Field(() => ID, { nullable: true }) gatewayCredentialId?: string | null;
   @Field(() => ID, { nullable: true }) couponId?: string | null;
   @Field(() => Date, { nullable: true, description: 'Defaults to the time of confirmation.' }) confirmedAt?: Date | null;
-  @Field(() => Date, { nullable: true }) nextInvoiceAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'A recurring order (kind 1 or 2 with a period): its next charge; default one period after confirmation.' })
+  nextInvoiceAt?: Date | null;
+  @Field(() => Int, { nullable: true, description: 'A recurring order: how many invoices it has in all, the first included (1 or more); none: until canceled.' })
+  occurrences?: number | null;
   @Field(() => String, { nullable: true }) uuid?: string | null;
   @Field(() => String, { nullable: true }) gatewayReference?: string | null;
   @Field(() => String, { nullable: true }) response?: string | null;

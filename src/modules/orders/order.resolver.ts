@@ -31,7 +31,7 @@ import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { filterIdMatch } from '../../graphql/filters.js';
 import { given, parseId } from '../../graphql/ids.js';
-import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
+import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
 import { existingId } from '../../graphql/references.js';
@@ -58,9 +58,8 @@ import { confirmOrder, refuse } from './order.flow.js';
 import { priceItems } from './order.items.js';
 import { canMove, ORDER_CREATE_STATUSES, orderMachine, type OrderStatus } from './order.state.js';
 import { coupons, gatewayCredentials, invoices, orderItems, orders, type InvoiceRow, type OrderItemRow, type OrderRow } from './order.table.js';
-import { Invoice, Order, OrderConnection, OrderItem, Payment } from './order.type.js';
+import { Invoice, Order, OrderConnection, OrderItem, OrderPayload, Payment } from './order.type.js';
 
-export const OrderPayload = Payload(Order, 'order');
 uniqueConstraintField('orders_school_id_uuid_key', 'uuid');
 
 const Student = StudentTypes.Type;
@@ -94,6 +93,7 @@ async function orderValues(tx: Queryable, ctx: Context, schoolId: number, input:
   checks
     .range('kind', input.kind, 0, 3)
     .range('period', input.period, 0, 4)
+    .range('occurrences', input.occurrences, 1)
     .range('amountToPay', input.amountToPay, 0)
     .range('total', input.total, 0);
   if (current && input.itemsAttributes) checks.add('itemsAttributes', 'unpermitted', 'items are given on create only');

@@ -14,6 +14,10 @@ export const orderRoutes: Route[] = [
   rows.update(show, 'updateOrder', 'order', show),
   rows.action('DELETE', '/orders/:id', 'cancelOrder'),
   rows.action('PUT', '/orders/:id/cancel', 'cancelOrder'),
+  // Recurring orders (order.recurring.ts): a subscription ended by staff, the school's billing terms.
+  rows.action('PUT', '/orders/:id/cancel_subscription', 'cancelSubscription'),
+  { method: 'GET', path: '/billing_settings', field: 'billingSettings', reply: 'show' },
+  { method: ['PUT', 'PATCH'], path: '/billing_settings', field: 'updateBillingSettings', args: { input: resource('billing_settings') }, reply: 'action' },
   // A repeated uuid or a dry run creates nothing: `created: false` makes the reply 200 without Location.
   rows.create('/orders/import', 'importOrder', 'order', show, { args: { dryRun: param('dry_run') }, createdFlag: 'created' }),
 

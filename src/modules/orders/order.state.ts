@@ -26,6 +26,9 @@ export interface Transition<S extends string> {
   note: string;
 }
 
+/** The recurring scheduler (order.recurring.ts): a move no request makes. */
+export const SCHEDULER = 'scheduler';
+
 const PAYMENT_OPEN: readonly PaymentStatus[] = ['unsent', 'initiated', 'under_analysis', 'waiting_boleto', 'authorized'];
 const ORDER_UNPAID: readonly OrderStatus[] = ['initiated', 'processing', 'no_wait_processing'];
 
@@ -62,10 +65,31 @@ export const invoiceMachine: readonly Transition<InvoiceStatus>[] = [
     from: ['unsent', 'open', 'waiting_confirmation', 'overdue', 'unpaid'],
     to: 'paid',
     operations: ['confirmPayment', 'updatePaymentStatus'],
-    events: ['invoice.paid'],
-    note: 'a payment of it was confirmed',
+    events: ['invoice.paid', 'subscription.resumed'],
+    note: 'a payment of it was confirmed (a suspended order with no unpaid invoice left resumes: its enrollments active again)',
   },
   { from: ['paid'], to: 'unpaid', operations: ['refundPayment', 'updatePaymentStatus'], events: [], note: 'its payment was refunded in full or reversed' },
+  {
+    from: [],
+    to: 'open',
+    operations: [SCHEDULER],
+    events: ['invoice.created'],
+    note: "a confirmed recurring order's next invoice, at next_invoice_at (its amount_to_pay, due after the school's due days); next_invoice_at advances one period",
+  },
+  {
+    from: ['unsent', 'open'],
+    to: 'overdue',
+    operations: [SCHEDULER],
+    events: ['invoice.overdue'],
+    note: 'a recurring invoice past its due date, not paid (one with a payment under way waits for it)',
+  },
+  {
+    from: ['overdue'],
+    to: 'unpaid',
+    operations: [SCHEDULER],
+    events: ['invoice.overdue', 'subscription.suspended'],
+    note: "past the school's grace period too: the order is suspended (its active enrollments deactivated) until no unpaid invoice is left",
+  },
 ];
 
 export const orderMachine: readonly Transition<OrderStatus>[] = [
@@ -93,6 +117,13 @@ export const orderMachine: readonly Transition<OrderStatus>[] = [
     events: ['order.refunded', 'enrollment.canceled'],
     note: 'no paid invoice left (full refund or chargeback): the enrollments it made are canceled',
   },
+  {
+    from: ['confirmed'],
+    to: 'canceled',
+    operations: [SCHEDULER, 'cancelSubscription'],
+    events: ['subscription.canceled', 'enrollment.canceled'],
+    note: 'a subscription (kind 1) ended: its occurrences ran out, or staff canceled it (at the end of the paid period; at once when an invoice is not paid)',
+  },
 ];
 
 export function canMove<S extends string>(machine: readonly Transition<S>[], from: S, to: S, operation: string): boolean {
@@ -117,5 +148,9 @@ export function machineRows(): string[][] {
  */
 export const PAYMENT_KINDS = ['credit_card', 'boleto', 'pix', 'external'] as const;
 export const ORDER_KIND_COMMON = 0;
+export const ORDER_KIND_SUBSCRIPTION = 1;
+export const ORDER_KIND_INSTALLMENTS = 2;
+/** Months in a period (order period 1..4); 0 is none: not recurring. */
+export const PERIOD_MONTHS: Readonly<Record<number, number>> = { 1: 1, 2: 3, 3: 6, 4: 12 };
 export const PAYMENT_KIND_CREDIT_CARD = 0;
 export const PAYMENT_KIND_BOLETO = 1;

@@ -131,7 +131,12 @@ export const orders = schoolTable(
     kind: integer().notNull().default(0),
     period: integer().notNull().default(0),
     confirmedAt: tstz(),
+    /** A recurring order's next charge: the scheduler opens an invoice then (order.recurring.ts). */
     nextInvoiceAt: tstz(),
+    /** How many invoices a subscription or installment plan has in all (none: until canceled). */
+    occurrences: integer(),
+    /** Set while an invoice of it is unpaid: its enrollments are deactivated until it is paid. */
+    suspendedAt: tstz(),
     canceledAt: tstz(),
     /** External identifier. */
     uuid: text(),
@@ -150,6 +155,9 @@ export const orders = schoolTable(
     indexOn(t.gatewayCredentialId),
     indexOn(t.couponId),
     uniqueIndexOn(t.schoolId, t.uuid),
+    // The recurring scheduler's look-up: due orders.
+    indexOn(t.nextInvoiceAt),
+    check('orders_occurrences_positive', sql`${t.occurrences} > 0`),
     check('orders_kind_range', sql`${t.kind} between 0 and 3`),
     check('orders_period_range', sql`${t.period} between 0 and 4`),
   ],
@@ -189,10 +197,14 @@ export const invoices = schoolTable(
     status: invoiceStatus().notNull().default('unsent'),
     uuid: text(),
     nextChargeAt: tstz(),
+    /** When a recurring invoice falls due: past it unpaid it is overdue, past the grace period unpaid. */
+    dueAt: tstz(),
   },
   (t) => [
     indexOn(t.orderId, t.occurrence),
     indexOn(t.schoolId),
+    // The recurring scheduler's look-up: invoices falling due.
+    indexOn(t.status, t.dueAt),
     uniqueIndexOn(t.schoolId, t.uuid),
   ],
 );

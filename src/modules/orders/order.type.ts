@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
+import { Payload } from '../../graphql/mutation.js';
 import { connectionType } from '../../graphql/pagination.js';
 import { invoiceStatus, orderStatus, paymentStatus } from './order.table.js';
 
@@ -32,8 +33,12 @@ export abstract class OrderFields {
   @Field(() => OrderStatusEnum) status!: string;
   @Field(() => Date, { nullable: true, description: 'When the order became confirmed (set on confirmation unless given).' })
   confirmedAt!: Date | null;
-  @Field(() => Date, { nullable: true }) nextInvoiceAt!: Date | null;
-  @Field(() => Date, { nullable: true, description: 'When the order was canceled.' }) canceledAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: "A recurring order's next invoice (a subscription's last: when it ends)." }) nextInvoiceAt!: Date | null;
+  @Field(() => Int, { nullable: true, description: 'A recurring order: how many invoices it has in all; null: until canceled.' }) occurrences!: number | null;
+  @Field(() => Date, { nullable: true, description: 'Set while an invoice of it is unpaid past the grace period: its enrollments are deactivated until it is paid.' })
+  suspendedAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the order was canceled (a subscription canceled by staff while paid up: when it will end).' })
+  canceledAt!: Date | null;
   @Field(() => String, { nullable: true, description: 'External identifier; unique in the school (imports are idempotent on it).' })
   uuid!: string | null;
   @Field(() => String, { nullable: true, description: 'Identifier of the order in the gateway.' }) gatewayReference!: string | null;
@@ -69,6 +74,7 @@ export abstract class InvoiceFields {
   @Field(() => InvoiceStatusEnum) status!: string;
   @Field(() => String, { nullable: true, description: 'External identifier; unique in the school.' }) uuid!: string | null;
   @Field(() => Date, { nullable: true }) nextChargeAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'A recurring invoice: past it unpaid it is overdue, past the grace period after it unpaid.' }) dueAt!: Date | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
@@ -150,3 +156,6 @@ export class ImportedPayment extends PaymentFields {
   @Field(() => ID, { nullable: true }) id!: number | null;
   @Field(() => ID, { nullable: true }) invoiceId!: number | null;
 }
+
+/** The reply of the mutations that write an order (order.resolver.ts, subscription.resolver.ts). */
+export const OrderPayload = Payload(Order, 'order');
