@@ -8,7 +8,7 @@ export const enrollmentEventCatalog = {
   'enrollment.created': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['createEnrollment', 'createEnrollments', 'confirmPayment', 'updatePaymentStatus', 'createOrder', 'updateOrder', 'importOrder'],
+    emittedBy: ['createEnrollment', 'createEnrollments', 'confirmPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'createOrder', 'updateOrder', 'importOrder'],
     description: 'An enrollment was created.',
     payload: enrollment,
   }),
@@ -22,14 +22,14 @@ export const enrollmentEventCatalog = {
   'enrollment.activated': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['createEnrollment', 'createEnrollments', 'updateEnrollment', 'confirmPayment', 'updatePaymentStatus', 'createOrder', 'updateOrder', 'importOrder'],
+    emittedBy: ['createEnrollment', 'createEnrollments', 'updateEnrollment', 'confirmPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'createOrder', 'updateOrder', 'importOrder'],
     description: 'An enrollment became active.',
     payload: enrollment,
   }),
   'enrollment.canceled': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['updateEnrollment', 'refundPayment', 'updatePaymentStatus'],
+    emittedBy: ['updateEnrollment', 'refundPayment', 'updatePaymentStatus', 'receiveGatewayNotification'],
     description: 'An enrollment was canceled (status canceled by hand, or its order refunded in full).',
     payload: enrollment,
   }),
