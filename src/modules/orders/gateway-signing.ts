@@ -1,7 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { timingSafeEqual } from 'node:crypto';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { decryptSecret, encryptSecret } from '../../auth/secrets.js';
+import { decryptSecret, encryptSecret, inForce, newSigningSecret, overlapExpiry } from '../../auth/secrets.js';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../errors/app-error.js';
 import { gatewaySigningSecrets } from './gateway-notification.table.js';
@@ -23,7 +23,7 @@ type Credential = { id: number; schoolId: number };
 
 /** Stores a new current secret for the credential and returns it in clear: the only time it is shown. */
 export async function createGatewaySigningSecret(tx: Queryable, credential: Credential): Promise<string> {
-  const secret = `whsec_${randomBytes(32).toString('base64')}`;
+  const secret = newSigningSecret();
   await tx.insert(gatewaySigningSecrets).values({ schoolId: credential.schoolId, gatewayCredentialId: credential.id, secretCiphertext: encryptSecret(secret) });
   return secret;
 }
@@ -35,11 +35,7 @@ export async function createGatewaySigningSecret(tx: Queryable, credential: Cred
 export async function rotateGatewaySigningSecret(tx: Queryable, credential: Credential, overlapSeconds = DEFAULT_SECRET_OVERLAP_SECONDS): Promise<string> {
   const mine = eq(gatewaySigningSecrets.gatewayCredentialId, credential.id);
   await tx.delete(gatewaySigningSecrets).where(and(mine, lt(gatewaySigningSecrets.expiresAt, sql`now()`)));
-  const until = sql`now() + make_interval(secs => ${overlapSeconds})`;
-  await tx
-    .update(gatewaySigningSecrets)
-    .set({ expiresAt: sql`least(coalesce(${gatewaySigningSecrets.expiresAt}, ${until}), ${until})` })
-    .where(mine);
+  await tx.update(gatewaySigningSecrets).set({ expiresAt: overlapExpiry(gatewaySigningSecrets.expiresAt, overlapSeconds) }).where(mine);
   return createGatewaySigningSecret(tx, credential);
 }
 
@@ -48,12 +44,7 @@ export async function gatewaySecretsInForce(db: Queryable, credentialId: number)
   const rows = await db
     .select({ secret: gatewaySigningSecrets.secretCiphertext })
     .from(gatewaySigningSecrets)
-    .where(
-      and(
-        eq(gatewaySigningSecrets.gatewayCredentialId, credentialId),
-        or(isNull(gatewaySigningSecrets.expiresAt), gt(gatewaySigningSecrets.expiresAt, sql`now()`)),
-      ),
-    )
+    .where(and(eq(gatewaySigningSecrets.gatewayCredentialId, credentialId), inForce(gatewaySigningSecrets.expiresAt)))
     .orderBy(sql`${gatewaySigningSecrets.id} desc`);
   return rows.map((r) => decryptSecret(r.secret));
 }
