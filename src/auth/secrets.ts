@@ -1,4 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { gt, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { secretKeys, type SecretColumns, storedSecret } from '../db/secrets.js';
 
 // The key and the cipher live in db/secrets.ts (a data migration encrypts with them); re-exported for the modules.
@@ -57,3 +59,18 @@ export function verifyToken(token: string, now: Date): Record<string, unknown> |
     return null;
   }
 }
+
+/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64 (integrations' webhooks, gateways' callbacks). */
+export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * Signing secrets are rows with an `expiresAt` (none: the current one). A rotation sets every
+ * secret in force to expire `overlapSeconds` from now, or earlier when it already did: this value.
+ */
+export function overlapExpiry(expiresAt: PgColumn, overlapSeconds: number): SQL {
+  const until = sql`now() + make_interval(secs => ${overlapSeconds})`;
+  return sql`least(coalesce(${expiresAt}, ${until}), ${until})`;
+}
+
+/** The signing secrets still in force: current, or not expired yet. */
+export const inForce = (expiresAt: PgColumn): SQL => or(isNull(expiresAt), gt(expiresAt, sql`now()`))!;

@@ -49,6 +49,13 @@ export function scopeOf(credential: Credential, acting: string | undefined): Sco
 }
 
 /**
+ * The scope of an anonymous request that proved it speaks for one school with a signature made with
+ * a secret of the school (a payment gateway's callback, signed with its gateway credential's
+ * secret): that school's rows, as its own credential would reach them, and no person's.
+ */
+export const signedSchoolScope = (schoolId: number): Scope => Object.freeze({ kind: 'school', id: schoolId, own: null });
+
+/**
  * The scope of the acts that make a school (createSchool, schoolWizard: graphql/executor.ts runs
  * them in a context of their own): they act on no existing school, so for the platform
  * `X-School-Id` does not narrow what they return (the new school's forum, library, admin). Null:

@@ -18,6 +18,7 @@ import { categories, hostCredentials, images, libraries, libraryResources } from
 import { media, videoSlideSyncs } from '../modules/media/media.table.js';
 import { channels, messageChannels, messageOwners, messages } from '../modules/messages/message.table.js';
 import { notifications } from '../modules/notifications/notification.table.js';
+import { gatewayNotifications, gatewaySigningSecrets } from '../modules/orders/gateway-notification.table.js';
 import { couponTokens, coupons, gatewayCredentials, invoices, orderItems, orders, paymentOptions, payments } from '../modules/orders/order.table.js';
 import { pathCourses, paths } from '../modules/paths/path.table.js';
 import { activityAttempts, certificates, contentOpenings, enrollmentExpirations, lessonProgress } from '../modules/progress/progress.table.js';
@@ -275,6 +276,8 @@ export const personalData: readonly PersonalTable[] = [
   none(coupons, 'Catalogue.'),
   none(couponTokens, 'Catalogue.'),
   none(gatewayCredentials, "The school's gateway account.", { name: "the account's name" }),
+  none(gatewaySigningSecrets, 'Secrets.'),
+  none(gatewayNotifications, "A gateway's reports of payment statuses by event id: ids, statuses, amounts; the reason is the gateway's word about the payment."),
   none(integrations, "The school's integrations (owned by the school or a product).", { ownerId: 'a school or a product, never a person' }),
   none(integrationSuggestions, 'A suggestion to the platform.', { name: 'the suggested integration' }),
   none(integrationSigningSecrets, 'Secrets.'),

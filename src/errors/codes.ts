@@ -64,6 +64,9 @@ export const errorCodes = {
   email_domain_not_allowed: { message: "The e-mail's domain may not sign in to this school", raised: { status: 403, graphql: 'EMAIL_DOMAIN_NOT_ALLOWED' } },
   sso_no_account: { message: 'No person of this school has this e-mail', raised: { status: 403, graphql: 'SSO_NO_ACCOUNT' } },
   sso_provider_unavailable: { message: 'The identity provider could not be reached', raised: { status: 502, graphql: 'SSO_PROVIDER_UNAVAILABLE' } },
+  // Payment gateways' callbacks (orders/gateway-notification.ts): raised, nothing is written.
+  invalid_signature: { message: "The callback's signature could not be verified", raised: { status: 401, graphql: 'INVALID_SIGNATURE' } },
+  stale_timestamp: { message: "The callback's webhook-timestamp is too far from the service's clock", raised: { status: 401, graphql: 'STALE_TIMESTAMP' } },
   // Refusals of the HTTP layer and of REST's reading of parameters (REST details; /graphql shows them upper case).
   invalid_type: { message: 'has the wrong type', raised: { status: 400 } },
   invalid_characters: { message: 'contains a character text cannot hold', raised: { status: 400 } },

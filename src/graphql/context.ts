@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { checkSchoolRows } from '../auth/egress.js';
-import { acrossSchools, type RequestAccess } from '../auth/tenancy.js';
+import { acrossSchools, type RequestAccess, signedSchoolScope } from '../auth/tenancy.js';
 import type { IdentitySettings } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Locale } from '../errors/i18n.js';
@@ -101,4 +101,15 @@ export function acrossSchoolsContext<C extends Context>(ctx: C): C {
   if (!scope) return ctx;
   const { loaders: _, ...fields } = ctx;
   return withLoaders({ ...fields, scope }) as C;
+}
+
+/**
+ * The context of an anonymous operation once a signature proved the school it speaks for (a
+ * gateway's callback: modules/orders/gateway-notification.ts): the same request in that school's
+ * scope (tenancy.ts' `signedSchoolScope`), with loaders of its own. Still no credential: no role
+ * rule is passed by it.
+ */
+export function signedSchoolContext<C extends Context>(ctx: C, schoolId: number): C {
+  const { loaders: _, ...fields } = ctx;
+  return withLoaders({ ...fields, scope: signedSchoolScope(schoolId) }) as C;
 }

@@ -5,6 +5,17 @@ import { AppError } from '../graphql/errors.js';
 import { parseJsonBody, QS_OPTIONS } from './get-body.js';
 
 /** Multipart limits besides Fastify's bodyLimit, which bounds every body (multipart is read whole). */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's JSON parser keeps the body's bytes in `request.rawBody`. */
+    rawBody?: boolean;
+  }
+  interface FastifyRequest {
+    /** The JSON body's bytes, on a route that keeps them (FastifyContextConfig.rawBody). */
+    rawBody?: Buffer;
+  }
+}
+
 const MULTIPART_LIMITS = { files: 10, fields: 5000, parts: 5010 };
 
 /**
@@ -16,7 +27,9 @@ const MULTIPART_LIMITS = { files: 10, fields: 5000, parts: 5010 };
 export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(/^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i, { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser(/^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i, { parseAs: 'buffer' }, (request, body, done) => {
+    // A signed callback's route keeps the bytes its signature covers (router.ts: a `rawBody` argument).
+    if (request.routeOptions.config?.rawBody) request.rawBody = body as Buffer;
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (error) {

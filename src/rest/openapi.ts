@@ -345,6 +345,7 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
   for (const { source, arg } of compiled.args) {
     if (source.from === 'param')
       parameters.push(describe({ name: source.name, in: 'query', required: isNonNullType(arg.type), schema: builder.input(arg.type, false) }, arg));
+    if (source.from === 'header') parameters.push(describe({ name: source.name, in: 'header', required: isNonNullType(arg.type), schema: builder.input(arg.type, false) }, arg));
   }
   for (const [name, value] of Object.entries(route.when ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)))
     parameters.push({ name, in: 'query', required: true, schema: { type: 'string', enum: [value] } });
@@ -377,6 +378,8 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
     }
   }
 
+  // A body read raw (a signed callback) is JSON only: its bytes are what the signature covers.
+  const raw = compiled.args.find((a) => a.source.from === 'rawBody')?.source;
   const op: Operation = {
     operationId,
     tags: [resourceName(entry)],
@@ -385,7 +388,8 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
     'x-graphql-field': route.field,
   };
   if (parameters.length) op.parameters = parameters;
-  if (body) {
+  if (raw?.from === 'rawBody') op.requestBody = { required: true, content: { 'application/json': { schema: raw.schema } } };
+  else if (body) {
     const content = { schema: body };
     op.requestBody = {
       required: !compiled.args.some((a) => a.source.from === 'resource' && a.source.optional),
@@ -455,6 +459,8 @@ function responses(builder: Builder, entry: Entry): Record<string, unknown> {
 
   const statuses: (keyof typeof errorResponses)[] = [400];
   if (!route.public) statuses.push(401, 403);
+  // A public route that reads headers is authenticated by them (a signed callback): 401 without a good signature.
+  else if (compiled.args.some((a) => a.source.from === 'header')) statuses.push(401);
   if (entry.rowNames.length) statuses.push(404);
   if (compiled.shape === 'payload') statuses.push(409, 422);
   for (const status of statuses) out[status] = ref(errorResponses[status][0], 'responses');

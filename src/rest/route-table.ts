@@ -12,7 +12,14 @@ export type ArgSource =
   | { from: 'param'; name: string }
   /** The resource hash (`{"school": {...}}`), converted to the argument's input type. */
   | { from: 'resource'; key: string; optional?: boolean; extra?: string[] }
-  | { from: 'value'; value: unknown };
+  | { from: 'value'; value: unknown }
+  /** A request header (its first value): a signed callback's `webhook-signature`. */
+  | { from: 'header'; name: string }
+  /**
+   * The JSON body exactly as it arrived, as text: what a signature covers (a gateway's callback). The
+   * route keeps its raw bytes; `schema` describes it in the OpenAPI document.
+   */
+  | { from: 'rawBody'; schema: Record<string, unknown> };
 
 export const pathParam = (name = 'id', options: { secret?: boolean } = {}): ArgSource => ({ from: 'path', name, ...options });
 export const param = (name: string): ArgSource => ({ from: 'param', name });
@@ -23,6 +30,8 @@ export const resource = (key: string, options: { optional?: boolean; extra?: str
   ...options,
 });
 export const value = (v: unknown): ArgSource => ({ from: 'value', value: v });
+export const header = (name: string): ArgSource => ({ from: 'header', name: name.toLowerCase() });
+export const rawBody = (schema: Record<string, unknown>): ArgSource => ({ from: 'rawBody', schema });
 
 /**
  * show: 200 with the object. list: a JSON array (paged with page/per_page, else streamed whole).

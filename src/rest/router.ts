@@ -76,7 +76,9 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
     }
   }
   for (const [shape, byMethod] of groups) {
-    const config = { secretSegments: secretSegments(shape, [...byMethod.values()].flat()) };
+    const all = [...byMethod.values()].flat();
+    // A row reading the raw body (a signed callback) has its JSON parser keep the bytes (body-parsers.ts).
+    const config = { secretSegments: secretSegments(shape, all), rawBody: all.some((row) => Object.values(row.compiled.route.args ?? {}).some((a) => a.from === 'rawBody')) };
     for (const [method, rows] of byMethod) {
       // Rows with a `when` come first: they claim the requests whose query matches them.
       rows.sort((a, b) => Number(!a.compiled.route.when) - Number(!b.compiled.route.when));
@@ -139,7 +141,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     // Who may not run the operation learns nothing of its parameters: 403 before the body is judged.
     const refused = refusal(ctx, row.rule, row.mutation);
     if (refused) throw refused;
-    const variables = variablesFor(compiled, params, form, row.mutation);
+    const variables = variablesFor(compiled, params, form, row.mutation, request);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
     return replyOne(compiled, result, reply);
@@ -153,7 +155,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
   }
 }
 
-function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean, write: boolean): Record<string, unknown> {
+function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean, write: boolean, request: FastifyRequest): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   for (const { name, source, arg } of compiled.args) {
     let raw: unknown;
@@ -164,6 +166,14 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
         break;
       case 'value':
         raw = source.value;
+        break;
+      case 'header': {
+        const given = request.headers[source.name];
+        raw = Array.isArray(given) ? given[0] : given;
+        break;
+      }
+      case 'rawBody':
+        raw = request.rawBody?.toString('utf8') ?? '';
         break;
       case 'resource': {
         raw = params[source.key];

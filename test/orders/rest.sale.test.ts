@@ -1,4 +1,5 @@
 import { count, eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { domainEvents } from '../../src/modules/events/domain-event.table.js';
 import { api } from '../support/courses.fixtures.js';
@@ -9,8 +10,9 @@ import { twoSchools } from '../support/world.js';
 
 // A course sold end to end over HTTP, as an online school sells: a product of 12 months' access
 // with a payment option of 49,700 and a 30 % coupon; the order priced by the service; its payment
-// confirmed; the student enrolled and reading the lessons; a full refund taking the access back;
-// every event in order on the pull feed (GET /events). The machine: src/modules/orders/order.state.ts.
+// confirmed by the gateway's signed callback; the student enrolled and reading the lessons; a full
+// refund taking the access back; every event in order on the pull feed (GET /events). The machine:
+// src/modules/orders/order.state.ts.
 
 describe('selling a course over HTTP', () => {
   let service: Service;
@@ -55,6 +57,10 @@ describe('selling a course over HTTP', () => {
     const token = await dataOf(a.admin, graphql('mutation ($input: CouponTokenInput!) { createCouponToken(input: $input) { couponToken { id token } errors { field code } } }'), {
       input: { couponId: billing.createCoupon.coupon.id },
     });
+    // The school's gateway account: its callbacks are signed with the secret shown this once.
+    const gateway = await dataOf(a.admin, graphql('mutation ($input: GatewayCredentialInput!) { createGatewayCredential(input: $input) { gatewayCredential { id signingSecret } errors { field code } } }'), {
+      input: { gateway: 'pagarme' },
+    });
     const student = await dataOf(a.admin, graphql('mutation ($input: PersonInput!) { createStudent(input: $input) { student { id } errors { code } } }'), {
       input: { fullName: 'Bia Buyer', email: 'bia@example.com' },
     });
@@ -65,6 +71,7 @@ describe('selling a course over HTTP', () => {
       optionId: Number(billing.createPaymentOption.paymentOption.id),
       token: token.createCouponToken.couponToken.token as string,
       studentId,
+      gateway: { id: Number(gateway.createGatewayCredential.gatewayCredential.id), secret: gateway.createGatewayCredential.gatewayCredential.signingSecret as string },
       studentClient: await service.token('student', a.id, studentId),
     };
   }
@@ -87,10 +94,21 @@ describe('selling a course over HTTP', () => {
     expect(paying.body).toMatchObject({ status: 'initiated', amount: 34790, invoice_id: invoiceId });
     expect((await a.admin.get(`/orders/${created.body.id}`)).body.status).toBe('processing');
 
-    // Confirmed: invoice paid, order confirmed, student enrolled for 12 months, in that transaction.
-    const confirmed = await app.put(`/payments/${paying.body.id}/confirm`);
+    // The gateway confirms it by a signed callback (Standard Webhooks): invoice paid, order confirmed,
+    // student enrolled for 12 months, in that transaction.
+    const callback = JSON.stringify({ type: 'payment.status', data: { payment_id: paying.body.id, status: 'confirmed' } });
+    const sentAt = service.clock.now();
+    const confirmed = await service.anonymous.post(`/gateways/${c.gateway.id}/notifications`, undefined, {
+      raw: callback,
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'evt_sale_1',
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': new Webhook(c.gateway.secret).sign('evt_sale_1', sentAt, callback),
+      },
+    });
     expect(confirmed.status, confirmed.text).toBe(200);
-    expect(confirmed.body.status).toBe('confirmed');
+    expect(confirmed.body).toMatchObject({ payment_id: paying.body.id, payment_status: 'confirmed' });
     const order = (await a.admin.get(`/orders/${created.body.id}`)).body;
     expect(order).toMatchObject({ status: 'confirmed', confirmed_at: service.clock.now().toISOString() });
     const enrollments = (await a.admin.get(`/students/${c.studentId}/enrollments`)).body;

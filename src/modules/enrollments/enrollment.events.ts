@@ -8,7 +8,7 @@ export const enrollmentEventCatalog = {
   'enrollment.created': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['createEnrollment', 'createEnrollments', 'confirmPayment', 'updatePaymentStatus', 'createOrder', 'updateOrder', 'importOrder'],
+    emittedBy: ['createEnrollment', 'createEnrollments', 'confirmPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'createOrder', 'updateOrder', 'importOrder'],
     description: 'An enrollment was created.',
     payload: enrollment,
   }),
@@ -22,14 +22,14 @@ export const enrollmentEventCatalog = {
   'enrollment.activated': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['createEnrollment', 'createEnrollments', 'updateEnrollment', 'confirmPayment', 'updatePaymentStatus', 'createOrder', 'updateOrder', 'importOrder'],
+    emittedBy: ['createEnrollment', 'createEnrollments', 'updateEnrollment', 'confirmPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'createOrder', 'updateOrder', 'importOrder'],
     description: 'An enrollment became active.',
     payload: enrollment,
   }),
   'enrollment.canceled': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['updateEnrollment', 'refundPayment', 'updatePaymentStatus', 'cancelSubscription', 'the recurring scheduler (orders/order.recurring.ts)'],
+    emittedBy: ['updateEnrollment', 'refundPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'cancelSubscription', 'the recurring scheduler (orders/order.recurring.ts)'],
     description: 'An enrollment was canceled (status canceled by hand, its order refunded in full, or its subscription ended).',
     payload: enrollment,
   }),

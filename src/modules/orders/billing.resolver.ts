@@ -21,6 +21,7 @@ import {
   GatewayCredential,
   PaymentOption,
 } from './billing.type.js';
+import { createGatewaySigningSecret } from './gateway-signing.js';
 import { couponById, couponTokenById, gatewayCredentialById, paymentOptionById } from './order.loaders.js';
 import {
   couponTokens,
@@ -133,6 +134,8 @@ export class GatewayCredentialResolver extends resourceResolver({
   type: GatewayCredential,
   byId: gatewayCredentialById,
   columns: (_tx, input: GatewayCredentialInput, { current }) => gatewayCredentialValues(input, !current),
+  // The callbacks' signing secret, shown this once (GatewayCredential.signingSecret).
+  created: async (tx, row) => ({ ...row, signingSecret: await createGatewaySigningSecret(tx, row) }),
   descriptions: { update: 'Updates a gateway account; a secretKey replaces the stored one, null removes it.' },
   omit: ['delete'],
 }) {}

@@ -1,6 +1,7 @@
-import { CATALOGUE, MANAGERS, reads, SELLERS, STAFF_AND_OWN, STAFF_READ } from '../../auth/role-matrix.js';
+import { CATALOGUE, MANAGERS, PUBLIC, reads, SELLERS, STAFF_AND_OWN, STAFF_READ } from '../../auth/role-matrix.js';
 import { defineModule } from '../define-module.js';
 import { EnrollmentOrderResolver } from './enrollment-order.resolver.js';
+import { GatewayCredentialSigningResolver, GatewayNotificationResolver } from './gateway-notification.resolver.js';
 import { CouponResolver, CouponTokenResolver, GatewayCredentialResolver, PaymentOptionResolver } from './billing.resolver.js';
 import { ImportedInvoiceResolver, ImportedOrderItemResolver, OrderImportResolver } from './order-import.resolver.js';
 import { orderEventCatalog } from './order.events.js';
@@ -28,6 +29,8 @@ export const ordersModule = defineModule({
     CouponTokenResolver,
     GatewayCredentialResolver,
     SubscriptionResolver,
+    GatewayCredentialSigningResolver,
+    GatewayNotificationResolver,
   ],
   routes: orderRoutes,
   rules: {
@@ -60,6 +63,9 @@ export const ordersModule = defineModule({
         ...reads('gatewayCredential', 'gatewayCredentials', MANAGERS),
         'Mutation.createGatewayCredential': MANAGERS,
         'Mutation.updateGatewayCredential': MANAGERS,
+        'Mutation.rotateGatewaySigningSecret': MANAGERS,
+        // A gateway's callback needs no credential: the signature of the gateway credential's secret proves it (gateway-signing.ts).
+        'Mutation.receiveGatewayNotification': PUBLIC,
       },
       // Recurring orders (order.recurring.ts): staff end a subscription; the managers set the school's terms.
       subscriptions: {
@@ -71,7 +77,7 @@ export const ordersModule = defineModule({
   },
   errors: {
     name: 'Order',
-    nodes: ['BillingSettings', 'Order', 'ImportedOrder', 'Payment', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential'],
+    nodes: ['BillingSettings', 'Order', 'ImportedOrder', 'Payment', 'PaymentOption', 'Coupon', 'CouponToken', 'GatewayCredential', 'GatewayNotification'],
     codes: [
       'present',
       'exclusion',

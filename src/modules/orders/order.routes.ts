@@ -1,6 +1,28 @@
-import { param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { header, param, pathParam, rawBody, resource, rows, type Route } from '../../rest/route-table.js';
+import { REPORTED_STATUSES } from './gateway-notification.js';
 
 const show = '/orders/:id';
+
+/** The body of a gateway's callback in the service's own dialect (GatewayAdapter: gateway-notification.ts), for the OpenAPI document. */
+const notificationBody = {
+  type: 'object',
+  required: ['type', 'data'],
+  properties: {
+    type: { type: 'string', enum: ['payment.status'] },
+    data: {
+      type: 'object',
+      required: ['status'],
+      description: 'The payment by payment_id or payment_uuid (one is required).',
+      properties: {
+        payment_id: { type: 'integer' },
+        payment_uuid: { type: 'string' },
+        status: { type: 'string', enum: Object.keys(REPORTED_STATUSES) },
+        amount: { type: 'integer', minimum: 1, description: 'Cents: with refunded, the part given back by this event (a partial refund); with confirmed, the amount paid.' },
+        reason: { type: 'string' },
+      },
+    },
+  },
+};
 
 /**
  * The spec's `orders.*` rows. Cancelling answers 200 with the order (it is kept, canceled), by
@@ -27,4 +49,21 @@ export const orderRoutes: Route[] = [
   rows.action('PUT', '/payments/:id/confirm', 'confirmPayment'),
   rows.action(['PUT', 'PATCH'], '/payments/:id/status', 'updatePaymentStatus', { args: { input: resource('payment') } }),
   rows.action('POST', '/payments/:id/refund', 'refundPayment', { args: { input: resource('refund') } }),
+
+  // A gateway reports in (gateway-notification.ts): no credential, a Standard Webhooks signature of the body's bytes.
+  {
+    method: 'POST',
+    path: '/gateways/:gateway_credential_id/notifications',
+    field: 'receiveGatewayNotification',
+    reply: 'action',
+    public: true,
+    args: {
+      gatewayCredentialId: pathParam('gateway_credential_id'),
+      webhookId: header('webhook-id'),
+      webhookTimestamp: header('webhook-timestamp'),
+      webhookSignature: header('webhook-signature'),
+      body: rawBody(notificationBody),
+    },
+  },
+  rows.action('POST', '/gateway_credentials/:id/rotate_signing_secret', 'rotateGatewaySigningSecret', { args: { overlapSeconds: param('overlap_seconds') } }),
 ];

@@ -3,8 +3,8 @@
  * Each moves the state machine of order.state.ts; what follows (invoice paid, order confirmed,
  * student enrolled; money taken back, order refunded, enrollments canceled) is order.flow.ts's, in
  * the same transaction. Charging a card is a gateway's (out of this service): createPayment
- * records an attempt, and the gateway's reports come in as updatePaymentStatus (the signed
- * callback route will call the same function).
+ * records an attempt, and the gateway's reports come in as updatePaymentStatus (by staff) or as
+ * its signed callback (gateway-notification.ts), which makes the same moves.
  */
 import 'reflect-metadata';
 import { and, eq } from 'drizzle-orm';

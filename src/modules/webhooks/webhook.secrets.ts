@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { decryptSecret, encryptSecret } from '../../auth/secrets.js';
+import { decryptSecret, encryptSecret, inForce, newSigningSecret, overlapExpiry } from '../../auth/secrets.js';
 import type { Queryable } from '../../db/client.js';
 import { integrationSigningSecrets } from './webhook.table.js';
 
 /** How long the previous secret keeps signing after a rotation, unless the caller says otherwise. */
 export const DEFAULT_ROTATION_WINDOW_SECONDS = 24 * 60 * 60;
-
-/** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
-export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** Stores a new current secret for the integration and returns it in clear: the only time it is shown. */
 export async function createSigningSecret(tx: Queryable, integration: { id: number; schoolId: number }): Promise<string> {
@@ -33,11 +29,7 @@ export async function rotateSigningSecret(
 ): Promise<string> {
   const mine = eq(integrationSigningSecrets.integrationId, integration.id);
   await tx.delete(integrationSigningSecrets).where(and(mine, lt(integrationSigningSecrets.expiresAt, sql`now()`)));
-  const until = sql`now() + make_interval(secs => ${windowSeconds})`;
-  await tx
-    .update(integrationSigningSecrets)
-    .set({ expiresAt: sql`least(coalesce(${integrationSigningSecrets.expiresAt}, ${until}), ${until})` })
-    .where(mine);
+  await tx.update(integrationSigningSecrets).set({ expiresAt: overlapExpiry(integrationSigningSecrets.expiresAt, windowSeconds) }).where(mine);
   return createSigningSecret(tx, integration);
 }
 
@@ -49,10 +41,7 @@ export async function signingSecretsOf(db: Queryable, integrationIds: number[]):
     .select()
     .from(integrationSigningSecrets)
     .where(
-      and(
-        sql`${integrationSigningSecrets.integrationId} in ${integrationIds}`,
-        or(isNull(integrationSigningSecrets.expiresAt), gt(integrationSigningSecrets.expiresAt, sql`now()`)),
-      ),
+      and(sql`${integrationSigningSecrets.integrationId} in ${integrationIds}`, inForce(integrationSigningSecrets.expiresAt)),
     )
     .orderBy(sql`${integrationSigningSecrets.id} desc`);
   for (const row of rows) bySecret.set(row.integrationId, [...(bySecret.get(row.integrationId) ?? []), decryptSecret(row.secretCiphertext)]);
