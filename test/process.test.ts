@@ -248,7 +248,9 @@ describe.runIf(database.kind === 'postgres')('a database dropped under the servi
       await admin.unsafe(`drop database "${name}" with (force)`);
       // The webhook worker polls every second: four rounds or more fail while we wait.
       await new Promise((r) => setTimeout(r, 4500));
-      const reply = await fetch(`http://127.0.0.1:${port}/schools`, { headers: { authorization: 'Bearer lp_platform_0123456789abcdef' } });
+      const reply = await fetch(`http://127.0.0.1:${port}/schools`, { headers: { authorization: 'Bearer lp_platform_0123456789abcdef' } }).catch((error: Error) => {
+        throw new Error(`the service stopped answering (${error.message}, exit code ${run.child.exitCode}); it wrote:\n${lines().join('\n')}`);
+      });
       expect(reply.status).toBe(500);
       await new Promise((r) => setTimeout(r, 300));
 

@@ -28,6 +28,8 @@ export function replyProblem(sent: Sent, res: Reply): string | null {
     body = JSON.parse(res.text);
   } catch {
     if (sent.face === 'graphql' && res.status === 200 && /html/.test(type)) return null; // the playground
+    // A page for browsers (a REST row with a `page`: the unsubscribe link), asked for by Accept: text/html.
+    if (sent.face === 'rest' && /html/.test(type) && /text\/html/.test(String(sent.headers?.accept ?? '')) && /^<!doctype html>/i.test(res.text)) return null;
     return `answered ${res.status} with a body that is not JSON`;
   }
   if (sent.face === 'rest') {
