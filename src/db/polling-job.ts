@@ -6,6 +6,18 @@ export interface PollingJob {
   stop(): Promise<void>;
 }
 
+/** What every polling worker's options share. */
+export interface PollingOptions {
+  /** How often to look again when the last round found less than a batch. */
+  pollIntervalMs?: number;
+  /** What a round claims at most. */
+  batchSize?: number;
+  /** false: no polling, rounds only through runOnce (tests). Default true. */
+  poll?: boolean;
+  /** Unexpected errors of a round (the database gone); the loop goes on. */
+  onError?: (error: unknown) => void;
+}
+
 /**
  * Runs `round` in a loop: again at once while a round finds a full batch (a backlog), else after
  * `intervalMs`. A failed round is reported to `onError` and the loop goes on. `poll: false` never

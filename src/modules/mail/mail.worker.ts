@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { type PollingJob, pollingJob } from '../../db/polling-job.js';
+import { type PollingJob, pollingJob, type PollingOptions } from '../../db/polling-job.js';
 import { emitEvent } from '../events/events.js';
 import { rowsOf } from '../../db/rows.js';
 import { fromAddress } from './mail.links.js';
@@ -21,22 +21,16 @@ export interface MailLog {
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface MailWorkerOptions {
+/** Rounds every second (pollIntervalMs), 20 mails per round (batchSize). */
+export interface MailWorkerOptions extends PollingOptions {
   /** The SMTP server (default SMTP_URL); none: every due mail is marked `kept` and stays readable in the database. */
   smtpUrl?: string | null;
   /** A nodemailer transport of the caller's instead of smtpUrl's. */
   transport?: Transporter;
   schedule?: readonly number[];
-  /** How often to look for due mails when the last look found none (1 s). */
-  pollIntervalMs?: number;
-  /** Mails claimed per round (20). */
-  batchSize?: number;
   /** How long a claim holds before another instance may take the mail again (2 min). */
   leaseMs?: number;
-  /** false: no polling, rounds only through runOnce (tests). */
-  poll?: boolean;
   logger?: MailLog;
-  onError?: (error: unknown) => void;
 }
 
 /** Its `runOnce` claims what is due, sends it and records the outcome. */

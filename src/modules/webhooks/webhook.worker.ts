@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { decryptSecret } from '../../auth/secrets.js';
 import { config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
-import { type PollingJob, pollingJob } from '../../db/polling-job.js';
+import { type PollingJob, pollingJob, type PollingOptions } from '../../db/polling-job.js';
 import { integrations } from '../integrations/integration.table.js';
 import { notify } from '../notifications/notification.notify.js';
 import { users } from '../users/user.table.js';
@@ -31,25 +31,18 @@ export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5 * SECOND, 5 * 
  */
 export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * HOUR;
 
-export interface WebhookWorkerOptions {
+/** Rounds every second (pollIntervalMs), 20 deliveries sent concurrently per round (batchSize). */
+export interface WebhookWorkerOptions extends PollingOptions {
   /** Delays before attempt 1, 2, ... (ms); its length is the number of attempts. */
   schedule?: readonly number[];
   /** The jitter applied to each delay: ±this fraction (0.2). */
   jitter?: number;
   /** Timeout of one attempt (10 s). */
   timeoutMs?: number;
-  /** How often to look for due deliveries when the last look found none (1 s). */
-  pollIntervalMs?: number;
-  /** Deliveries claimed (and sent concurrently) per round (20). */
-  batchSize?: number;
   /** Allow loopback and private addresses; default WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true in the environment. */
   allowPrivateNetworks?: boolean;
   /** See DEFAULT_DISABLE_AFTER_MS. */
   disableAfterMs?: number;
-  /** false: no polling, rounds run only through runOnce (tests). Default true. */
-  poll?: boolean;
-  /** Unexpected errors of a round (the database gone); the worker goes on. */
-  onError?: (error: unknown) => void;
 }
 
 /** Its `runOnce` claims what is due, sends it and records the outcome. */
