@@ -3,6 +3,8 @@
  * GraphQL root field, where its arguments come from, and how the reply looks. rest/compile.ts
  * turns every row into a parsed and validated operation at start-up; rest/router.ts runs them.
  */
+import type { ErrorCode } from '../errors/codes.js';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type ArgSource =
@@ -11,7 +13,7 @@ export type ArgSource =
   /** A scalar from the merged query and body params (Rails' `params[:name]`). */
   | { from: 'param'; name: string }
   /** The resource hash (`{"school": {...}}`), converted to the argument's input type. */
-  | { from: 'resource'; key: string; optional?: boolean; extra?: string[] }
+  | { from: 'resource'; key: string; optional?: boolean; extra?: string[]; adapt?: Adapt }
   | { from: 'value'; value: unknown }
   /** A request header (its first value): a signed callback's `webhook-signature`. */
   | { from: 'header'; name: string }
@@ -21,10 +23,27 @@ export type ArgSource =
    */
   | { from: 'rawBody'; schema: Record<string, unknown> };
 
+/**
+ * A resource hash written in an older API's form, turned into today's input before it is shaped:
+ * renames and joins (Edools v1's `first_name` + `last_name` → `full_name`) and checks that only the
+ * old form has (`password_confirmation` must match: its problems answer 422 naming the field, as
+ * Rails' `confirmation` did). Keys it returns are read as the input's snake_case fields, as always.
+ */
+export type Adapt = (hash: Record<string, unknown>) => { hash: Record<string, unknown>; problems?: AdaptProblem[] };
+export interface AdaptProblem {
+  /** The field as the client wrote it (`password_confirmation`). */
+  field: string;
+  code: ErrorCode;
+  message?: string;
+}
+
 export const pathParam = (name = 'id', options: { secret?: boolean } = {}): ArgSource => ({ from: 'path', name, ...options });
 export const param = (name: string): ArgSource => ({ from: 'param', name });
-/** `extra` names top-level params merged into the resource (the activity's `exam_questions_attributes`). */
-export const resource = (key: string, options: { optional?: boolean; extra?: string[] } = {}): ArgSource => ({
+/**
+ * `extra` names top-level params merged into the resource (the activity's `exam_questions_attributes`);
+ * `adapt` turns an older form of the hash into today's input (see Adapt).
+ */
+export const resource = (key: string, options: { optional?: boolean; extra?: string[]; adapt?: Adapt } = {}): ArgSource => ({
   from: 'resource',
   key,
   ...options,

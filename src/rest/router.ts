@@ -8,11 +8,11 @@ import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE, numberedPage } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
 import { coerceInput, shapeInput } from './input.js';
-import { payloadStatus, raisedStatus } from '../errors/codes.js';
+import { errorCodes, payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
 import { errorReply, type Refusal, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
-import type { Method, Route } from './route-table.js';
+import type { Adapt, Method, Route } from './route-table.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
@@ -192,6 +192,7 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
           for (const key of source.extra) if (params[key] !== undefined) (raw as Record<string, unknown>)[key] = params[key];
         }
         raw ??= {};
+        if (source.adapt) raw = adapted(source.adapt, raw as Record<string, unknown>);
         break;
       }
     }
@@ -209,6 +210,16 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
     if (shaped !== undefined) variables[name] = shaped;
   }
   return variables;
+}
+
+/** An older form of a resource turned into today's (route-table.ts, Adapt); its own problems are a 422 naming them. */
+function adapted(adapt: Adapt, raw: Record<string, unknown>): Record<string, unknown> {
+  const { hash, problems } = adapt(raw);
+  if (problems?.length) {
+    const rows = problems.map((p) => ({ field: p.field, code: p.code, message: p.message ?? errorCodes[p.code].message }));
+    throw new RestFailure({ code: rows[0].code, rows, status: payloadStatus(problems.map((p) => p.code)) });
+  }
+  return hash;
 }
 
 async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variables: Record<string, unknown>, request: FastifyRequest) {
