@@ -10,8 +10,11 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ArgSource =
   /** A path parameter (`:id`); a secret one (a certificate's code) is `[redacted]` in logs. */
   | { from: 'path'; name: string; secret?: boolean }
-  /** A scalar from the merged query and body params (Rails' `params[:name]`). */
-  | { from: 'param'; name: string }
+  /**
+   * A scalar from the merged query and body params (Rails' `params[:name]`); with `within`, also read
+   * inside that hash when the top level lacks it (Edools v1's `lessons_progress[lesson_id]`).
+   */
+  | { from: 'param'; name: string; within?: string }
   /** The resource hash (`{"school": {...}}`), converted to the argument's input type. */
   | { from: 'resource'; key: string; optional?: boolean; extra?: string[]; adapt?: Adapt }
   | { from: 'value'; value: unknown }
@@ -29,7 +32,11 @@ export type ArgSource =
  * old form has (`password_confirmation` must match: its problems answer 422 naming the field, as
  * Rails' `confirmation` did). Keys it returns are read as the input's snake_case fields, as always.
  */
-export type Adapt = (hash: Record<string, unknown>) => { hash: Record<string, unknown>; problems?: AdaptProblem[] };
+export interface Adapt {
+  apply(hash: Record<string, unknown>): { hash: Record<string, unknown>; problems?: AdaptProblem[] };
+  /** The fields the older form adds to the input's, for the OpenAPI document (`first_name`: a JSON schema). */
+  fields: Record<string, Record<string, unknown>>;
+}
 export interface AdaptProblem {
   /** The field as the client wrote it (`password_confirmation`). */
   field: string;
@@ -38,7 +45,7 @@ export interface AdaptProblem {
 }
 
 export const pathParam = (name = 'id', options: { secret?: boolean } = {}): ArgSource => ({ from: 'path', name, ...options });
-export const param = (name: string): ArgSource => ({ from: 'param', name });
+export const param = (name: string, options: { within?: string } = {}): ArgSource => ({ from: 'param', name, ...options });
 /**
  * `extra` names top-level params merged into the resource (the activity's `exam_questions_attributes`);
  * `adapt` turns an older form of the hash into today's input (see Adapt).

@@ -20,4 +20,6 @@ export const activityRoutes: Route[] = [
   rows.destroy(activity, 'deleteActivity'),
 
   ...rows.resource('/exam_questions/:exam_question_id/exam_question_answers', answer, 'examQuestionAnswer', 'examQuestionAnswers', ofQuestion),
+  // Beyond the spec: the Edools v1 clients read an attempt.
+  rows.show('/exam_answers/:id', 'examAnswer'),
 ];

@@ -1,4 +1,4 @@
-import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 /** The progress lists answer under each parent a school reads them by. */
 const lists = (segment: string, field: string): Route[] => [
@@ -23,6 +23,15 @@ export const progressRoutes: Route[] = [
     path: '/enrollments/:id/activities/:activity_id/attempts',
     field: 'submitActivityAttempt',
     args: { enrollmentId: pathParam('id'), activityId: pathParam('activity_id'), input: resource('attempt', { optional: true }) },
+    reply: 'create',
+  },
+  // Beyond the spec, the Edools v1 clients' name: a lessons progress is a lesson progress; its hash names the lesson.
+  ...lists('lessons_progresses', 'lessonProgresses'),
+  {
+    method: 'POST',
+    path: '/enrollments/:id/lessons_progresses',
+    field: 'recordLessonProgress',
+    args: { enrollmentId: pathParam('id'), lessonId: param('lesson_id', { within: 'lessons_progress' }), input: resource('lessons_progress', { optional: true }) },
     reply: 'create',
   },
   // The code is all it takes to read a person's full name: a secret, kept out of logs.

@@ -6,15 +6,23 @@ const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === undefined
  * Edools v1's `user` hash as today's person input: `first_name` and `last_name` join into `full_name`
  * (a `full_name` given wins), `cpf` is the document, and `password_confirmation` must match `password`.
  */
-export const edoolsUser: Adapt = (user) => {
-  const { first_name: first, last_name: last, cpf, password_confirmation: confirmation, ...rest } = user;
-  const hash: Record<string, unknown> = { ...rest };
-  if (hash.full_name === undefined && (first !== undefined || last !== undefined)) hash.full_name = [text(first), text(last)].filter(Boolean).join(' ');
-  if (hash.document === undefined && cpf !== undefined) hash.document = cpf;
-  const problems: AdaptProblem[] = [];
-  if (confirmation !== undefined && confirmation !== user.password)
-    problems.push({ field: 'password_confirmation', code: 'invalid', message: "doesn't match password" });
-  return { hash, problems };
+export const edoolsUser: Adapt = {
+  fields: {
+    first_name: { type: 'string', description: 'Joined with last_name into full_name (a full_name given wins).' },
+    last_name: { type: 'string' },
+    cpf: { type: 'string', description: 'The document (a document given wins).' },
+    password_confirmation: { type: 'string', description: 'Must match password: 422 naming it otherwise.' },
+  },
+  apply: (user) => {
+    const { first_name: first, last_name: last, cpf, password_confirmation: confirmation, ...rest } = user;
+    const hash: Record<string, unknown> = { ...rest };
+    if (hash.full_name === undefined && (first !== undefined || last !== undefined)) hash.full_name = [text(first), text(last)].filter(Boolean).join(' ');
+    if (hash.document === undefined && cpf !== undefined) hash.document = cpf;
+    const problems: AdaptProblem[] = [];
+    if (confirmation !== undefined && confirmation !== user.password)
+      problems.push({ field: 'password_confirmation', code: 'invalid', message: "doesn't match password" });
+    return { hash, problems };
+  },
 };
 
 /**
