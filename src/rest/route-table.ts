@@ -91,6 +91,11 @@ export interface Route {
    * no script (the page's CSP: http/security.ts); others get the JSON as usual.
    */
   page?: (result: any, request: PageRequest) => { status: number; html: string };
+  /**
+   * A route the Edools v1 clients call that the spec leaves out: how its old names map onto today's
+   * model (`products` → school products). The README's "Routes beyond the spec" table lists these rows.
+   */
+  beyondSpec?: string;
 }
 
 /** What a page may read of its request. */
@@ -157,3 +162,6 @@ export const rows = {
     method, path, field, reply: 'action', ...extra, args: { id: pathParam(), ...extra.args },
   }),
 };
+
+/** Marks rows as routes beyond the spec (Route.beyondSpec), with the note the README shows for them. */
+export const beyondSpec = (note: string, routes: Route[]): Route[] => routes.map((route) => ({ ...route, beyondSpec: note }));

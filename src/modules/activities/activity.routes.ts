@@ -1,4 +1,4 @@
-import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { beyondSpec, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 const activity = '/activities/:id';
 const answer = '/v1/exam_question_answers/:id';
@@ -21,5 +21,5 @@ export const activityRoutes: Route[] = [
 
   ...rows.resource('/exam_questions/:exam_question_id/exam_question_answers', answer, 'examQuestionAnswer', 'examQuestionAnswers', ofQuestion),
   // Beyond the spec: the Edools v1 clients read an attempt.
-  rows.show('/exam_answers/:id', 'examAnswer'),
+  ...beyondSpec('an attempt at an activity', [rows.show('/exam_answers/:id', 'examAnswer')]),
 ];

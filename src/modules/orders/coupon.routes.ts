@@ -1,4 +1,4 @@
-import { pathParam, rows, type Route, value } from '../../rest/route-table.js';
+import { beyondSpec, pathParam, rows, type Route, value } from '../../rest/route-table.js';
 
 const show = '/coupons/:id';
 
@@ -8,10 +8,9 @@ const show = '/coupons/:id';
  * the orders that used a coupon keep naming it, and a deactivated coupon applies to no new order.
  */
 export const couponRoutes: Route[] = [
-  rows.list('/coupons', 'coupons'),
-  rows.list('/products/:id/coupons', 'coupons', { args: { schoolProductId: pathParam() } }),
-  rows.create('/coupons', 'createCoupon', 'coupon', show),
-  rows.show(show, 'coupon'),
-  rows.update(show, 'updateCoupon', 'coupon', show),
-  { method: 'DELETE', path: show, field: 'updateCoupon', args: { id: pathParam(), input: value({ active: false }) }, reply: 'destroy' },
+  ...beyondSpec('coupons', [rows.list('/coupons', 'coupons'), rows.create('/coupons', 'createCoupon', 'coupon', show), rows.show(show, 'coupon'), rows.update(show, 'updateCoupon', 'coupon', show)]),
+  ...beyondSpec('coupons of a school product (a v1 product)', [rows.list('/products/:id/coupons', 'coupons', { args: { schoolProductId: pathParam() } })]),
+  ...beyondSpec('deactivates the coupon (`active: false`): the orders that used it keep naming it', [
+    { method: 'DELETE', path: show, field: 'updateCoupon', args: { id: pathParam(), input: value({ active: false }) }, reply: 'destroy' },
+  ]),
 ];

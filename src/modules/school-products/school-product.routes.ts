@@ -1,4 +1,4 @@
-import { pathParam, rows, type Route } from '../../rest/route-table.js';
+import { beyondSpec, pathParam, rows, type Route } from '../../rest/route-table.js';
 
 const product = '/school_products/:id';
 const topic = '/school_product_topics/:id';
@@ -18,12 +18,16 @@ function edoolsProductRoutes(): Route[] {
   const v1Product = '/products/:id';
   const ofSchool = { args: { schoolId: pathParam() } };
   return [
-    rows.show(v1Product, 'schoolProduct'),
-    rows.update(v1Product, 'updateSchoolProduct', 'product', v1Product),
-    rows.destroy(v1Product, 'deleteSchoolProduct'),
-    rows.list('/schools/:id/products', 'schoolProducts', ofSchool),
-    rows.create('/schools/:id/products', 'createSchoolProduct', 'product', v1Product, ofSchool),
-    rows.list('/schools/:id/school_products', 'schoolProducts', ofSchool),
-    rows.create('/schools/:id/school_products', 'createSchoolProduct', 'school_product', product, ofSchool),
+    ...beyondSpec('a v1 product is a school product (the hash `product`)', [
+      rows.show(v1Product, 'schoolProduct'),
+      rows.update(v1Product, 'updateSchoolProduct', 'product', v1Product),
+      rows.destroy(v1Product, 'deleteSchoolProduct'),
+      rows.list('/schools/:id/products', 'schoolProducts', ofSchool),
+      rows.create('/schools/:id/products', 'createSchoolProduct', 'product', v1Product, ofSchool),
+    ]),
+    ...beyondSpec("school products of the path's school (the caller's: another is 404)", [
+      rows.list('/schools/:id/school_products', 'schoolProducts', ofSchool),
+      rows.create('/schools/:id/school_products', 'createSchoolProduct', 'school_product', product, ofSchool),
+    ]),
   ];
 }

@@ -1,4 +1,4 @@
-import { type Adapt, type AdaptProblem, param, pathParam, resource, type Route } from '../../rest/route-table.js';
+import { type Adapt, type AdaptProblem, beyondSpec, param, pathParam, resource, type Route } from '../../rest/route-table.js';
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v));
 
@@ -34,12 +34,12 @@ function people(segment: string, kind: 'Student' | 'Collaborator'): Route[] {
   const one = kind.charAt(0).toLowerCase() + kind.slice(1);
   const member = `/${segment}/:id`;
   const input = resource('user', { adapt: edoolsUser });
-  return [
+  return beyondSpec(`${kind.toLowerCase()}s, from the v1 \`user\` hash as adapted above; no DELETE (405)`, [
     { method: 'GET', path: `/${segment}`, field: `${one}s`, args: { email: param('email') }, reply: 'list' },
     { method: 'POST', path: `/${segment}`, field: `create${kind}`, args: { input }, reply: 'create', location: member },
     { method: 'GET', path: member, field: one, args: { id: pathParam() }, reply: 'show' },
     { method: ['PUT', 'PATCH'], path: member, field: `update${kind}`, args: { id: pathParam(), input }, reply: 'update', location: member },
-  ];
+  ]);
 }
 
 export const userRoutes: Route[] = [...people('students', 'Student'), ...people('collaborators', 'Collaborator')];
