@@ -141,6 +141,8 @@ describe('isolation between schools and the role matrix, on every route and fiel
       if (!arg) continue;
       const value = valueFor(Draw.seeded(13), arg.type, name, { ids: B, nastiness: 0, complete: true, rest: true });
       if (source.from === 'resource') body[source.key] = value;
+      // A param the operation requires (the lesson of `POST /enrollments/:id/lessons_progresses`) is sent too.
+      if (source.from === 'param' && isNonNullType(arg.type)) body[source.name] = value;
     }
     return body;
   }

@@ -255,7 +255,8 @@ describe('layout', () => {
   // 71 with issue 27: orders ~ enrollments (a paid order enrolls its student; an enrollment names its order).
   // One more: auth-tokens reads privacy's erasures (an erased person gets no credential again).
   // One more with issue 28's drip mail: mail ~ courses (the lessons it announces once released).
-  it('domain modules tie at most 89 pairs by imports', () => {
+  // One more with issue 29's routes beyond the spec: course-classes ~ school-products (a product's classes, `/school_products/:id/school_classes`).
+  it('domain modules tie at most 90 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -266,6 +267,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(89);
+    expect(pairs.size).toBeLessThanOrEqual(90);
   });
 });

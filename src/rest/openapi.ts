@@ -368,7 +368,10 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
     if (source.from === 'resource') {
       const input = getNamedType(arg.type);
       const inputFields = isInputObjectType(input) ? input.getFields() : {};
-      const properties: Record<string, JsonSchema> = { [source.key]: builder.input(arg.type, false) };
+      let hash = builder.input(arg.type, false);
+      // An older form of the hash (route-table.ts, Adapt) takes its own fields besides the input's.
+      if (source.adapt) hash = { allOf: [hash, { type: 'object', properties: source.adapt.fields }] };
+      const properties: Record<string, JsonSchema> = { [source.key]: hash };
       // Extras the input has no field for are dropped by the router, so they are not described.
       for (const extra of source.extra ?? []) {
         const f = inputFields[camel(extra)];

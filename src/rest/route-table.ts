@@ -3,15 +3,20 @@
  * GraphQL root field, where its arguments come from, and how the reply looks. rest/compile.ts
  * turns every row into a parsed and validated operation at start-up; rest/router.ts runs them.
  */
+import type { ErrorCode } from '../errors/codes.js';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type ArgSource =
   /** A path parameter (`:id`); a secret one (a certificate's code) is `[redacted]` in logs. */
   | { from: 'path'; name: string; secret?: boolean }
-  /** A scalar from the merged query and body params (Rails' `params[:name]`). */
-  | { from: 'param'; name: string }
+  /**
+   * A scalar from the merged query and body params (Rails' `params[:name]`); with `within`, also read
+   * inside that hash when the top level lacks it (Edools v1's `lessons_progress[lesson_id]`).
+   */
+  | { from: 'param'; name: string; within?: string }
   /** The resource hash (`{"school": {...}}`), converted to the argument's input type. */
-  | { from: 'resource'; key: string; optional?: boolean; extra?: string[] }
+  | { from: 'resource'; key: string; optional?: boolean; extra?: string[]; adapt?: Adapt }
   | { from: 'value'; value: unknown }
   /** A request header (its first value): a signed callback's `webhook-signature`. */
   | { from: 'header'; name: string }
@@ -21,10 +26,31 @@ export type ArgSource =
    */
   | { from: 'rawBody'; schema: Record<string, unknown> };
 
+/**
+ * A resource hash written in an older API's form, turned into today's input before it is shaped:
+ * renames and joins (Edools v1's `first_name` + `last_name` → `full_name`) and checks that only the
+ * old form has (`password_confirmation` must match: its problems answer 422 naming the field, as
+ * Rails' `confirmation` did). Keys it returns are read as the input's snake_case fields, as always.
+ */
+export interface Adapt {
+  apply(hash: Record<string, unknown>): { hash: Record<string, unknown>; problems?: AdaptProblem[] };
+  /** The fields the older form adds to the input's, for the OpenAPI document (`first_name`: a JSON schema). */
+  fields: Record<string, Record<string, unknown>>;
+}
+export interface AdaptProblem {
+  /** The field as the client wrote it (`password_confirmation`). */
+  field: string;
+  code: ErrorCode;
+  message?: string;
+}
+
 export const pathParam = (name = 'id', options: { secret?: boolean } = {}): ArgSource => ({ from: 'path', name, ...options });
-export const param = (name: string): ArgSource => ({ from: 'param', name });
-/** `extra` names top-level params merged into the resource (the activity's `exam_questions_attributes`). */
-export const resource = (key: string, options: { optional?: boolean; extra?: string[] } = {}): ArgSource => ({
+export const param = (name: string, options: { within?: string } = {}): ArgSource => ({ from: 'param', name, ...options });
+/**
+ * `extra` names top-level params merged into the resource (the activity's `exam_questions_attributes`);
+ * `adapt` turns an older form of the hash into today's input (see Adapt).
+ */
+export const resource = (key: string, options: { optional?: boolean; extra?: string[]; adapt?: Adapt } = {}): ArgSource => ({
   from: 'resource',
   key,
   ...options,
@@ -65,6 +91,11 @@ export interface Route {
    * no script (the page's CSP: http/security.ts); others get the JSON as usual.
    */
   page?: (result: any, request: PageRequest) => { status: number; html: string };
+  /**
+   * A route the Edools v1 clients call that the spec leaves out: how its old names map onto today's
+   * model (`products` → school products). The README's "Routes beyond the spec" table lists these rows.
+   */
+  beyondSpec?: string;
 }
 
 /** What a page may read of its request. */
@@ -131,3 +162,6 @@ export const rows = {
     method, path, field, reply: 'action', ...extra, args: { id: pathParam(), ...extra.args },
   }),
 };
+
+/** Marks rows as routes beyond the spec (Route.beyondSpec), with the note the README shows for them. */
+export const beyondSpec = (note: string, routes: Route[]): Route[] => routes.map((route) => ({ ...route, beyondSpec: note }));

@@ -8,11 +8,11 @@ import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE, numberedPage } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
 import { coerceInput, shapeInput } from './input.js';
-import { payloadStatus, raisedStatus } from '../errors/codes.js';
+import { errorCodes, payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
 import { errorReply, type Refusal, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
-import type { Method, Route } from './route-table.js';
+import type { Adapt, Method, Route } from './route-table.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
@@ -144,7 +144,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     const variables = variablesFor(compiled, params, form, row.mutation, request);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
-    return replyOne(compiled, result, reply);
+    return replyOne(compiled, result, reply, row.paramNames);
   } catch (error) {
     if (error instanceof RestFailure) return sendError(reply, error.refusal);
     // The service's own refusals, and a value the database refused (the input's fault: 400).
@@ -161,9 +161,14 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
     let raw: unknown;
     switch (source.from) {
       case 'path':
-      case 'param':
         raw = params[source.name];
         break;
+      case 'param': {
+        raw = params[source.name];
+        const inside = source.within === undefined ? undefined : params[source.within];
+        if (raw === undefined && typeof inside === 'object' && inside !== null && !Array.isArray(inside)) raw = (inside as Record<string, unknown>)[source.name];
+        break;
+      }
       case 'value':
         raw = source.value;
         break;
@@ -192,6 +197,7 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
           for (const key of source.extra) if (params[key] !== undefined) (raw as Record<string, unknown>)[key] = params[key];
         }
         raw ??= {};
+        if (source.adapt) raw = adapted(source.adapt, raw as Record<string, unknown>);
         break;
       }
     }
@@ -211,6 +217,16 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
   return variables;
 }
 
+/** An older form of a resource turned into today's (route-table.ts, Adapt); its own problems are a 422 naming them. */
+function adapted(adapt: Adapt, raw: Record<string, unknown>): Record<string, unknown> {
+  const { hash, problems } = adapt.apply(raw);
+  if (problems?.length) {
+    const rows = problems.map((p) => ({ field: p.field, code: p.code, message: p.message ?? errorCodes[p.code].message }));
+    throw new RestFailure({ code: rows[0].code, rows, status: payloadStatus(problems.map((p) => p.code)) });
+  }
+  return hash;
+}
+
 async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variables: Record<string, unknown>, request: FastifyRequest) {
   const result = await deps.execute(compiled.document, undefined, ctx, variables);
   if (result.errors?.length) {
@@ -225,7 +241,17 @@ async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variab
 /** A browser asking for a page (its Accept names text/html), not an API client (JSON, anything, nothing). */
 const wantsPage = (accept: string | undefined) => !!accept && /(^|,)\s*text\/html\b/i.test(accept);
 
-function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
+/**
+ * A path parameter merged into the resource (`extra`: the module of `POST /course_modules/:course_module_id/course_contents`)
+ * is a path's id like any other: when the operation finds nothing of the school by it, the reply is a 404, not a 422.
+ */
+function missingPathParent(compiled: CompiledRoute, errors: readonly { field: readonly (string | number)[]; code: string }[], paramNames: string[]): string | null {
+  const merged = compiled.args.flatMap(({ source }) => (source.from === 'resource' ? (source.extra ?? []) : [])).filter((key) => paramNames.includes(key));
+  const error = errors.find((e) => e.code === 'not_found' && merged.includes(restFieldName(e.field)));
+  return error ? restFieldName(error.field) : null;
+}
+
+function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply, paramNames: string[] = []) {
   const { route } = compiled;
   if (route.page && wantsPage(reply.request.headers.accept)) {
     return sendPage(reply, route.page(result, reply.request));
@@ -233,7 +259,11 @@ function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply) {
   const rendered = compiled.render(result);
   let resource: any = rendered;
   if (compiled.shape === 'payload') {
-    if (result.errors.length) return sendError(reply, userErrorsRefusal(result.errors));
+    if (result.errors.length) {
+      const parent = missingPathParent(compiled, result.errors, paramNames);
+      if (parent) return sendError(reply, { code: 'not_found', message: `No record matches ${parent}` });
+      return sendError(reply, userErrorsRefusal(result.errors));
+    }
     // One resource in the payload is the reply; several (the wizard) reply together.
     const keys = compiled.payloadKeys.map(snake);
     resource = keys.length === 1 ? rendered[keys[0]] : Object.fromEntries(keys.map((k) => [k, rendered[k]]));

@@ -6,7 +6,7 @@ import { schoolStatusAccess } from '../auth/school-gate.js';
 import type { SchoolStatus } from '../db/school.table.js';
 import { schoolEvents, schoolTransitions } from '../auth/school-lifecycle.js';
 import { machineRows } from '../modules/orders/order.state.js';
-import { service } from '../service-modules.js';
+import { routes, service } from '../service-modules.js';
 import { personalData } from '../db/personal-data.js';
 import { getTableName } from 'drizzle-orm';
 
@@ -27,6 +27,7 @@ const blocks: Record<string, () => string> = {
   events: eventsTable,
   'error-codes': errorCodesTable,
   'personal-data': personalDataTable,
+  'routes-beyond-spec': beyondSpecTable,
 };
 
 export function renderReadme(current: string): string {
@@ -152,4 +153,12 @@ function personalDataTable(): string {
     });
   const none = personalData.filter((t) => t.relation === 'none').map((t) => `\`${getTableName(t.table)}\``);
   return `| table | export key | on erasure | why |\n|---|---|---|---|\n${rows.join('\n')}\n\nNothing about a person: ${none.join(', ')}.\n`;
+}
+
+/** The routes the Edools v1 clients call beyond the spec (Route.beyondSpec): each with the operation it runs and the old names' mapping. */
+function beyondSpecTable(): string {
+  const rows = routes
+    .filter((r) => r.beyondSpec !== undefined)
+    .map((r) => `| \`${[r.method].flat().join('\\|')} ${r.path}\` | \`${r.field}\` | ${r.beyondSpec} |`);
+  return `| route | runs | mapping |\n|---|---|---|\n${rows.join('\n')}\n`;
 }

@@ -12,6 +12,9 @@ const aliases: Record<string, string> = {
   video: 'images', logo: 'images', image: 'images', channel: 'message_channels',
   // The spec's own misspelling of collaborative discussions, served as an alias.
   collaborative_discurssion: 'collaborative_discussions', collaborative_discurssions: 'collaborative_discussions',
+  // The Edools v1 names of the routes beyond the spec (README, "Routes beyond the spec").
+  students: 'users', collaborators: 'users', product: 'school_products', products: 'school_products',
+  course_content: 'lessons', course_contents: 'lessons', school_classes: 'course_classes', lessons_progresses: 'lesson_progress',
 };
 
 /**

@@ -1,4 +1,4 @@
-import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { beyondSpec, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 const activity = '/activities/:id';
 const answer = '/v1/exam_question_answers/:id';
@@ -20,4 +20,6 @@ export const activityRoutes: Route[] = [
   rows.destroy(activity, 'deleteActivity'),
 
   ...rows.resource('/exam_questions/:exam_question_id/exam_question_answers', answer, 'examQuestionAnswer', 'examQuestionAnswers', ofQuestion),
+  // Beyond the spec: the Edools v1 clients read an attempt.
+  ...beyondSpec('an attempt at an activity', [rows.show('/exam_answers/:id', 'examAnswer')]),
 ];

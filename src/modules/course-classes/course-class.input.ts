@@ -22,4 +22,6 @@ export class CourseClassInput {
 export class CourseClassesArgs extends ConnectionArgs {
   @Field(() => ID, { nullable: true, description: 'Only the classes of this course (404 for a course of another school).' })
   courseId?: string | null;
+  @Field(() => ID, { nullable: true, description: "Only the classes of this school product's courses, directly or through its paths (404 for a product of another school)." })
+  schoolProductId?: string | null;
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { and, eq, ne, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { inSchool, oneSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
@@ -11,7 +11,9 @@ import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.j
 import { lockOwned } from '../../graphql/owned.js';
 import { paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
+import { courseRanks } from '../../content/order.js';
 import { courseById } from '../courses/course.loaders.js';
+import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { courses } from '../courses/course.table.js';
 import { CourseClassesArgs, CourseClassInput } from './course-class.input.js';
 import { courseClassById } from './course-class.loaders.js';
@@ -78,14 +80,20 @@ export class CourseClassResolver {
     return row;
   }
 
-  @Query(() => CourseClassConnection, { description: 'Course classes of the school, or of one course.' })
+  @Query(() => CourseClassConnection, { description: 'Course classes of the school, of one course, or of the courses of one school product.' })
   async courseClasses(@Args(() => CourseClassesArgs) args: CourseClassesArgs, @Ctx() ctx: Context) {
     let ofCourse: SQL | undefined;
     if (args.courseId !== undefined && args.courseId !== null) {
       const course = await findOr404(ctx, courseById, parseId(args.courseId, 'Course'), 'Course');
       ofCourse = eq(courseClasses.courseId, course.id);
     }
-    return paginate(ctx, courseClasses, and(inSchool(ctx, courseClasses.schoolId), ofCourse), args);
+    let ofProduct: SQL | undefined;
+    if (args.schoolProductId !== undefined && args.schoolProductId !== null) {
+      const product = await findOr404(ctx, schoolProductById, parseId(args.schoolProductId, 'SchoolProduct'), 'SchoolProduct');
+      const ranks = courseRanks(ctx.db, [product.id]);
+      ofProduct = inArray(courseClasses.courseId, ctx.db.select({ id: ranks.id }).from(ranks));
+    }
+    return paginate(ctx, courseClasses, and(inSchool(ctx, courseClasses.schoolId), ofCourse, ofProduct), args);
   }
 
   @Mutation(() => CourseClassPayload, { description: 'Creates a class of a course; main: true makes it the main class of the course.' })

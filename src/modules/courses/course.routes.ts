@@ -1,4 +1,4 @@
-import { ofEnrollment, ofSchoolProduct, param, pathParam, rows, type Route } from '../../rest/route-table.js';
+import { beyondSpec, ofEnrollment, ofSchoolProduct, param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 const course = '/courses/:id';
 const courseModule = '/course_modules/:id';
@@ -41,4 +41,15 @@ export const courseRoutes: Route[] = [
   rows.create('/lessons', 'createLesson', 'lesson', lesson),
   // The spec lists update and destroy at the singular path; the plural twins answer too.
   ...['/lesson/:id', lesson].flatMap((path) => [rows.update(path, 'updateLesson', 'lesson', lesson), rows.destroy(path, 'deleteLesson')]),
+
+  // Beyond the spec, the Edools v1 clients' name: a course content is a lesson (its hash is `course_content`).
+  ...beyondSpec('a v1 course content is a lesson (the hash `course_content`)', [
+    rows.list('/course_modules/:course_module_id/course_contents', 'lessons', { args: { courseModuleId: pathParam('course_module_id') } }),
+    rows.create('/course_modules/:course_module_id/course_contents', 'createLesson', 'course_content', '/course_contents/:id', {
+      args: { input: resource('course_content', { extra: ['course_module_id'] }) },
+    }),
+    rows.show('/course_contents/:id', 'lesson'),
+    rows.update('/course_contents/:id', 'updateLesson', 'course_content', '/course_contents/:id'),
+    rows.destroy('/course_contents/:id', 'deleteLesson'),
+  ]),
 ];

@@ -1,9 +1,11 @@
-import { pathParam, rows, type Route } from '../../rest/route-table.js';
+import { beyondSpec, pathParam, rows, type Route } from '../../rest/route-table.js';
 
 const show = '/host_credentials/:id';
 const ofLibrary = { args: { libraryId: pathParam('library_id') } };
 
 export const libraryRoutes: Route[] = [
+  // Beyond the spec: the Edools v1 clients' category routes.
+  ...beyondSpec('categories', rows.resource('/categories', '/categories/:id', 'category', 'categories')),
   rows.list('/libraries/:library_id/host_credentials', 'hostCredentials', ofLibrary),
   rows.create('/libraries/:library_id/host_credentials', 'createHostCredential', 'host_credential', show, ofLibrary),
   // The spec lists show at the plural path and update and destroy at the singular one; the twins answer too.

@@ -47,6 +47,11 @@ export class PaymentOptionsArgs extends ConnectionArgs {
 }
 
 @ArgsType()
+export class CouponsArgs extends ConnectionArgs {
+  @Field(() => ID, { nullable: true, description: "Only this school product's coupons (404 for a product of another school)." }) schoolProductId?: string | null;
+}
+
+@ArgsType()
 export class CouponTokensArgs extends ConnectionArgs {
   @Field(() => ID, { nullable: true }) couponId?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'true: used tokens only; false: unused only.' }) used?: boolean | null;

@@ -4,7 +4,7 @@ import { and, isNotNull, isNull } from 'drizzle-orm';
 import { Resolver } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
 import type { Queryable } from '../../db/client.js';
-import { filterIdMatch } from '../../graphql/filters.js';
+import { filterIdMatch, rowMatch } from '../../graphql/filters.js';
 import { given } from '../../graphql/ids.js';
 import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { existingId } from '../../graphql/references.js';
@@ -14,7 +14,7 @@ import { Checks } from '../../graphql/validation.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
-import { CouponInput, CouponTokenInput, CouponTokensArgs, GatewayCredentialInput, PaymentOptionInput, PaymentOptionsArgs } from './billing.input.js';
+import { CouponInput, CouponsArgs, CouponTokenInput, CouponTokensArgs, GatewayCredentialInput, PaymentOptionInput, PaymentOptionsArgs } from './billing.input.js';
 import {
   Coupon,
   CouponToken,
@@ -71,6 +71,8 @@ export class CouponResolver extends resourceResolver({
   type: Coupon,
   byId: couponById,
   columns: (tx, input: CouponInput, { schoolId, current }) => couponValues(tx, schoolId, input, current),
+  listArgs: CouponsArgs,
+  listWhere: (ctx, args: CouponsArgs) => rowMatch(ctx, coupons.schoolProductId, schoolProductById, args.schoolProductId, 'SchoolProduct'),
   omit: ['delete'],
 }) {}
 

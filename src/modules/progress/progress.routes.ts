@@ -1,4 +1,4 @@
-import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { beyondSpec, param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 /** The progress lists answer under each parent a school reads them by. */
 const lists = (segment: string, field: string): Route[] => [
@@ -25,6 +25,17 @@ export const progressRoutes: Route[] = [
     args: { enrollmentId: pathParam('id'), activityId: pathParam('activity_id'), input: resource('attempt', { optional: true }) },
     reply: 'create',
   },
+  // Beyond the spec, the Edools v1 clients' name: a lessons progress is a lesson progress; its hash names the lesson.
+  ...beyondSpec('a v1 lessons progress is a lesson progress', lists('lessons_progresses', 'lessonProgresses')),
+  ...beyondSpec('records a lesson progress: the lesson is `lesson_id` (in the `lessons_progress` hash or beside it)', [
+    {
+      method: 'POST',
+      path: '/enrollments/:id/lessons_progresses',
+      field: 'recordLessonProgress',
+      args: { enrollmentId: pathParam('id'), lessonId: param('lesson_id', { within: 'lessons_progress' }), input: resource('lessons_progress', { optional: true }) },
+      reply: 'create',
+    },
+  ]),
   // The code is all it takes to read a person's full name: a secret, kept out of logs.
   { method: 'GET', path: '/certificates/:code', field: 'certificate', args: { code: pathParam('code', { secret: true }) }, reply: 'show', public: true },
 ];

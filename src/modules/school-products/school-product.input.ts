@@ -51,4 +51,6 @@ export class SchoolProductTopicInput {
 @ArgsType()
 export class SchoolProductsArgs extends ConnectionArgs {
   @Field(() => Boolean, { nullable: true }) published?: boolean | null;
+  @Field(() => ID, { nullable: true, description: "The school's id as a path names it (`/schools/:id/products`): the caller's school, else 404." })
+  schoolId?: string | null;
 }

@@ -5,6 +5,8 @@ import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
+import { notFound } from '../../graphql/errors.js';
+import { rowMatch } from '../../graphql/filters.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate } from '../../graphql/mutation.js';
@@ -102,14 +104,21 @@ export class SchoolProductResolver {
   }
 
   @Query(() => SchoolProductConnection)
-  schoolProducts(@Args(() => SchoolProductsArgs) args: SchoolProductsArgs, @Ctx() ctx: Context) {
+  async schoolProducts(@Args(() => SchoolProductsArgs) args: SchoolProductsArgs, @Ctx() ctx: Context) {
     const published = args.published === undefined || args.published === null ? undefined : eq(schoolProducts.published, args.published);
-    return paginate(ctx, schoolProducts, and(inSchool(ctx, schoolProducts.schoolId), published), args);
+    const ofSchool = await rowMatch(ctx, schoolProducts.schoolId, schoolById, args.schoolId, 'School');
+    return paginate(ctx, schoolProducts, and(inSchool(ctx, schoolProducts.schoolId), published, ofSchool), args);
   }
 
   @Mutation(() => SchoolProductPayload)
-  createSchoolProduct(@Arg('input', () => SchoolProductInput) input: SchoolProductInput, @Ctx() ctx: Context) {
+  createSchoolProduct(
+    @Arg('input', () => SchoolProductInput) input: SchoolProductInput,
+    @Ctx() ctx: Context,
+    @Arg('schoolId', () => ID, { nullable: true, description: "The school's id as a path names it (`/schools/:id/products`): the school written to, else 404." })
+    pathSchoolId?: string | null,
+  ) {
     const schoolId = writeSchool(ctx);
+    if (pathSchoolId !== undefined && pathSchoolId !== null && parseId(pathSchoolId, 'School') !== schoolId) throw notFound('School');
     return mutate(ctx, 'schoolProduct', async (tx) => {
       const checked = await checkProduct(tx, schoolId, input);
       const [row] = await tx
