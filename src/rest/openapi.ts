@@ -17,6 +17,7 @@ import { DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from '../graphql/pagination.js';
 import { compileRoute, type CompiledRoute, restFields } from './compile.js';
 import { camel, snake } from './names.js';
 import { exampleOf } from './openapi-examples.js';
+import { operationNames, tagsOf } from './openapi-names.js';
 import type { Method, Route } from './route-table.js';
 
 /**
@@ -180,36 +181,6 @@ interface Entry {
   choice: string;
 }
 
-const pascal = (s: string) => camel(s.replace(/[^A-Za-z0-9_]+/g, '_')).replace(/^_*([a-z])/, (_, c: string) => c.toUpperCase()).replace(/_/g, '');
-
-/** `updateSchool`, or with the method and/or path that tell its rows apart (`updateSchoolPutSchoolById`). */
-function operationIds(entries: Entry[]): Map<Entry, string> {
-  const groups = new Map<string, Entry[]>();
-  for (const e of entries) groups.set(e.compiled.route.field, [...(groups.get(e.compiled.route.field) ?? []), e]);
-  const ids = new Map<Entry, string>();
-  const used = new Set<string>();
-  for (const [field, group] of groups) {
-    const methods = new Set(group.map((e) => e.method)).size > 1;
-    const paths = new Set(group.map((e) => e.key)).size > 1;
-    for (const e of group) {
-      let id = field;
-      if (group.length > 1 && methods) id += pascal(e.method.toLowerCase());
-      if (group.length > 1 && paths)
-        id += e.key
-          .replace(/\{([^}]+)\}/g, 'by_$1')
-          .split(/[/?=&]+/)
-          .filter(Boolean)
-          .map(pascal)
-          .join('');
-      let unique = id;
-      for (let n = 2; used.has(unique); n++) unique = `${id}${n}`;
-      used.add(unique);
-      ids.set(e, unique);
-    }
-  }
-  return ids;
-}
-
 export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[]): object {
   const builder = new Builder(schema);
 
@@ -243,14 +214,18 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[]): o
     }
   }
 
-  const ids = operationIds([...groups.values()].map((g) => g[0]));
+  const leads = [...groups.values()].map((g) => g[0]);
+  const named = new Map(leads.map((e) => [e, { method: e.method, key: e.key, route: e.compiled.route }]));
+  const names = operationNames([...named.values()]);
+  const tags = tagsOf(leads.map((e) => e.key));
   const paths = new Map<string, Map<Method, Operation>>();
   for (const group of groups.values()) {
     const [lead] = group;
     const ops = paths.get(lead.key) ?? new Map<Method, Operation>();
     paths.set(lead.key, ops);
-    const id = ids.get(lead)!;
-    const choices = group.map((entry) => ({ entry, op: operation(builder, entry, id) }));
+    const naming = { ...names.get(named.get(lead)!)!, tag: tags.get(lead.key)! };
+    // A choice's own name is the lead's: the one operation the choices make.
+    const choices = group.map((entry) => ({ entry, op: operation(builder, entry, naming) }));
     ops.set(lead.method, choices.length === 1 ? choices[0].op : mergeChoices(choices));
   }
 
@@ -322,6 +297,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[]): o
       { url: '/v1', description: 'This service, version 1 named in the path.' },
     ],
     security: [{ bearer: [] }],
+    tags: tagList(leads, tags),
     paths: byKey(
       [...paths].map(([key, ops]) => [
         key,
@@ -332,7 +308,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[]): o
   };
 }
 
-function operation(builder: Builder, entry: Entry, operationId: string): Operation {
+function operation(builder: Builder, entry: Entry, naming: { operationId: string; summary: string; tag: string }): Operation {
   const { compiled, field } = entry;
   const { route } = compiled;
   const parameters: JsonSchema[] = [];
@@ -384,9 +360,9 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
   // A body read raw (a signed callback) is JSON only: its bytes are what the signature covers.
   const raw = compiled.args.find((a) => a.source.from === 'rawBody')?.source;
   const op: Operation = {
-    operationId,
-    tags: [resourceName(entry)],
-    summary: `${entry.operation === 'query' ? 'Query' : 'Mutation'}.${route.field}`,
+    operationId: naming.operationId,
+    tags: [naming.tag],
+    summary: naming.summary,
     ...(field.description ? { description: field.description } : {}),
     'x-graphql-field': route.field,
   };
@@ -410,7 +386,25 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
   return op;
 }
 
-/** The GraphQL type of the object a row replies with (its tag): the payload's first resource, a connection's node. */
+/** Each tag, described by the paths it groups and the resources its operations reply with. */
+function tagList(entries: Entry[], tags: Map<string, string>): { name: string; description: string }[] {
+  const byTag = new Map<string, { prefixes: Set<string>; types: Set<string> }>();
+  for (const entry of entries) {
+    const name = tags.get(entry.key)!;
+    const tag = byTag.get(name) ?? { prefixes: new Set(), types: new Set() };
+    byTag.set(name, tag);
+    tag.prefixes.add(`/${entry.key.split('/').filter(Boolean)[0] ?? ''}`);
+    tag.types.add(resourceName(entry));
+  }
+  return [...byTag]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, { prefixes, types }]) => ({
+      name,
+      description: `The operations under ${[...prefixes].sort().map((p) => `\`${p}\``).join(' and ')}; they reply with ${[...types].sort().map((t) => `\`${t}\``).join(', ')}.`,
+    }));
+}
+
+/** The GraphQL type of the object a row replies with (a tag's description names them): the payload's first resource, a connection's node. */
 function resourceName({ compiled, field }: Entry): string {
   let type = getNamedType(field.type);
   if (compiled.shape === 'payload') type = getNamedType((type as GraphQLObjectType).getFields()[compiled.payloadKeys[0]].type);
@@ -492,9 +486,9 @@ function mergeChoices(choices: Choice[]): Operation {
   const variants = choices.filter((c) => c.entry.choice);
   const op: Operation = { ...lead.op };
   // What a choice does: the same field with a path parameter read otherwise, or another field.
-  const what = ({ entry, op: o }: Choice) => {
+  const what = ({ entry }: Choice) => {
     const renamed = entry.rowNames.map((n, i) => [lead.entry.keyNames[i], n]).filter(([k, n]) => k !== n);
-    if (entry.compiled.route.field !== lead.entry.compiled.route.field || !renamed.length) return `runs ${o.summary}`;
+    if (entry.compiled.route.field !== lead.entry.compiled.route.field || !renamed.length) return `runs \`${entry.compiled.route.field}\``;
     return `reads ${renamed.map(([k, n]) => `\`{${k}}\` as the ${n}`).join(' and ')}`;
   };
 
@@ -522,7 +516,7 @@ function mergeChoices(choices: Choice[]): Operation {
       name,
       in: 'query',
       required: !plain,
-      description: `Chooses the operation: ${runs}${plain ? `; without it, ${lead.op.summary}` : ''}.`,
+      description: `Chooses the operation: ${runs}${plain ? `; without it, runs \`${lead.entry.compiled.route.field}\`` : ''}.`,
       schema: { type: 'string', enum: [...new Set(values)] },
     });
   }

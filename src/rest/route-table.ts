@@ -96,6 +96,12 @@ export interface Route {
    * model (`products` → school products). The README's "Routes beyond the spec" table lists these rows.
    */
   beyondSpec?: string;
+  /**
+   * The OpenAPI document's name and one-sentence summary of the operation, where the ones derived
+   * from its method and path (rest/openapi-names.ts) do not read well.
+   */
+  operationId?: string;
+  summary?: string;
 }
 
 /** What a page may read of its request. */
@@ -111,7 +117,7 @@ export const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') }
  * Row builders for the usual shapes, one line each. `location` is the show path (`/courses/:id`);
  * `args` adds or overrides arguments (a parent from the path: `{ courseId: pathParam('course_id') }`).
  */
-type Extra = Partial<Pick<Route, 'when' | 'wrap' | 'public' | 'createdFlag' | 'page'>> & { args?: Record<string, ArgSource> };
+type Extra = Partial<Pick<Route, 'when' | 'wrap' | 'public' | 'createdFlag' | 'page' | 'operationId' | 'summary'>> & { args?: Record<string, ArgSource> };
 /** The scope argument a path's prefix names: a school product's or an enrollment's, or none. */
 function scopeOfPath(path: string): Extra {
   if (path.startsWith('/school_products/:school_product_id/')) return ofSchoolProduct;

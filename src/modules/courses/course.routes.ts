@@ -32,7 +32,9 @@ export const courseRoutes: Route[] = [
   rows.create('/courses', 'createCourse', 'course', course),
   rows.update(course, 'updateCourse', 'course', course),
   rows.destroy(course, 'deleteCourse'),
-  { method: 'POST', path: '/courses/:id/duplicate', field: 'duplicateCourse', args: { id: pathParam() }, reply: 'create', location: course },
+  { method: 'POST', path: '/courses/:id/duplicate', field: 'duplicateCourse', args: { id: pathParam() }, reply: 'create', location: course,
+    // Not a course created in a collection of the course's own: named for what it does.
+    operationId: 'duplicateCourse', summary: 'Duplicate a course' },
 
   rows.create('/courses/:course_id/course_modules', 'createCourseModule', 'course_module', courseModule, { args: { courseId: pathParam('course_id') } }),
   rows.update(courseModule, 'updateCourseModule', 'course_module', courseModule),

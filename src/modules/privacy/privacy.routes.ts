@@ -5,6 +5,6 @@ const userId = { userId: pathParam('id') };
 
 export const privacyRoutes: Route[] = [
   // The export document itself (JSON), and the erasure's record (200: what was done, or that it was done already).
-  { method: 'GET', path, field: 'exportPerson', reply: 'show', args: userId },
+  { method: 'GET', path, field: 'exportPerson', reply: 'show', args: userId, operationId: 'exportPerson', summary: 'Export what the school holds about a person' },
   { method: 'DELETE', path, field: 'erasePerson', reply: 'action', args: userId },
 ];
