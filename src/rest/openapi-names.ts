@@ -114,10 +114,10 @@ export function operationNames(operations: NamedOperation[]): Map<NamedOperation
     const id = `${op.key} ${op.route.field}`;
     methods.set(id, [...(methods.get(id) ?? []), op.method].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
   }
-  const derived = new Map(
+  const derived = new Map<NamedOperation, Naming>(
     operations.map((op) => {
       const own = derive(op, methods.get(`${op.key} ${op.route.field}`)!);
-      return [op, { operationId: op.route.operationId ?? own.operationId, summary: op.route.summary ?? own.summary }] as const;
+      return [op, { operationId: op.route.operationId ?? own.operationId, summary: op.route.summary ?? own.summary }];
     }),
   );
   const byId = new Map<string, NamedOperation[]>();

@@ -14,6 +14,8 @@ import { renderReadmeFile } from './readme-tables.js';
 export const artifacts = {
   graphql: { file: 'schema/schema.graphql', render: renderGraphqlSdl },
   openapi: { file: 'schema/openapi.json', render: renderOpenApi },
+  /** The REST description as TypeScript types (openapi-typescript), for a typed client (openapi-fetch). */
+  openapiTypes: { file: 'schema/openapi-types.d.ts', render: renderOpenApiTypes },
   /** The README's role matrix and school lifecycle tables, between their markers. */
   readme: { file: 'README.md', render: async () => renderReadmeFile(artifactPath('README.md')) },
   /** The schema's introspection as types, for the tests' typed GraphQL documents (gql.tada). */
@@ -35,6 +37,12 @@ export async function renderGraphqlEnv(): Promise<string> {
 /** The OpenAPI description of the REST layer, as 2-space JSON. */
 export async function renderOpenApi(): Promise<string> {
   return `${JSON.stringify(buildOpenApi(await appSchema(), routes), null, 2)}\n`;
+}
+
+/** openapi-typescript's types of the OpenAPI document the code renders (what its CLI writes for schema/openapi.json). */
+export async function renderOpenApiTypes(): Promise<string> {
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
+  return astToString(await openapiTS(JSON.parse(await renderOpenApi())));
 }
 
 /** An artifact's absolute path, relative to the project root. */
