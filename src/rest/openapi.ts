@@ -173,7 +173,6 @@ interface Entry {
   method: Method;
   compiled: CompiledRoute;
   field: GraphQLField<unknown, unknown>;
-  operation: 'query' | 'mutation';
   /** The row's own names of the positional path parameters, and the names the path key uses. */
   rowNames: string[];
   keyNames: string[];
@@ -209,7 +208,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: readonly Route[]): o
       const other = group.find((e) => e.choice === choice);
       if (other) throw new Error(`OpenAPI: rows ${other.compiled.route.field} and ${route.field} both answer ${method} ${key}${choice ? `?${choice}` : ''}`);
       // The plain row (no `when`) leads its group: its operationId, summary and parameter names.
-      const entry: Entry = { key, method, compiled, field, operation: queryField ? 'query' : 'mutation', rowNames: names, keyNames, choice };
+      const entry: Entry = { key, method, compiled, field, rowNames: names, keyNames, choice };
       groups.set(`${method} ${key}`, choice ? [...group, entry] : [entry, ...group]);
     }
   }
