@@ -1,5 +1,6 @@
 import {
   getNamedType,
+  getNullableType,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLNamedType,
@@ -370,7 +371,12 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
       const inputFields = isInputObjectType(input) ? input.getFields() : {};
       let hash = builder.input(arg.type, false);
       // An older form of the hash (route-table.ts, Adapt) takes its own fields besides the input's.
-      if (source.adapt) hash = { allOf: [hash, { type: 'object', properties: source.adapt.fields }] };
+      if (source.adapt) {
+        const older = { type: 'object', properties: source.adapt.fields };
+        // A list body (the onboarding batch) adapts each item.
+        const list = getNullableType(arg.type);
+        hash = isListType(list) ? { type: 'array', items: { allOf: [builder.input(list.ofType, false), older] } } : { allOf: [hash, older] };
+      }
       const properties: Record<string, JsonSchema> = { [source.key]: hash };
       // Extras the input has no field for are dropped by the router, so they are not described.
       for (const extra of source.extra ?? []) {

@@ -55,14 +55,17 @@ function byCode(ctx: Context, code: string): SQL {
   return eq(enrollments.code, code);
 }
 
-/** Inserts checked enrollments (one statement for all), links their classes and emits their events. */
-async function createEnrollmentRows(tx: Queryable, ctx: Context, schoolId: number, inputs: EnrollmentInput[], batch: boolean) {
+/**
+ * Inserts checked enrollments (one statement for all), links their classes and emits their events.
+ * `place` names where the i-th input's problems go (the batch: `enrollments.<i>`; onboarding: `students.<i>.enrollments.<j>`).
+ */
+export async function createEnrollmentRows(tx: Queryable, ctx: Context, schoolId: number, inputs: EnrollmentInput[], place: (root: Checks, i: number) => Checks) {
   const root = new Checks();
   const checked = await checkEnrollments(
     tx,
     ctx,
     schoolId,
-    inputs.map((input, i) => ({ input, checks: batch ? root.nested('enrollments', i) : root })),
+    inputs.map((input, i) => ({ input, checks: place(root, i) })),
   );
   root.throwIfAny();
   const inserted = await tx
@@ -152,7 +155,7 @@ export class EnrollmentResolver {
   @Mutation(() => EnrollmentPayload, { description: 'Enrolls the student of a registration in a school product.' })
   createEnrollment(@Arg('input', () => EnrollmentInput) input: EnrollmentInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'enrollment', async (tx) => (await createEnrollmentRows(tx, ctx, schoolId, [input], false))[0]);
+    return mutate(ctx, 'enrollment', async (tx) => (await createEnrollmentRows(tx, ctx, schoolId, [input], (root) => root))[0]);
   }
 
   @Mutation(() => EnrollmentsPayload, {
@@ -162,7 +165,7 @@ export class EnrollmentResolver {
     const schoolId = writeSchool(ctx);
     if (inputs.length === 0) throw new AppError('bad_request', 'Give at least one enrollment', ['enrollments']);
     if (inputs.length > MAX_BATCH) throw new AppError('bad_request', `A batch holds at most ${MAX_BATCH} enrollments`, ['enrollments']);
-    return mutate(ctx, 'enrollments', (tx) => createEnrollmentRows(tx, ctx, schoolId, inputs, true));
+    return mutate(ctx, 'enrollments', (tx) => createEnrollmentRows(tx, ctx, schoolId, inputs, (root, i) => root.nested('enrollments', i)));
   }
 
   @Mutation(() => EnrollmentPayload, { description: 'Updates an enrollment named by id or by code (give one); the result must be valid as a whole.' })

@@ -1,4 +1,5 @@
 import { param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { edoolsUser } from '../users/user.routes.js';
 
 const show = '/enrollments/:id';
 const byCode = { find_by: 'code' };
@@ -24,6 +25,9 @@ export const enrollmentRoutes: Route[] = [
   rows.create('/enrollments', 'createEnrollment', 'enrollment', show),
   // The batch replies 201 with the array of created enrollments (no Location: there are several).
   { method: 'POST', path: '/enrollments/batch', field: 'createEnrollments', args: { inputs: resource('enrollments') }, reply: 'create' },
+  // Bulk onboarding: `{"students": [{first_name, last_name, email, enrollments: [...]}, ...]}` (each the v1 `user` hash);
+  // 201 with the array of created students, all or none.
+  { method: 'POST', path: '/students/batch', field: 'createStudents', args: { inputs: resource('students', { adapt: edoolsUser }) }, reply: 'create' },
 
   {
     method: ['PUT', 'PATCH'],

@@ -13,7 +13,7 @@ import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { users } from './user.table.js';
 import { AdminTypes, CollaboratorTypes, PersonInput, StudentTypes, type UserKind } from './user.type.js';
-import { enqueueInvitation } from '../mail/mail.enqueue.js';
+import { enqueueInvitations } from '../mail/mail.enqueue.js';
 import { personalDataErasures } from '../privacy/privacy.table.js';
 
 uniqueConstraintField('users_school_id_email_key', 'email');
@@ -25,14 +25,17 @@ export class PeopleArgs extends ConnectionArgs {
 
 const MIN_PASSWORD = 8;
 
-async function personValues(input: PersonInput, creating: boolean) {
-  const checks = new Checks();
+/** Adds the problems of a person's input to `checks` (a batch passes each person's own collector). */
+export function checkPerson(checks: Checks, input: PersonInput, creating: boolean): void {
   if (creating) checks.required('fullName', input.fullName).required('email', input.email);
   else checks.notCleared('fullName', input.fullName).notCleared('email', input.email);
   if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD)
     checks.add('password', 'too_short', undefined, MIN_PASSWORD);
   if (input.locale && !/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(input.locale.trim())) checks.add('locale', 'invalid', 'is not a language tag (pt-BR, en, es)');
-  checks.throwIfAny();
+}
+
+/** The columns a checked person input writes (e-mail lower-cased, password hashed). */
+export async function personColumns(input: PersonInput): Promise<Partial<typeof users.$inferInsert>> {
   const values: Partial<typeof users.$inferInsert> = {};
   if (input.fullName) values.fullName = input.fullName.trim();
   if (input.email) values.email = input.email.trim().toLowerCase();
@@ -41,6 +44,13 @@ async function personValues(input: PersonInput, creating: boolean) {
   if (input.phone !== undefined) values.phone = input.phone;
   if (input.locale !== undefined) values.locale = input.locale?.trim() || null;
   return values;
+}
+
+async function personValues(input: PersonInput, creating: boolean) {
+  const checks = new Checks();
+  checkPerson(checks, input, creating);
+  checks.throwIfAny();
+  return personColumns(input);
 }
 
 /**
@@ -83,7 +93,7 @@ function peopleResolver(kind: UserKind, types: typeof StudentTypes) {
           .values({ ...values, fullName: values.fullName!, email: values.email!, schoolId, type: kind })
           .returning();
         // The invitation: a welcome with a set-password link (an essential mail, sent whatever the settings).
-        await enqueueInvitation(tx, { schoolId, userId: row.id }, ctx.now());
+        await enqueueInvitations(tx, schoolId, [row.id], ctx.now());
         return row;
       });
     }

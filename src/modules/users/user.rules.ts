@@ -18,10 +18,13 @@ export function ownUserFor(ctx: Context, operation: string): number | null {
 const PASSWORD_MANAGERS = new Set(['platform', 'admin']);
 
 /** A password is set only by the person itself or by a manager: a 403 naming `password` otherwise. */
-export function checkPasswordChange(ctx: Context, password: string | null | undefined, targetUserId: number | null): void {
+export function checkPasswordChange(ctx: Context, password: string | null | undefined, targetUserId: number | null, checks?: Checks): void {
   if (password === undefined || password === null) return;
   const credential = ctx.credential;
   const self = targetUserId !== null && credential?.userId === targetUserId;
   if (credential && (PASSWORD_MANAGERS.has(credential.role) || self)) return;
-  new Checks().add('password', 'forbidden', "is set only by the person or by the school's admin").throwIfAny();
+  // Given a collector (a batch), the problem joins the others; alone it is thrown at once.
+  const into = checks ?? new Checks();
+  into.add('password', 'forbidden', "is set only by the person or by the school's admin");
+  if (!checks) into.throwIfAny();
 }
