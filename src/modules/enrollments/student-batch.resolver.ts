@@ -7,12 +7,11 @@ import { AppError, domainErrorType, type UserError } from '../../graphql/errors.
 import { mutate } from '../../graphql/mutation.js';
 import { Checks } from '../../graphql/validation.js';
 import { enqueueInvitations } from '../mail/mail.enqueue.js';
-import { checkPerson, personColumns } from '../users/user.resolver.js';
-import { checkPasswordChange } from '../users/user.rules.js';
+import { checkPasswordChange, checkPerson, personColumns } from '../users/user.rules.js';
 import { users } from '../users/user.table.js';
 import { PersonInput, StudentTypes } from '../users/user.type.js';
 import { EnrollmentInput } from './enrollment.input.js';
-import { createEnrollmentRows, MAX_BATCH } from './enrollment.resolver.js';
+import { createEnrollmentRows, MAX_BATCH } from './enrollment.write.js';
 import { registrations } from './enrollment.table.js';
 
 @InputType({ description: "A person to onboard: createStudent's fields, and the school products to enroll them in." })

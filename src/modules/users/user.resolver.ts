@@ -2,9 +2,8 @@ import 'reflect-metadata';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { Arg, Args, ArgsType, Ctx, Field, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLEmailAddress } from 'graphql-scalars';
-import { hashPassword } from '../../auth/password.js';
 import { inSchool, writeSchool } from '../../auth/tenancy.js';
-import { checkPasswordChange, ownUserFor } from './user.rules.js';
+import { checkPasswordChange, checkPerson, ownUserFor, personColumns } from './user.rules.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
@@ -21,29 +20,6 @@ uniqueConstraintField('users_school_id_email_key', 'email');
 @ArgsType()
 export class PeopleArgs extends ConnectionArgs {
   @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
-}
-
-const MIN_PASSWORD = 8;
-
-/** Adds the problems of a person's input to `checks` (a batch passes each person's own collector). */
-export function checkPerson(checks: Checks, input: PersonInput, creating: boolean): void {
-  if (creating) checks.required('fullName', input.fullName).required('email', input.email);
-  else checks.notCleared('fullName', input.fullName).notCleared('email', input.email);
-  if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD)
-    checks.add('password', 'too_short', undefined, MIN_PASSWORD);
-  if (input.locale && !/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(input.locale.trim())) checks.add('locale', 'invalid', 'is not a language tag (pt-BR, en, es)');
-}
-
-/** The columns a checked person input writes (e-mail lower-cased, password hashed). */
-export async function personColumns(input: PersonInput): Promise<Partial<typeof users.$inferInsert>> {
-  const values: Partial<typeof users.$inferInsert> = {};
-  if (input.fullName) values.fullName = input.fullName.trim();
-  if (input.email) values.email = input.email.trim().toLowerCase();
-  if (input.password) values.passwordHash = await hashPassword(input.password);
-  if (input.document !== undefined) values.document = input.document;
-  if (input.phone !== undefined) values.phone = input.phone;
-  if (input.locale !== undefined) values.locale = input.locale?.trim() || null;
-  return values;
 }
 
 async function personValues(input: PersonInput, creating: boolean) {
