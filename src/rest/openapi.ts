@@ -404,6 +404,11 @@ function operation(builder: Builder, entry: Entry, operationId: string): Operati
       required: !compiled.args.some((a) => a.source.from === 'resource' && a.source.optional),
       content: { 'application/json': content, 'application/x-www-form-urlencoded': content, 'multipart/form-data': content },
     };
+    // A route that takes CSV (Route.csv): a header row naming the columns, then one item a line.
+    if (route.csv)
+      (op.requestBody as { content: Record<string, unknown> }).content['text/csv'] = {
+        schema: { type: 'string', description: `A header row naming the columns (the fields of one item of \`${route.csv.key}\`), then one item a line; read as it streams.` },
+      };
   }
   op.responses = responses(builder, entry);
   // An example of every body and reply, built from its schema.

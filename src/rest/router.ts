@@ -78,7 +78,12 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
   for (const [shape, byMethod] of groups) {
     const all = [...byMethod.values()].flat();
     // A row reading the raw body (a signed callback) has its JSON parser keep the bytes (body-parsers.ts).
-    const config = { secretSegments: secretSegments(shape, all), rawBody: all.some((row) => Object.values(row.compiled.route.args ?? {}).some((a) => a.from === 'rawBody')) };
+    const config = {
+      secretSegments: secretSegments(shape, all),
+      rawBody: all.some((row) => Object.values(row.compiled.route.args ?? {}).some((a) => a.from === 'rawBody')),
+      // A POST that takes a CSV body (the onboarding batch): its parser reads the table (body-parsers.ts).
+      csv: all.find((row) => row.compiled.route.csv)?.compiled.route.csv,
+    };
     for (const [method, rows] of byMethod) {
       // Rows with a `when` come first: they claim the requests whose query matches them.
       rows.sort((a, b) => Number(!a.compiled.route.when) - Number(!b.compiled.route.when));

@@ -74,6 +74,13 @@ describe('createStudents', () => {
     expect(res.errors![0].extensions.field).toEqual(['students']);
   }, 60_000);
 
+  it('given dryRun, when creating, then the students as they would be, and nothing written', async () => {
+    const p = person({ enrollments: [enrollIn(cat.productId)] });
+    const res = await expectNoWrite(() => school.admin.graphql(`mutation ($inputs: [StudentBatchInput!]!) {
+      createStudents(inputs: $inputs, dryRun: true) { students { email } errors { field code } } }`, { inputs: [p] }));
+    expect(res.data.createStudents).toEqual({ students: [{ email: p.email }], errors: [] });
+  });
+
   it('given a student credential, when creating, then FORBIDDEN', async () => {
     const p = await student(school);
     expectCode(await expectNoWrite(() => p.client.graphql(BATCH, { inputs: [person()] })), 'FORBIDDEN');

@@ -122,3 +122,63 @@ describe('POST /students/batch', () => {
     expectFieldError(res, 403, 'students[1].password', 'forbidden');
   });
 });
+
+describe('POST /students/batch as CSV', () => {
+  let cat: Awaited<ReturnType<typeof catalogue>>;
+  beforeAll(async () => {
+    cat = await catalogue(school);
+  });
+  const postCsv = (raw: string, url = '/students/batch') => school.admin.request('POST', url, undefined, { raw, headers: { 'content-type': 'text/csv; charset=utf-8' } });
+  const line = (fields: string[]) => fields.map((f) => (/[",\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+
+  it('given a header row and 1,000 lines, some with a product, when posting, then 201 with every person, registered and enrolled', async () => {
+    const people = Array.from({ length: 1000 }, () => person());
+    const rows = people.map((p, i) => line([p.first_name, i === 0 ? 'de Souza, Jr.' : p.last_name, p.email, i % 2 ? String(cat.productId) : '']));
+    const res = await postCsv(`\ufeffFirst_Name,last_name,email,school_product_id\r\n${rows.join('\r\n')}\r\n`);
+    expect(res.status, res.text.slice(0, 500)).toBe(201);
+    expect(res.body.map((s: any) => s.email)).toEqual(people.map((p) => p.email));
+    expect(res.body[0].full_name).toBe(`${people[0].first_name} de Souza, Jr.`);
+    const ids = res.body.map((s: any) => s.id);
+    expect(await service.db.select().from(registrations).where(inArray(registrations.studentId, ids))).toHaveLength(1000);
+    expect(await service.db.select().from(enrollments).where(inArray(enrollments.studentId, ids))).toHaveLength(500);
+  }, 120_000);
+
+  it('given ?dry_run=true, when posting a valid CSV, then 200 with the people as they would be, and nothing written', async () => {
+    const p = person();
+    const res = await expectNoWrite(() => postCsv(`first_name,last_name,email\n${line([p.first_name, p.last_name, p.email])}\n`, '/students/batch?dry_run=true'));
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.body).toMatchObject([{ email: p.email, full_name: `${p.first_name} ${p.last_name}` }]);
+    expect(await service.db.select().from(users).where(eq(users.email, p.email))).toEqual([]);
+    // Any spelling of the flag is a dry run: none writes.
+    const json = await expectNoWrite(() => school.admin.post('/students/batch?dry_run=1', { students: [p] }));
+    expect(json.status, json.text).toBe(200);
+  });
+
+  it('given ?dry_run=true and problems, when posting, then the same indexed errors as the real call, nothing written', async () => {
+    const p = person();
+    const foreign = await catalogue(other);
+    const csv = `first_name,email,school_product_id\n${line([p.first_name, p.email, String(foreign.productId)])}\n${line(['No mail', '', ''])}\n`;
+    const res = await expectNoWrite(() => postCsv(csv, '/students/batch?dry_run=true'));
+    expectFieldError(res, 422, 'students[1].email', 'blank');
+    const products = await expectNoWrite(() => postCsv(`first_name,email,school_product_id\n${line([p.first_name, p.email, String(foreign.productId)])}\n`, '/students/batch?dry_run=true'));
+    expectFieldError(products, 422, 'students[0].enrollments[0].school_product_id', 'not_found');
+  });
+
+  it('given a malformed CSV, when posting, then 400 and nothing written', async () => {
+    const res = await expectNoWrite(() => postCsv('first_name,email\n"unclosed,a@example.com\n'));
+    expect(res.status, res.text).toBe(400);
+  });
+
+  it('given more than 1,000 lines, when posting, then 413 and nothing written', async () => {
+    const rows = Array.from({ length: 1005 }, () => person()).map((p) => line([p.first_name, p.email]));
+    const res = await expectNoWrite(() => postCsv(`first_name,email\n${rows.join('\n')}\n`));
+    expect(res.status, res.text).toBe(413);
+  });
+
+  it('given text/csv on another route, when posting, then 415 as before', async () => {
+    const res = await school.admin.request('POST', '/enrollments/batch', undefined, { raw: 'a,b\n1,2\n', headers: { 'content-type': 'text/csv' } });
+    expect(res.status, res.text).toBe(415);
+  });
+});
+
