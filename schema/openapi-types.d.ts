@@ -3210,6 +3210,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/students/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create students
+         * @description Creates every student (with a registration, an invitation mail and the enrollments given) or none, in one transaction (at most 1000; more is a 413). Errors name the item: ["students", "<index>", "<field>"].
+         *
+         *     With `dry_run=true`: runs `createStudents`.
+         *
+         *     With `dry_run=1`: runs `createStudents`.
+         */
+        post: operations["createStudents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/students/{id}": {
         parameters: {
             query?: never;
@@ -5545,6 +5569,20 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description A person to onboard: createStudent's fields, and the school products to enroll them in. */
+        StudentBatchInput: {
+            full_name?: string | null;
+            /** Format: email */
+            email?: string | null;
+            /** @description At least 8 characters; stored as a hash. Set only by the person or by a manager (platform, admin). */
+            password?: string | null;
+            document?: string | null;
+            phone?: string | null;
+            /** @description A language tag (pt-BR, en, es, ...); null: the school’s. */
+            locale?: string | null;
+            /** @description Enrollments of this student (createEnrollment's fields); their registrationId is the new registration's, whatever is given. */
+            enrollments?: components["schemas"]["EnrollmentInput"][] | null;
         };
         /** @description A changed forumSectionId (or forumQuestionId) moves the question to another section of the same forum. */
         UpdateForumQuestionInput: {
@@ -26139,6 +26177,132 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Student"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createStudents: {
+        parameters: {
+            query?: {
+                /** @description Chooses the operation: `dry_run=true` runs `createStudents`; `dry_run=1` runs `createStudents`; without it, runs `createStudents`. */
+                dry_run?: "true" | "1";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "students": [
+                 *         {}
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    students: (components["schemas"]["StudentBatchInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    })[];
+                };
+                /**
+                 * @example {
+                 *       "students": [
+                 *         {}
+                 *       ]
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    students: (components["schemas"]["StudentBatchInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    })[];
+                };
+                /**
+                 * @example {
+                 *       "students": [
+                 *         {}
+                 *       ]
+                 *     }
+                 */
+                "multipart/form-data": {
+                    students: (components["schemas"]["StudentBatchInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    })[];
+                };
+                /** @example example */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "full_name": "Example full name",
+                     *         "email": "user@example.com",
+                     *         "document": "Example document",
+                     *         "phone": "Example phone",
+                     *         "locale": "Example locale",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Student"][];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "full_name": "Example full name",
+                     *         "email": "user@example.com",
+                     *         "document": "Example document",
+                     *         "phone": "Example phone",
+                     *         "locale": "Example locale",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Student"][];
                 };
             };
             400: components["responses"]["BadRequest"];

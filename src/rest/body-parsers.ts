@@ -1,14 +1,18 @@
 import { Busboy, type BusboyInstance } from '@fastify/busboy';
-import type { FastifyInstance } from 'fastify';
+import { errorCodes as fastifyErrors, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import { AppError } from '../graphql/errors.js';
+import { parse as parseCsv } from 'csv-parse';
 import { parseJsonBody, QS_OPTIONS } from './get-body.js';
+import type { CsvBody } from './route-table.js';
 
 /** Multipart limits besides Fastify's bodyLimit, which bounds every body (multipart is read whole). */
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's JSON parser keeps the body's bytes in `request.rawBody`. */
     rawBody?: boolean;
+    /** The route takes a `text/csv` body (route-table.ts, Route.csv). */
+    csv?: CsvBody;
   }
   interface FastifyRequest {
     /** The JSON body's bytes, on a route that keeps them (FastifyContextConfig.rawBody). */
@@ -38,6 +42,12 @@ export async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, qs.parse(String(body), QS_OPTIONS));
+  });
+  // CSV only where a route takes it (the onboarding batch): elsewhere the 415 every unknown type gets.
+  app.addContentTypeParser(/^text\/csv\s*(?:;|$)/i, (request, payload, done) => {
+    const csv = request.routeOptions.config?.csv;
+    if (!csv) return done(new fastifyErrors.FST_ERR_CTP_INVALID_MEDIA_TYPE(String(request.headers['content-type'])), undefined);
+    parseCsvBody(payload, csv, request.routeOptions.bodyLimit ?? Infinity).then((params) => done(null, params), (error: AppError) => done(error, undefined));
   });
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, body, done) => {
     parseMultipart(body as Buffer, String(request.headers['content-type'])).then((params) => done(null, params), (error: AppError) => done(error, undefined));
@@ -86,4 +96,45 @@ export function parseMultipart(body: Buffer, contentType: string): Promise<Recor
     });
     parser.end(body);
   });
+}
+
+/** The most records a CSV body may hold: the batch's limit and one more, so the operation names the excess. */
+const CSV_MAX_RECORDS = 1001;
+
+/**
+ * A CSV body read as it streams (csv-parse): the header row names the columns, each record becomes
+ * the route's hash (`csv.row`), and the list goes under `csv.key`. It stops at the body limit or past
+ * the record limit (413) without reading on, and a malformed table is a 400 naming its line.
+ */
+async function parseCsvBody(payload: NodeJS.ReadableStream, csv: CsvBody, bodyLimit: number): Promise<Record<string, unknown>> {
+  const parser = parseCsv({ columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, trim: true, skip_empty_lines: true, max_record_size: 64 * 1024 });
+  let bytes = 0;
+  let failure: AppError | null = null;
+  const stop = (error: AppError) => {
+    failure ??= error;
+    payload.unpipe(parser);
+    parser.end();
+  };
+  payload.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > bodyLimit) stop(new AppError('payload_too_large', 'The body is too large'));
+  });
+  payload.pipe(parser);
+  const items: Record<string, unknown>[] = [];
+  try {
+    for await (const record of parser) {
+      if (failure) break;
+      if (items.length === CSV_MAX_RECORDS) {
+        stop(new AppError('payload_too_large', `A CSV body holds at most ${CSV_MAX_RECORDS - 1} records`));
+        break;
+      }
+      // An empty cell is a column not given.
+      const given = Object.fromEntries(Object.entries(record as Record<string, string>).filter(([, v]) => v !== ''));
+      items.push(csv.row(given));
+    }
+  } catch (error) {
+    throw failure ?? new AppError('bad_request', `The CSV body is malformed: ${(error as Error).message}`);
+  }
+  if (failure) throw failure;
+  return { [csv.key]: items };
 }

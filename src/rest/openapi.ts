@@ -1,5 +1,6 @@
 import {
   getNamedType,
+  getNullableType,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLNamedType,
@@ -345,7 +346,12 @@ function operation(builder: Builder, entry: Entry, naming: { operationId: string
       const inputFields = isInputObjectType(input) ? input.getFields() : {};
       let hash = builder.input(arg.type, false);
       // An older form of the hash (route-table.ts, Adapt) takes its own fields besides the input's.
-      if (source.adapt) hash = { allOf: [hash, { type: 'object', properties: source.adapt.fields }] };
+      if (source.adapt) {
+        const older = { type: 'object', properties: source.adapt.fields };
+        // A list body (the onboarding batch) adapts each item.
+        const list = getNullableType(arg.type);
+        hash = isListType(list) ? { type: 'array', items: { allOf: [builder.input(list.ofType, false), older] } } : { allOf: [hash, older] };
+      }
       const properties: Record<string, JsonSchema> = { [source.key]: hash };
       // Extras the input has no field for are dropped by the router, so they are not described.
       for (const extra of source.extra ?? []) {
@@ -373,6 +379,11 @@ function operation(builder: Builder, entry: Entry, naming: { operationId: string
       required: !compiled.args.some((a) => a.source.from === 'resource' && a.source.optional),
       content: { 'application/json': content, 'application/x-www-form-urlencoded': content, 'multipart/form-data': content },
     };
+    // A route that takes CSV (Route.csv): a header row naming the columns, then one item a line.
+    if (route.csv)
+      (op.requestBody as { content: Record<string, unknown> }).content['text/csv'] = {
+        schema: { type: 'string', description: `A header row naming the columns (the fields of one item of \`${route.csv.key}\`), then one item a line; read as it streams.` },
+      };
   }
   op.responses = responses(builder, entry);
   // An example of every body and reply, built from its schema.

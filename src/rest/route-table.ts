@@ -102,6 +102,16 @@ export interface Route {
    */
   operationId?: string;
   summary?: string;
+  /**
+   * Also accepts a `text/csv` body (body-parsers.ts; other routes answer it 415): its header row names
+   * the columns, and each record, turned by `row` into a hash, is an item of the list under `key`.
+   */
+  csv?: CsvBody;
+}
+
+export interface CsvBody {
+  key: string;
+  row: (record: Record<string, string>) => Record<string, unknown>;
 }
 
 /** What a page may read of its request. */

@@ -8,7 +8,7 @@ import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE, numberedPage } from '../graphql/pagination.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
 import { coerceInput, shapeInput } from './input.js';
-import { errorCodes, payloadStatus, raisedStatus } from '../errors/codes.js';
+import { type ErrorCode, errorCodes, payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
 import { errorReply, type Refusal, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
@@ -78,7 +78,12 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
   for (const [shape, byMethod] of groups) {
     const all = [...byMethod.values()].flat();
     // A row reading the raw body (a signed callback) has its JSON parser keep the bytes (body-parsers.ts).
-    const config = { secretSegments: secretSegments(shape, all), rawBody: all.some((row) => Object.values(row.compiled.route.args ?? {}).some((a) => a.from === 'rawBody')) };
+    const config = {
+      secretSegments: secretSegments(shape, all),
+      rawBody: all.some((row) => Object.values(row.compiled.route.args ?? {}).some((a) => a.from === 'rawBody')),
+      // A POST that takes a CSV body (the onboarding batch): its parser reads the table (body-parsers.ts).
+      csv: all.find((row) => row.compiled.route.csv)?.compiled.route.csv,
+    };
     for (const [method, rows] of byMethod) {
       // Rows with a `when` come first: they claim the requests whose query matches them.
       rows.sort((a, b) => Number(!a.compiled.route.when) - Number(!b.compiled.route.when));
@@ -190,6 +195,7 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
           throw badRequest(source.key, list ? `${source.key} must be a list of hashes` : `${source.key} must be a hash of fields`);
         if (list) {
           raw ??= [];
+          if (source.adapt) raw = adaptedItems(source.adapt, source.key, raw as Record<string, unknown>[] | Record<string, Record<string, unknown>>);
           break;
         }
         if (source.extra) {
@@ -225,6 +231,23 @@ function adapted(adapt: Adapt, raw: Record<string, unknown>): Record<string, unk
     throw new RestFailure({ code: rows[0].code, rows, status: payloadStatus(problems.map((p) => p.code)) });
   }
   return hash;
+}
+
+/** Each item of a list body adapted (`students[3]` of the onboarding batch); every item's problems in one 422 naming its index. */
+function adaptedItems(adapt: Adapt, key: string, raw: Record<string, unknown>[] | Record<string, Record<string, unknown>>) {
+  const problems: { field: string; code: ErrorCode; message?: string }[] = [];
+  const adaptOne = (item: unknown, index: string) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item; // shaping names it
+    const { hash, problems: found } = adapt.apply(item as Record<string, unknown>);
+    for (const p of found ?? []) problems.push({ ...p, field: `${key}[${index}].${p.field}` });
+    return hash;
+  };
+  const items = Array.isArray(raw) ? raw.map((item, i) => adaptOne(item, String(i))) : Object.fromEntries(Object.entries(raw).map(([i, item]) => [i, adaptOne(item, i)]));
+  if (problems.length) {
+    const rows = problems.map((p) => ({ field: p.field, code: p.code, message: p.message ?? errorCodes[p.code].message }));
+    throw new RestFailure({ code: rows[0].code, rows, status: payloadStatus(problems.map((p) => p.code)) });
+  }
+  return items;
 }
 
 async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variables: Record<string, unknown>, request: FastifyRequest) {

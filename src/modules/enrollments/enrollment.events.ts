@@ -8,7 +8,7 @@ export const enrollmentEventCatalog = {
   'enrollment.created': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['createEnrollment', 'createEnrollments', 'confirmPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'createOrder', 'updateOrder', 'importOrder'],
+    emittedBy: ['createEnrollment', 'createEnrollments', 'createStudents', 'confirmPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'createOrder', 'updateOrder', 'importOrder'],
     description: 'An enrollment was created.',
     payload: enrollment,
   }),
@@ -22,7 +22,7 @@ export const enrollmentEventCatalog = {
   'enrollment.activated': event({
     version: 1,
     subject: 'Enrollment',
-    emittedBy: ['createEnrollment', 'createEnrollments', 'updateEnrollment', 'confirmPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'createOrder', 'updateOrder', 'importOrder'],
+    emittedBy: ['createEnrollment', 'createEnrollments', 'createStudents', 'updateEnrollment', 'confirmPayment', 'updatePaymentStatus', 'receiveGatewayNotification', 'createOrder', 'updateOrder', 'importOrder'],
     description: 'An enrollment became active.',
     payload: enrollment,
   }),

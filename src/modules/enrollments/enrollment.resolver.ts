@@ -3,7 +3,6 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { inSchool, oneSchool, writeSchool } from '../../auth/tenancy.js';
-import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
@@ -31,15 +30,13 @@ import {
   visibleEnrollments,
 } from './enrollment.loaders.js';
 import { checkEnrollments } from './enrollment.rules.js';
+import { createEnrollmentRows, eventPayload, MAX_BATCH } from './enrollment.write.js';
 import { effectiveStatus, readsAs } from './enrollment.status.js';
 import { enrollmentCourseClasses, enrollments, type EnrollmentRow } from './enrollment.table.js';
 import { Enrollment, EnrollmentConnection, EnrollmentsPayload, EnrollmentStatusCheck, EnrollmentStatusEnum, Registration } from './enrollment.type.js';
 
 export const EnrollmentPayload = Payload(Enrollment, 'enrollment');
 uniqueConstraintField('enrollments_school_id_code_key', 'code');
-
-/** The most enrollments one batch may create (the request body limit bounds it too). */
-export const MAX_BATCH = 1000;
 
 /** Exactly one of id and code names an enrollment. */
 function oneOf(id: string | null | undefined, code: string | null | undefined): { id: number } | { code: string } {
@@ -54,48 +51,6 @@ function byCode(ctx: Context, code: string): SQL {
     throw new AppError('bad_request', 'Codes are unique within a school: name the school with the X-School-Id header');
   return eq(enrollments.code, code);
 }
-
-/** Inserts checked enrollments (one statement for all), links their classes and emits their events. */
-async function createEnrollmentRows(tx: Queryable, ctx: Context, schoolId: number, inputs: EnrollmentInput[], batch: boolean) {
-  const root = new Checks();
-  const checked = await checkEnrollments(
-    tx,
-    ctx,
-    schoolId,
-    inputs.map((input, i) => ({ input, checks: batch ? root.nested('enrollments', i) : root })),
-  );
-  root.throwIfAny();
-  const inserted = await tx
-    .insert(enrollments)
-    .values(checked.map((c) => ({ ...c.values, schoolId }) as typeof enrollments.$inferInsert))
-    .returning();
-  // Identity values follow the VALUES order: sorting by id restores the input order.
-  const rows = inserted.sort((a, b) => a.id - b.id);
-  const links = rows.flatMap((row, i) => (checked[i].courseClassIds ?? []).map((courseClassId) => ({ enrollmentId: row.id, courseClassId })));
-  if (links.length) await tx.insert(enrollmentCourseClasses).values(links);
-  // An enrollment created with created_at is an import: its callbacks (events) are skipped.
-  const live = rows.map((row, i) => ({ row, i })).filter(({ i }) => !inputs[i].createdAt);
-  await emitEvents(
-    tx,
-    live.flatMap(({ row, i }) =>
-      (checked[i].activated ? (['enrollment.created', 'enrollment.activated'] as const) : (['enrollment.created'] as const)).map((name) => ({
-        schoolId,
-        name,
-        subjectType: 'Enrollment',
-        subjectId: row.id,
-        payload: eventPayload(row),
-      })),
-    ),
-  );
-  return rows;
-}
-
-const eventPayload = (row: EnrollmentRow) => ({
-  studentId: row.studentId,
-  registrationId: row.registrationId,
-  schoolProductId: row.schoolProductId,
-  status: row.status,
-});
 
 @Resolver(() => Enrollment)
 export class EnrollmentResolver {
@@ -152,7 +107,7 @@ export class EnrollmentResolver {
   @Mutation(() => EnrollmentPayload, { description: 'Enrolls the student of a registration in a school product.' })
   createEnrollment(@Arg('input', () => EnrollmentInput) input: EnrollmentInput, @Ctx() ctx: Context) {
     const schoolId = writeSchool(ctx);
-    return mutate(ctx, 'enrollment', async (tx) => (await createEnrollmentRows(tx, ctx, schoolId, [input], false))[0]);
+    return mutate(ctx, 'enrollment', async (tx) => (await createEnrollmentRows(tx, ctx, schoolId, [input], (root) => root))[0]);
   }
 
   @Mutation(() => EnrollmentsPayload, {
@@ -162,7 +117,7 @@ export class EnrollmentResolver {
     const schoolId = writeSchool(ctx);
     if (inputs.length === 0) throw new AppError('bad_request', 'Give at least one enrollment', ['enrollments']);
     if (inputs.length > MAX_BATCH) throw new AppError('bad_request', `A batch holds at most ${MAX_BATCH} enrollments`, ['enrollments']);
-    return mutate(ctx, 'enrollments', (tx) => createEnrollmentRows(tx, ctx, schoolId, inputs, true));
+    return mutate(ctx, 'enrollments', (tx) => createEnrollmentRows(tx, ctx, schoolId, inputs, (root, i) => root.nested('enrollments', i)));
   }
 
   @Mutation(() => EnrollmentPayload, { description: 'Updates an enrollment named by id or by code (give one); the result must be valid as a whole.' })

@@ -5,10 +5,11 @@ import { enrollmentEventCatalog } from './enrollment.events.js';
 import { EnrollmentRelatedResolver, EnrollmentResolver } from './enrollment.resolver.js';
 import { enrollmentRoutes } from './enrollment.routes.js';
 import { RegistrationResolver } from './registration.resolver.js';
+import { StudentBatchResolver } from './student-batch.resolver.js';
 
 export const enrollmentsModule = defineModule({
   name: 'enrollments',
-  resolvers: [EnrollmentResolver, EnrollmentRelatedResolver, RegistrationResolver, StudentEnrollmentsResolver, SchoolProductEnrollmentsResolver],
+  resolvers: [EnrollmentResolver, EnrollmentRelatedResolver, RegistrationResolver, StudentEnrollmentsResolver, SchoolProductEnrollmentsResolver, StudentBatchResolver],
   routes: enrollmentRoutes,
   rules: {
     operations: {
@@ -21,9 +22,11 @@ export const enrollmentsModule = defineModule({
         'Mutation.updateEnrollment': ENROLLERS,
         ...reads('registration', 'registrations', STAFF_AND_OWN),
         'Mutation.createRegistration': ENROLLERS,
+        // Bulk onboarding: who may create a student (users/user.access.ts) may create many.
+        'Mutation.createStudents': ENROLLERS,
       },
     },
   },
-  errors: { name: 'Enrollment', nodes: ['Enrollment', 'Registration'], payloads: ['EnrollmentsPayload'], codes: ['forbidden', 'greater_than'] },
+  errors: { name: 'Enrollment', nodes: ['Enrollment', 'Registration'], payloads: ['EnrollmentsPayload', 'StudentsPayload'], codes: ['forbidden', 'greater_than', 'too_short', 'duplicate'] },
   events: enrollmentEventCatalog,
 });

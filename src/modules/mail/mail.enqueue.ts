@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import { issuePasswordLink } from '../../auth/password-link.js';
+import { issuePasswordLinks } from '../../auth/password-link.js';
 import type { Queryable } from '../../db/client.js';
 import { schools } from '../../db/school.table.js';
 import { users } from '../users/user.table.js';
@@ -133,8 +133,16 @@ export async function enqueueMail<K extends MailKind>(tx: Queryable, request: Ma
   return row ?? null;
 }
 
-/** The invitation: a welcome whose link sets the person's first password (single use, 7 days; resetPassword takes it). */
+/**
+ * The invitations of new people of one school: each a welcome whose link sets the person's first
+ * password (single use, 7 days; resetPassword takes it). A handful of statements however many people.
+ */
+export async function enqueueInvitations(tx: Queryable, schoolId: number, userIds: readonly number[], now: Date): Promise<MailRow[]> {
+  const links = await issuePasswordLinks(tx, schoolId, userIds, now, SET_PASSWORD_TTL_SECONDS);
+  return enqueueMails(tx, schoolId, 'invitation', userIds.map((userId, i) => ({ userId, data: { link: links[i] } })));
+}
+
+/** One person's invitation (createStudent, the `POST /invitations` action). */
 export async function enqueueInvitation(tx: Queryable, person: { schoolId: number; userId: number }, now: Date): Promise<MailRow | null> {
-  const link = await issuePasswordLink(tx, person, now, SET_PASSWORD_TTL_SECONDS);
-  return enqueueMail(tx, { ...person, kind: 'invitation', data: { link } });
+  return (await enqueueInvitations(tx, person.schoolId, [person.userId], now))[0] ?? null;
 }

@@ -2,9 +2,8 @@ import 'reflect-metadata';
 import { and, eq, type SQL } from 'drizzle-orm';
 import { Arg, Args, ArgsType, Ctx, Field, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLEmailAddress } from 'graphql-scalars';
-import { hashPassword } from '../../auth/password.js';
 import { inSchool, writeSchool } from '../../auth/tenancy.js';
-import { checkPasswordChange, ownUserFor } from './user.rules.js';
+import { checkPasswordChange, checkPerson, ownUserFor, personColumns } from './user.rules.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { parseId } from '../../graphql/ids.js';
@@ -13,7 +12,7 @@ import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { users } from './user.table.js';
 import { AdminTypes, CollaboratorTypes, PersonInput, StudentTypes, type UserKind } from './user.type.js';
-import { enqueueInvitation } from '../mail/mail.enqueue.js';
+import { enqueueInvitations } from '../mail/mail.enqueue.js';
 import { personalDataErasures } from '../privacy/privacy.table.js';
 
 uniqueConstraintField('users_school_id_email_key', 'email');
@@ -23,24 +22,11 @@ export class PeopleArgs extends ConnectionArgs {
   @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
 }
 
-const MIN_PASSWORD = 8;
-
 async function personValues(input: PersonInput, creating: boolean) {
   const checks = new Checks();
-  if (creating) checks.required('fullName', input.fullName).required('email', input.email);
-  else checks.notCleared('fullName', input.fullName).notCleared('email', input.email);
-  if (input.password !== undefined && input.password !== null && input.password.length < MIN_PASSWORD)
-    checks.add('password', 'too_short', undefined, MIN_PASSWORD);
-  if (input.locale && !/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(input.locale.trim())) checks.add('locale', 'invalid', 'is not a language tag (pt-BR, en, es)');
+  checkPerson(checks, input, creating);
   checks.throwIfAny();
-  const values: Partial<typeof users.$inferInsert> = {};
-  if (input.fullName) values.fullName = input.fullName.trim();
-  if (input.email) values.email = input.email.trim().toLowerCase();
-  if (input.password) values.passwordHash = await hashPassword(input.password);
-  if (input.document !== undefined) values.document = input.document;
-  if (input.phone !== undefined) values.phone = input.phone;
-  if (input.locale !== undefined) values.locale = input.locale?.trim() || null;
-  return values;
+  return personColumns(input);
 }
 
 /**
@@ -83,7 +69,7 @@ function peopleResolver(kind: UserKind, types: typeof StudentTypes) {
           .values({ ...values, fullName: values.fullName!, email: values.email!, schoolId, type: kind })
           .returning();
         // The invitation: a welcome with a set-password link (an essential mail, sent whatever the settings).
-        await enqueueInvitation(tx, { schoolId, userId: row.id }, ctx.now());
+        await enqueueInvitations(tx, schoolId, [row.id], ctx.now());
         return row;
       });
     }
