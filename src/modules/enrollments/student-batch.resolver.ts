@@ -8,7 +8,7 @@ import { AppError, domainErrorType, type UserError } from '../../graphql/errors.
 import { mutate } from '../../graphql/mutation.js';
 import { Checks } from '../../graphql/validation.js';
 import { enqueueInvitations } from '../mail/mail.enqueue.js';
-import { checkPasswordChange, checkPerson, personColumns } from '../users/user.rules.js';
+import { checkPasswordChange, checkPerson, normalEmail, personColumns } from '../users/user.rules.js';
 import { users } from '../users/user.table.js';
 import { PersonInput, StudentTypes } from '../users/user.type.js';
 import { EnrollmentInput } from './enrollment.input.js';
@@ -30,7 +30,6 @@ export class StudentsPayload {
   @Field(() => [domainErrorType('Enrollment')]) errors!: UserError[];
 }
 
-const emailOf = (input: PersonInput) => (typeof input.email === 'string' ? input.email.trim().toLowerCase() : '');
 
 /**
  * Bulk onboarding: people, their registrations, invitations and enrollments in one transaction, with
@@ -77,7 +76,7 @@ async function onboard(tx: Queryable, ctx: Context, schoolId: number, inputs: St
     const checks = at(i);
     checkPerson(checks, input, true);
     checkPasswordChange(ctx, input.password, null, checks);
-    const email = emailOf(input);
+    const email = normalEmail(input.email);
     if (!email) return;
     const first = firstAt.get(email);
     if (first === undefined) firstAt.set(email, i);

@@ -16,7 +16,8 @@ import { type UserRow, users } from '../users/user.table.js';
 import { ChangePasswordInput, IdentityAck, PasswordResetRequestInput, ResetPasswordInput } from './identity.type.js';
 import { checkNewPassword } from './password-policy.js';
 import { revokeSessions, sessionsOf } from './revocation.js';
-import { noSchoolNamed, normalEmail, personByEmail, schoolOfRequest } from './sign-in.js';
+import { noSchoolNamed, personByEmail, schoolOfRequest } from './sign-in.js';
+import { normalEmail } from '../users/user.rules.js';
 
 const ChangePasswordPayload = Payload(IdentityAck, 'changePassword', 'ChangePasswordPayload');
 const PasswordResetRequestPayload = Payload(IdentityAck, 'passwordReset', 'PasswordResetRequestPayload');

@@ -10,7 +10,8 @@ import { Checks } from '../../graphql/validation.js';
 import { users } from '../users/user.table.js';
 import { IdentityAck, Session, SignInInput } from './identity.type.js';
 import { closeSession, type OpenedSession, openSession, refreshSession } from './session.js';
-import { checkPassword, noSchoolNamed, normalEmail, schoolOfRequest } from './sign-in.js';
+import { checkPassword, noSchoolNamed, schoolOfRequest } from './sign-in.js';
+import { normalEmail } from '../users/user.rules.js';
 import { clearFailures, failureKeys, lockedFor, recordFailure } from './throttle.js';
 
 export const SessionPayload = Payload(Session, 'session', 'SessionPayload');

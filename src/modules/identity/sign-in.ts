@@ -43,7 +43,6 @@ export async function personByEmail(db: Queryable, schoolId: number, email: stri
   return row;
 }
 
-export const normalEmail = (email: string | null | undefined) => (email ?? '').trim().toLowerCase();
 
 /**
  * The person whose e-mail and password these are, or null. Always one argon2id verification, against

@@ -1,3 +1,4 @@
+import type { Locale } from '../../errors/i18n.js';
 import type { MailKind } from './mail.table.js';
 
 /**
@@ -21,9 +22,8 @@ export interface MailData {
   new_message: { senderName: string };
 }
 
-/** The languages mails are written in; `en` stands for any other. */
-export const LOCALES = ['pt-BR', 'en', 'es'] as const;
-export type Locale = (typeof LOCALES)[number];
+/** Mails are written in the API's languages (errors/i18n.ts); `en` stands for any other. */
+export { LOCALES, type Locale } from '../../errors/i18n.js';
 export const SCHOOL_DEFAULT_LOCALE: Locale = 'pt-BR';
 
 /** A language tag as given (pt, pt-br, en-US, es-419, ...) to one of LOCALES; unknown ones give English. */

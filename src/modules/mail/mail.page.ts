@@ -1,3 +1,4 @@
+import { negotiateLocale } from '../../errors/i18n.js';
 import type { PageRequest } from '../../rest/route-table.js';
 import { localeOf, type Locale, SCHOOL_DEFAULT_LOCALE } from './mail.kinds.js';
 import { mailWords } from './mail.render.js';
@@ -14,7 +15,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** The person's language, else the browser's, else the schools' default. */
 function localeFor(known: string | null | undefined, request: PageRequest): Locale {
   const accept = request.headers['accept-language'];
-  return localeOf(known) ?? localeOf(Array.isArray(accept) ? accept[0] : accept) ?? SCHOOL_DEFAULT_LOCALE;
+  return localeOf(known) ?? (accept ? negotiateLocale(accept) : SCHOOL_DEFAULT_LOCALE);
 }
 
 function page(locale: Locale, title: string, body: string): string {

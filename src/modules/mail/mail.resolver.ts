@@ -11,6 +11,7 @@ import { paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { schools } from '../../db/school.table.js';
 import type { Queryable } from '../../db/client.js';
+import { normalEmail } from '../users/user.rules.js';
 import { users } from '../users/user.table.js';
 import { enqueueInvitation } from './mail.enqueue.js';
 import { mailSettingsOf } from './mail.settings.js';
@@ -39,7 +40,7 @@ export class MailResolver {
         args.kind ? eq(mails.kind, args.kind) : undefined,
         args.status ? eq(mails.status, args.status) : undefined,
         args.userId ? eq(mails.userId, parseId(args.userId, 'User')) : undefined,
-        args.recipient ? eq(mails.recipient, args.recipient.trim().toLowerCase()) : undefined,
+        args.recipient ? eq(mails.recipient, normalEmail(args.recipient)) : undefined,
       ),
       args,
     );

@@ -3,6 +3,7 @@ import type { IdentitySettings } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { openSession } from '../identity/session.js';
 import { AppError } from '../../errors/app-error.js';
+import { normalEmail } from '../users/user.rules.js';
 import { type UserRow, users } from '../users/user.table.js';
 import { domainsOf } from './sso.settings.js';
 import type { SsoSettingsRow } from './sso.table.js';
@@ -21,7 +22,7 @@ export interface SsoIdentity {
  * missing ones; refused when the e-mail's domain is not one the school allows.
  */
 export async function personFor(tx: Queryable, schoolId: number, settings: SsoSettingsRow, identity: SsoIdentity): Promise<{ user: UserRow; created: boolean }> {
-  const email = identity.email.trim().toLowerCase();
+  const email = normalEmail(identity.email);
   const domains = domainsOf(settings);
   if (domains.length && !domains.includes(email.slice(email.lastIndexOf('@') + 1)))
     throw new AppError('email_domain_not_allowed', 'The e-mail\'s domain is not one this school signs in through single sign-on');

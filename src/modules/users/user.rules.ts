@@ -44,11 +44,14 @@ export function checkPerson(checks: Checks, input: PersonInput, creating: boolea
   if (input.locale && !/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(input.locale.trim())) checks.add('locale', 'invalid', 'is not a language tag (pt-BR, en, es)');
 }
 
+/** An e-mail as the school's people are stored and looked up by: trimmed, lower-cased ('' for none). */
+export const normalEmail = (email: string | null | undefined) => (typeof email === 'string' ? email.trim().toLowerCase() : '');
+
 /** The columns a checked person input writes (e-mail lower-cased, password hashed). */
 export async function personColumns(input: PersonInput): Promise<Partial<typeof users.$inferInsert>> {
   const values: Partial<typeof users.$inferInsert> = {};
   if (input.fullName) values.fullName = input.fullName.trim();
-  if (input.email) values.email = input.email.trim().toLowerCase();
+  if (input.email) values.email = normalEmail(input.email);
   if (input.password) values.passwordHash = await hashPassword(input.password);
   if (input.document !== undefined) values.document = input.document;
   if (input.phone !== undefined) values.phone = input.phone;
