@@ -8,7 +8,8 @@ import { AppError, domainErrorType, type UserError } from '../../graphql/errors.
 import { mutate } from '../../graphql/mutation.js';
 import { Checks } from '../../graphql/validation.js';
 import { enqueueInvitations } from '../mail/mail.enqueue.js';
-import { checkPasswordChange, checkPerson, normalEmail, personColumns } from '../users/user.rules.js';
+import { normalEmail } from '../users/user.email.js';
+import { checkPasswordChange, checkPerson, personColumns } from '../users/user.rules.js';
 import { users } from '../users/user.table.js';
 import { PersonInput, StudentTypes } from '../users/user.type.js';
 import { EnrollmentInput } from './enrollment.input.js';

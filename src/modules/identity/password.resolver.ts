@@ -17,7 +17,7 @@ import { ChangePasswordInput, IdentityAck, PasswordResetRequestInput, ResetPassw
 import { checkNewPassword } from './password-policy.js';
 import { revokeSessions, sessionsOf } from './revocation.js';
 import { noSchoolNamed, personByEmail, schoolOfRequest } from './sign-in.js';
-import { normalEmail } from '../users/user.rules.js';
+import { normalEmail } from '../users/user.email.js';
 
 const ChangePasswordPayload = Payload(IdentityAck, 'changePassword', 'ChangePasswordPayload');
 const PasswordResetRequestPayload = Payload(IdentityAck, 'passwordReset', 'PasswordResetRequestPayload');

@@ -11,7 +11,7 @@ import { users } from '../users/user.table.js';
 import { IdentityAck, Session, SignInInput } from './identity.type.js';
 import { closeSession, type OpenedSession, openSession, refreshSession } from './session.js';
 import { checkPassword, noSchoolNamed, schoolOfRequest } from './sign-in.js';
-import { normalEmail } from '../users/user.rules.js';
+import { normalEmail } from '../users/user.email.js';
 import { clearFailures, failureKeys, lockedFor, recordFailure } from './throttle.js';
 
 export const SessionPayload = Payload(Session, 'session', 'SessionPayload');

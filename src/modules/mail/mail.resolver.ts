@@ -11,7 +11,7 @@ import { paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { schools } from '../../db/school.table.js';
 import type { Queryable } from '../../db/client.js';
-import { normalEmail } from '../users/user.rules.js';
+import { normalEmail } from '../users/user.email.js';
 import { users } from '../users/user.table.js';
 import { enqueueInvitation } from './mail.enqueue.js';
 import { mailSettingsOf } from './mail.settings.js';

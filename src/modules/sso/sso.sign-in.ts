@@ -3,7 +3,7 @@ import type { IdentitySettings } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { openSession } from '../identity/session.js';
 import { AppError } from '../../errors/app-error.js';
-import { normalEmail } from '../users/user.rules.js';
+import { normalEmail } from '../users/user.email.js';
 import { type UserRow, users } from '../users/user.table.js';
 import { domainsOf } from './sso.settings.js';
 import type { SsoSettingsRow } from './sso.table.js';

@@ -1,3 +1,4 @@
+import { normalEmail } from './user.email.js';
 import { accessOf } from '../../auth/role-matrix.js';
 import type { Context } from '../../graphql/context.js';
 import { Checks } from '../../graphql/validation.js';
@@ -43,9 +44,6 @@ export function checkPerson(checks: Checks, input: PersonInput, creating: boolea
     checks.add('password', 'too_short', undefined, MIN_PASSWORD);
   if (input.locale && !/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/i.test(input.locale.trim())) checks.add('locale', 'invalid', 'is not a language tag (pt-BR, en, es)');
 }
-
-/** An e-mail as the school's people are stored and looked up by: trimmed, lower-cased ('' for none). */
-export const normalEmail = (email: string | null | undefined) => (typeof email === 'string' ? email.trim().toLowerCase() : '');
 
 /** The columns a checked person input writes (e-mail lower-cased, password hashed). */
 export async function personColumns(input: PersonInput): Promise<Partial<typeof users.$inferInsert>> {
