@@ -26,11 +26,14 @@ afterAll(async () => {
   await service?.stop();
 });
 
+/** helmet's headers meant for pages: cross-origin isolation, the referrer, legacy browser switches. */
+const PAGE_ONLY = ['referrer-policy', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection'];
+
 const directives = (policy: string) =>
   new Map(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values] as const));
 
 describe('security headers', () => {
-  it('given replies of every kind (REST, GraphQL, errors, no route, a malformed URL), then each carries the API policy and helmet headers', async () => {
+  it('given replies of every kind (REST, GraphQL, errors, no route, a malformed URL), then each carries the API's security headers and none of a page's', async () => {
     const replies = [
       await service.anonymous.get('/health'),
       await service.platform.get('/schools'),
@@ -44,12 +47,31 @@ describe('security headers', () => {
     for (const res of replies) {
       expect(res.headers['content-security-policy'], `${res.status} ${res.text}`).toBe(API_CONTENT_SECURITY_POLICY);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      // What only a page needs stays off data replies (issue 31: 1 KB of headers on every reply).
+      for (const pageOnly of PAGE_ONLY) expect(res.headers[pageOnly], pageOnly).toBeUndefined();
+    }
+  });
+
+  it('given the HTML pages (the playground, the reference), then they carry helmet’s whole set besides their own policy', async () => {
+    for (const res of [await service.anonymous.get('/graphql', { headers: { accept: 'text/html' } }), await service.anonymous.get('/docs/')]) {
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['content-security-policy']).not.toBe(API_CONTENT_SECURITY_POLICY);
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
-      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      for (const pageOnly of PAGE_ONLY) expect(res.headers[pageOnly], pageOnly).toBeDefined();
     }
+  });
+
+  it('given a JSON reply, then its security headers weigh under 250 bytes', async () => {
+    const res = await service.platform.post('/graphql', { query: '{ __typename }' });
+    const security = ['content-security-policy', 'strict-transport-security', 'x-content-type-options', 'x-frame-options', ...PAGE_ONLY];
+    const bytes = security.filter((name) => res.headers[name] !== undefined).reduce((sum, name) => sum + name.length + 4 + String(res.headers[name]).length, 0);
+    expect(bytes).toBeLessThan(250);
   });
 
   it('given a browser opening /graphql, then the playground page runs under a policy that allows exactly its own inline code', async () => {
