@@ -26,7 +26,7 @@ import { toGraphqlError } from './errors/reply.js';
 import { createLogger, type LogStream, repeatedFailures } from './http/logging.js';
 import { clientAddress } from './http/client-address.js';
 import { registerFavicon } from './http/favicon.js';
-import { addressKey, frameCharge, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
+import { addressKey, frameCharge, rateLimiter, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
 import { registerSecurity, withSecurityHeaders } from './http/security.js';
 import { registerBodyParsers } from './rest/body-parsers.js';
 import { QS_OPTIONS } from './rest/get-body.js';
@@ -167,7 +167,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await registerSecurity(app, { corsOrigins: options.corsOrigins });
   // Keep after the security-header and CORS hooks: a 429 must carry their headers too.
-  registerRateLimit(app, { db: options.database.db, now: deps.now, settings: options.rateLimit });
+  // One limiter per instance: requests and subscribe frames spend the same leased slices.
+  const limit = rateLimiter({ db: options.database.db, now: deps.now, settings: options.rateLimit });
+  registerRateLimit(app, { db: options.database.db, now: deps.now, settings: options.rateLimit }, limit);
 
   await registerBodyParsers(app);
 
@@ -190,12 +192,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Subscriptions: graphql-ws on the same port and path, closed when Apollo stops (graphql/subscriptions.ts).
   // Their subscribe frames pay the buckets of requests; their sockets are counted by the address requests pay with.
-  const charge = frameCharge({
-    db: options.database.db,
-    now: deps.now,
-    settings: options.rateLimit,
-    onFailure: (error) => background('rate limit not applied to a subscribe frame: the database did not answer', error),
-  });
+  const charge = frameCharge(limit, (error) => background('rate limit not applied to a subscribe frame: the database did not answer', error));
   // Plain lists are priced by the database's statistics (graphql/list-bounds.ts), refreshed now and then.
   const boundsSeconds = options.listBoundsSeconds ?? config.listBoundsSeconds;
   const bounds = boundsSeconds > 0 ? new ListBounds(options.database, log) : undefined;

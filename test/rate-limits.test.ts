@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { parseTrustProxy } from '../src/config.js';
@@ -234,6 +235,72 @@ describe('rate limits', () => {
     await hit(1, { token: active });
     keys = (await service.db.select({ key: rateLimitBuckets.key }).from(rateLimitBuckets)).map((r) => r.key);
     expect(keys).toEqual([`credential:${digestToken(active)}`]);
+  });
+
+  describe('leases', () => {
+    // A bucket of 100 that hardly refills: each instance leases a tenth of it (10) at a time.
+    const roomy = { enabled: true, capacity: 100, refillPerSecond: 0.001, anonymousCapacity: 50, anonymousRefillPerSecond: 0.001 };
+    let leasing: [FastifyInstance, FastifyInstance];
+    beforeAll(async () => {
+      leasing = [
+        await createApp({ database: service.database, now: service.clock.now, rateLimit: roomy }),
+        await createApp({ database: secondDatabase, now: service.clock.now, rateLimit: roomy }),
+      ];
+    });
+    afterAll(async () => {
+      for (const app of leasing ?? []) await app?.close();
+    });
+    const typename = (instance: 0 | 1, token: string) =>
+      leasing[instance].inject({ method: 'POST', url: '/graphql', headers: { authorization: `Bearer ${token}` }, payload: { query: '{ __typename }' } });
+    /** Statements both instances send while `work` runs (one database object on PGlite, two pools on PostgreSQL). */
+    async function statementsOf(work: () => Promise<unknown>): Promise<number> {
+      const databases = [...new Set([service.database, secondDatabase])];
+      const before = databases.map((d) => d.statements.count);
+      await work();
+      return databases.reduce((sum, d, i) => sum + d.statements.count - before[i], 0);
+    }
+
+    it('given two instances spending one credential, then together they grant exactly its budget, lease it a tenth at a time and refuse from memory', async () => {
+      const token = await newToken();
+      const statuses: number[] = [];
+      const spent = await statementsOf(async () => {
+        for (let i = 0; i < 150; i++) statuses.push((await typename((i % 2) as 0 | 1, token)).statusCode);
+      });
+      // The stated tolerance: never more than the budget; the last slices are spent where they were leased.
+      expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(50);
+      // 10 leases of 10, a refused lease per instance, the credential read once per instance: far from one per request.
+      expect(spent).toBeLessThanOrEqual(20);
+      // Refusals come from memory until the bucket holds a token again.
+      expect(await statementsOf(async () => {
+        for (let i = 0; i < 20; i++) expect((await typename((i % 2) as 0 | 1, token)).statusCode).toBe(429);
+      })).toBe(0);
+    });
+
+    it('given a slice left unspent, then after the lease runs out it goes back to the bucket with the next lease', async () => {
+      const token = await newToken();
+      expect((await typename(0, token)).statusCode).toBe(200); // instance 0 holds 9
+      advanceSeconds(2); // its lease is stale: the 9 can no longer be spent from memory
+      const replies = [];
+      for (let i = 0; i < 100; i++) replies.push((await typename(0, token)).statusCode);
+      // The 9 came back with the next lease: the budget is whole, 99 more requests pass.
+      expect(replies.filter((s) => s === 200)).toHaveLength(99);
+      expect((await service.db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.key, `credential:${digestToken(token)}`)))[0].tokens).toBeLessThan(1);
+    });
+
+    it('given many requests at once on both instances, then the budget still holds exactly', async () => {
+      const token = await newToken();
+      const replies = await Promise.all(Array.from({ length: 130 }, (_, i) => typename((i % 2) as 0 | 1, token)));
+      const ok = replies.filter((r) => r.statusCode === 200).length;
+      // No more than the budget; at most one slice per instance still held unspent (refused early).
+      expect(ok).toBeLessThanOrEqual(100);
+      expect(ok).toBeGreaterThanOrEqual(100 - 2 * 10);
+      // Once the leases are stale, what they held goes back: the two phases together spend exactly the budget.
+      advanceSeconds(2);
+      let later = 0;
+      for (let i = 0; i < 40; i++) if ((await typename((i % 2) as 0 | 1, token)).statusCode === 200) later++;
+      expect(ok + later).toBe(100);
+    });
   });
 
   it('counts an IPv6 client by its /64 and an IPv4-mapped address as IPv4', () => {

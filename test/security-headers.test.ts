@@ -33,7 +33,7 @@ const directives = (policy: string) =>
   new Map(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values] as const));
 
 describe('security headers', () => {
-  it('given replies of every kind (REST, GraphQL, errors, no route, a malformed URL), then each carries the API's security headers and none of a page's', async () => {
+  it('given replies of every kind (REST, GraphQL, errors, no route, a malformed URL), then each carries the API’s security headers and none of a page’s', async () => {
     const replies = [
       await service.anonymous.get('/health'),
       await service.platform.get('/schools'),

@@ -1,4 +1,4 @@
-import { boolean, doublePrecision, pgTable, text } from 'drizzle-orm/pg-core';
+import { doublePrecision, pgTable, text } from 'drizzle-orm/pg-core';
 import { tstz } from '../db/columns.js';
 
 /**
@@ -11,6 +11,6 @@ export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   /** Tokens left after the latest request, as of `refilledAt`. */
   tokens: doublePrecision().notNull(),
   refilledAt: tstz().notNull(),
-  /** Whether the latest request got a token: what the charging statement returns besides `tokens`. */
-  granted: boolean().notNull(),
+  /** Tokens the latest lease took (0: refused): what the leasing statement returns besides `tokens`. */
+  granted: doublePrecision().notNull(),
 });

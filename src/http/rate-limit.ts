@@ -39,24 +39,151 @@ const UNLIMITED_PATHS = new Set(['/health', '/healthz', '/ready', '/readyz', '/l
 /** Buckets full for this long are deleted (a missing bucket is a full one); sweeps run at most once a minute per process. */
 const IDLE_SECONDS = 3600;
 const SWEEP_EVERY_MS = 60_000;
+/**
+ * An instance leases a tenth of a bucket at a time and spends it in memory; a slice is spendable for
+ * LEASE_MS, then what is left goes back with the next lease. The README states what this allows.
+ */
+const LEASE_FRACTION = 0.1;
+const LEASE_MS = 1000;
+/** Leases one instance keeps; past it, stale ones are dropped, and a new key pays by statement until room frees. */
+const MAX_LEASES = 20_000;
 
 interface Charge {
   granted: boolean;
-  /** Tokens left after this request. */
+  /** Tokens left after this request (the bucket's, plus what this instance still holds of it). */
   tokens: number;
   capacity: number;
   refillPerSecond: number;
+  /** Seconds until a token is there again (refusals only). */
+  retryAfter?: number;
+}
+
+/** What one lease statement answered. */
+interface Leased {
+  /** Tokens taken from the bucket for this instance. */
+  taken: number;
+  /** The bucket's tokens after the lease. */
+  left: number;
+  capacity: number;
+  refillPerSecond: number;
+  /** Whether the request's token was valid: only a credential's bucket is leased ahead. */
+  credential: boolean;
+}
+
+/** A slice of one bucket held by this instance. */
+interface Lease {
+  tokens: number;
+  left: number;
+  capacity: number;
+  refillPerSecond: number;
+  expiresAt: number;
+  /** Answered from memory with 429 until then: the bucket had no token when last asked. */
+  refusedUntil: number;
+  renewing?: Promise<void>;
 }
 
 /**
- * A token bucket per credential (keyed by the token's SHA-256 digest) and per client address for
- * requests without a valid credential, kept in the database so that every instance shares it.
- * Each request is charged by one statement; 429 when the bucket is empty, `RateLimit-*` headers always.
+ * The rate limit's buckets as one instance spends them. Buckets are rows shared by every instance
+ * (token buckets per credential, keyed by the token's SHA-256 digest, and per client address for
+ * requests without a valid credential); an instance leases a slice of a bucket in one statement and
+ * charges requests from memory until it is spent or stale, and answers refusals from memory until
+ * the bucket holds a token again. So a busy credential costs one statement per slice, not per request.
  */
-export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps): void {
+export class RateLimiter {
+  private readonly leases = new Map<string, Lease>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date,
+  ) {}
+
+  async charge(caller: Caller, s: RateLimitSettings): Promise<Charge> {
+    const key = caller.digest ? `credential:${caller.digest}` : `address:${caller.address}`;
+    // Bounded: a request that keeps finding the slice spent by others renews by itself in the end.
+    for (let round = 0; ; round++) {
+      const at = this.now().getTime();
+      let lease = this.leases.get(key);
+      if (lease) {
+        // What the instance holds is spent first: a refused lease may follow one that left tokens here.
+        if (lease.tokens >= 1 && at < lease.expiresAt) {
+          lease.tokens -= 1;
+          return { granted: true, tokens: lease.left + lease.tokens, capacity: lease.capacity, refillPerSecond: lease.refillPerSecond };
+        }
+        if (lease.refusedUntil > at) return refusal(lease, Math.ceil((lease.refusedUntil - at) / 1000));
+        if (lease.renewing && round < 8) {
+          await lease.renewing;
+          continue;
+        }
+      } else {
+        // Held before the statement, so concurrent requests of the key wait for this one's slice.
+        lease = this.hold(key, at);
+      }
+      return this.renew(key, lease, caller, s, at);
+    }
+  }
+
+  /**
+   * One statement: gives back what is left of a stale slice, takes a new one, and charges this
+   * request from it. Without a lease (no room to hold one), it takes this request's token only.
+   */
+  private async renew(key: string, lease: Lease | undefined, caller: Caller, s: RateLimitSettings, at: number): Promise<Charge> {
+    let done!: () => void;
+    if (lease) lease.renewing = new Promise<void>((resolve) => (done = resolve));
+    try {
+      const returned = lease && at >= lease.expiresAt ? Math.floor(lease.tokens) : 0;
+      const got = await leaseTokens(this.db, new Date(at), caller, s, { returned, single: !lease });
+      const next = {
+        tokens: (lease?.tokens ?? 0) - returned + Math.max(0, got.taken - 1),
+        left: got.left,
+        capacity: got.capacity,
+        refillPerSecond: got.refillPerSecond,
+        expiresAt: at + LEASE_MS,
+        refusedUntil: got.taken >= 1 ? 0 : at + ((1 - got.left) / got.refillPerSecond) * 1000,
+      };
+      // A wrong token's request paid one token of its address's bucket: nothing is held under its digest.
+      if (lease && (got.credential || !caller.digest)) Object.assign(lease, next);
+      else if (lease) this.leases.delete(key);
+      if (got.taken < 1) return refusal(next, Math.ceil((1 - got.left) / got.refillPerSecond));
+      return { granted: true, tokens: next.left + next.tokens, capacity: next.capacity, refillPerSecond: next.refillPerSecond };
+    } finally {
+      if (lease) {
+        lease.renewing = undefined;
+        done();
+      }
+    }
+  }
+
+  /** An empty lease for a key, kept unless the instance already holds MAX_LEASES live ones. */
+  private hold(key: string, at: number): Lease | undefined {
+    if (this.leases.size >= MAX_LEASES) {
+      for (const [old, held] of this.leases) if (held.expiresAt <= at && held.refusedUntil <= at && !held.renewing) this.leases.delete(old);
+      if (this.leases.size >= MAX_LEASES) return undefined;
+    }
+    const lease: Lease = { tokens: 0, left: 0, capacity: 0, refillPerSecond: 0, expiresAt: 0, refusedUntil: 0 };
+    this.leases.set(key, lease);
+    return lease;
+  }
+}
+
+const refusal = (lease: Lease, retryAfter: number): Charge => ({
+  granted: false,
+  tokens: lease.left,
+  capacity: lease.capacity,
+  refillPerSecond: lease.refillPerSecond,
+  retryAfter: Math.max(1, retryAfter),
+});
+
+/** The instance's limiter, or undefined when the limit is off. Requests and subscribe frames share it. */
+export function rateLimiter(deps: RateLimitDeps): { limiter: RateLimiter; settings: RateLimitSettings } | undefined {
   const wanted = { ...config.rateLimit, ...deps.settings };
-  if (!wanted.enabled) return;
-  const settings = checkedSettings(wanted);
+  if (!wanted.enabled) return undefined;
+  return { limiter: new RateLimiter(deps.db, deps.now), settings: checkedSettings(wanted) };
+}
+
+/** Charges every request but probes and preflights; 429 when the bucket is empty, `RateLimit-*` headers always. */
+export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps, limit = rateLimiter(deps)): void {
+  if (!limit) return;
+  const { limiter, settings } = limit;
   // The budget of a loopback client in development: a credential's, or the anonymous one if larger.
   const local = {
     ...settings,
@@ -74,7 +201,7 @@ export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps): vo
         nextSweep = now.getTime() + SWEEP_EVERY_MS;
         await sweep(deps.db, now, settings);
       }
-      charge = await chargeRequest(deps.db, now, callerOf(request), settings.developmentLoopback && onThisMachine(request) ? local : settings);
+      charge = await limiter.charge(callerOf(request), settings.developmentLoopback && onThisMachine(request) ? local : settings);
     } catch (error) {
       // The limit protects the service; it must not take it down when the database hiccups.
       // The error's cause is logged, never its statement (http/logging.ts's serializer).
@@ -86,7 +213,7 @@ export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps): vo
       'RateLimit-Remaining': Math.floor(charge.tokens),
       'RateLimit-Reset': Math.ceil((charge.capacity - charge.tokens) / charge.refillPerSecond),
     });
-    if (!charge.granted) return refuse(request, reply, retryAfterOf(charge));
+    if (!charge.granted) return refuse(request, reply, charge.retryAfter ?? 1);
   });
 }
 
@@ -105,23 +232,22 @@ export type FrameCharge = (caller: Caller) => Promise<{ retryAfter: number } | n
  * the socket's client address, exactly as an HTTP request would. Undefined when the limit is off.
  * As on HTTP, a database that does not answer lets the frame through (`onFailure` hears of it).
  */
-export function frameCharge(deps: RateLimitDeps & { onFailure: (error: unknown) => void }): FrameCharge | undefined {
-  const wanted = { ...config.rateLimit, ...deps.settings };
-  if (!wanted.enabled) return undefined;
-  const settings = checkedSettings(wanted);
+export function frameCharge(
+  limit: ReturnType<typeof rateLimiter>,
+  onFailure: (error: unknown) => void,
+): FrameCharge | undefined {
+  if (!limit) return undefined;
   return async (caller) => {
     let charge: Charge;
     try {
-      charge = await chargeRequest(deps.db, deps.now(), caller, settings);
+      charge = await limit.limiter.charge(caller, limit.settings);
     } catch (error) {
-      deps.onFailure(error);
+      onFailure(error);
       return null;
     }
-    return charge.granted ? null : { retryAfter: retryAfterOf(charge) };
+    return charge.granted ? null : { retryAfter: charge.retryAfter ?? 1 };
   };
 }
-
-const retryAfterOf = (charge: Charge) => Math.ceil((1 - charge.tokens) / charge.refillPerSecond);
 
 /** The message of a refusal, on HTTP and on a socket. */
 export const tooManyRequests = (retryAfter: number) => `Too many requests: retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}`;
@@ -167,16 +293,20 @@ export function addressKey(ip: string): string {
 
 /**
  * One atomic statement: picks the bucket (the credential's when the token is valid, else the
- * address's), refills it by the time elapsed, takes a token if one is there, and returns what is
- * left. The row lock of ON CONFLICT DO UPDATE serialises concurrent requests of every instance.
+ * address's), refills it by the time elapsed plus what the instance gives back, and takes a slice
+ * (a tenth of a credential's or an address's bucket, at least one token; one for a wrong token),
+ * or what is there. The row lock of ON CONFLICT DO UPDATE serialises the instances' leases.
  */
-async function chargeRequest(db: Db, now: Date, caller: Caller, s: RateLimitSettings): Promise<Charge> {
+async function leaseTokens(db: Db, now: Date, caller: Caller, s: RateLimitSettings, { returned, single }: { returned: number; single: boolean }): Promise<Leased> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const { tokens, refilledAt } = rateLimitBuckets;
+  const { tokens, refilledAt, granted } = rateLimitBuckets;
   const capacity = sql`(select capacity from caller)`;
   const rate = sql`(select rate from caller)`;
+  const slice = sql`(select slice from caller)`;
   const elapsed = sql`greatest(0, extract(epoch from ${at} - ${refilledAt})::float8)`;
-  const available = sql`least(${capacity}, ${tokens} + ${rate} * ${elapsed})`;
+  const available = sql`least(${capacity}, ${tokens} + ${rate} * ${elapsed} + ${returned}::float8)`;
+  const taken = sql`least(${slice}, floor(${available}))`;
+  const sliceOf = (size: number) => Math.max(1, Math.floor(size * LEASE_FRACTION));
   const result = await db.execute(sql`
     with verified as (
       select exists (
@@ -185,20 +315,22 @@ async function chargeRequest(db: Db, now: Date, caller: Caller, s: RateLimitSett
       ) as valid
     ), caller as (
       select
+        valid,
         case when valid then ${`credential:${caller.digest}`} else ${`address:${caller.address}`} end as key,
         case when valid then ${s.capacity} else ${s.anonymousCapacity} end::float8 as capacity,
-        case when valid then ${s.refillPerSecond} else ${s.anonymousRefillPerSecond} end::float8 as rate
+        case when valid then ${s.refillPerSecond} else ${s.anonymousRefillPerSecond} end::float8 as rate,
+        case when ${single} then 1 when valid then ${sliceOf(s.capacity)} when ${caller.digest}::text is null then ${sliceOf(s.anonymousCapacity)} else 1 end::float8 as slice
       from verified
     )
     insert into ${rateLimitBuckets} (key, tokens, refilled_at, granted)
-    select key, capacity - 1, ${at}, true from caller
+    select key, capacity - least(slice, capacity), ${at}, least(slice, capacity) from caller
     on conflict (key) do update set
-      tokens = ${available} - case when ${available} >= 1 then 1 else 0 end,
-      granted = ${available} >= 1,
+      tokens = ${available} - ${taken},
+      granted = ${taken},
       refilled_at = greatest(${refilledAt}, ${at})
-    returning ${tokens} as tokens, ${rateLimitBuckets.granted} as granted, (select capacity from caller) as capacity, (select rate from caller) as rate`);
-  const [row] = rowsOf<{ tokens: number; granted: boolean; capacity: number; rate: number }>(result);
-  return { granted: row.granted, tokens: Number(row.tokens), capacity: Number(row.capacity), refillPerSecond: Number(row.rate) };
+    returning ${tokens} as tokens, ${granted} as taken, (select capacity from caller) as capacity, (select rate from caller) as rate, (select valid from caller) as valid`);
+  const [row] = rowsOf<{ tokens: number; taken: number; capacity: number; rate: number; valid: boolean }>(result);
+  return { taken: Number(row.taken), left: Number(row.tokens), capacity: Number(row.capacity), refillPerSecond: Number(row.rate), credential: row.valid };
 }
 
 /** Deletes buckets that have been full for an hour: they weigh the same as no bucket at all. */
