@@ -9,6 +9,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../src/config.js';
 import { schools } from '../../src/db/school.table.js';
+import { renderCertificatePdf } from '../../src/modules/progress/certificate.pdf.js';
 import { users } from '../../src/modules/users/user.table.js';
 import { api, fixtures } from '../support/courses.fixtures.js';
 import { expectNotFound } from '../support/rest-assertions.js';
@@ -87,6 +88,8 @@ describe('GET /certificates/:code.pdf', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.headers['content-disposition']).toBe(`inline; filename="certificate-${code}.pdf"`);
     expect(res.headers['cache-control']).toBe('private, no-cache');
+    // The browser's own viewer may draw it (the API's policy would leave Chrome's blank); nothing of the file runs.
+    expect(res.headers['content-security-policy']).toMatch(/^default-src 'none';object-src 'self';/);
     const bytes = res.rawPayload;
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     // A valid document pdf-lib reads back: one A4 landscape page, titled with the person's name.
@@ -127,6 +130,28 @@ describe('GET /certificates/:code.pdf', () => {
       // 842 x 595 points at 50 dpi (poppler rounds up).
       const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
       expect(Math.abs(w - 585) <= 1 && Math.abs(h - 413) <= 1, `${w} x ${h}`).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!poppler)('prints a letter the standard fonts lack without its accent, else as ?, and never fails on it', async () => {
+    const bytes = await renderCertificatePdf({
+      code: 'AbC-123_xyzQWERT',
+      studentName: 'Łukasz  Őrs Дима',
+      productTitle: 'Curso de ñandú e Œuvres',
+      issuedAt: new Date('2026-03-01T12:00:00Z'),
+      schoolName: 'Escuela',
+      schoolLogo: 'data:image/png;base64,bm90IGEgcG5n', // not a PNG: the name alone
+      locale: 'es',
+      verificationUrl: 'https://example.com/certificates/AbC-123_xyzQWERT',
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'certificate-pdf-'));
+    try {
+      writeFileSync(join(dir, 'c.pdf'), bytes);
+      const text = execFileSync('pdftotext', [join(dir, 'c.pdf'), '-'], { encoding: 'utf8' });
+      for (const expected of ['Certificado de finalización', '?ukasz Ors ????', 'Curso de ñandú e Œuvres', 'el 1 de marzo de 2026', 'Código: AbC-123_xyzQWERT'])
+        expect(text).toContain(expected);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
