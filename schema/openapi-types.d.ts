@@ -213,6 +213,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/certificates/{code}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Print a certificate (PDF)
+         * @description A certificate as it is printed, by its verification code, with no credential (the PDF at GET /certificates/:code.pdf is made from it).
+         */
+        get: operations["printCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/channels/{channel_id}/messages": {
         parameters: {
             query?: never;
@@ -7396,6 +7416,35 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CertificateVerification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    printCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate to print: one A4 landscape page with the person, the product, the date, the school and a QR code of its verification URL. */
+            200: {
+                headers: {
+                    /** @description inline, with the file's name. */
+                    "Content-Disposition"?: string;
+                    /** @description How browsers and caches may keep it. */
+                    "Cache-Control"?: "private, no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example  */
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];

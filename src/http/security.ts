@@ -25,6 +25,12 @@ const API_DIRECTIVES = { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"
 export const API_CONTENT_SECURITY_POLICY = Object.entries(API_DIRECTIVES)
   .map(([name, values]) => `${name} ${values.join(' ')}`)
   .join(';');
+/**
+ * A file a browser shows in its own viewer (a certificate's PDF): Chrome draws a PDF inside a page it
+ * makes, which the API's policy would leave blank (its inline styles, its plugin object). Nothing of
+ * the file's own may run or load.
+ */
+export const FILE_CONTENT_SECURITY_POLICY = "default-src 'none';object-src 'self';style-src 'unsafe-inline';frame-ancestors 'self';base-uri 'none';form-action 'none'";
 const HELMET_OPTIONS = { contentSecurityPolicy: { useDefaults: false, directives: API_DIRECTIVES } };
 
 /** What a browser page of an allowed origin may send and read. */

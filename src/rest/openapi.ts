@@ -404,7 +404,8 @@ function tagList(entries: Entry[], tags: Map<string, string>): { name: string; d
     const tag = byTag.get(name) ?? { prefixes: new Set(), types: new Set() };
     byTag.set(name, tag);
     tag.prefixes.add(`/${entry.key.split('/').filter(Boolean)[0] ?? ''}`);
-    tag.types.add(resourceName(entry));
+    // A file row replies with its media type (a certificate's `application/pdf`), not the object it is made from.
+    tag.types.add(entry.compiled.route.file?.type ?? resourceName(entry));
   }
   return [...byTag]
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -429,6 +430,16 @@ function responses(builder: Builder, entry: Entry): Record<string, unknown> {
   const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
   if (route.reply === 'destroy') out['204'] = { description: 'Deleted.' };
+  // A file reply (a certificate's PDF) is its bytes, sent inline.
+  else if (route.file)
+    out['200'] = {
+      description: route.file.description,
+      headers: {
+        'Content-Disposition': { description: 'inline, with the file\'s name.', schema: { type: 'string' } },
+        'Cache-Control': { description: 'How browsers and caches may keep it.', schema: { type: 'string', enum: [route.file.cacheControl] } },
+      },
+      content: { [route.file.type]: { schema: { type: 'string', contentMediaType: route.file.type }, example: '' } },
+    };
   else if (compiled.shape === 'connection') {
     const nodes = (getNamedType(field.type) as GraphQLObjectType).getFields().nodes;
     const list = builder.output(nodes.type, false);

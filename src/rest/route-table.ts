@@ -91,6 +91,8 @@ export interface Route {
    * no script (the page's CSP: http/security.ts); others get the JSON as usual.
    */
   page?: (result: any, request: PageRequest) => { status: number; html: string };
+  /** A file made from the operation's result, sent instead of the JSON reply (a certificate's PDF). */
+  file?: FileReply;
   /**
    * A route the Edools v1 clients call that the spec leaves out: how its old names map onto today's
    * model (`products` → school products). The README's "Routes beyond the spec" table lists these rows.
@@ -112,6 +114,17 @@ export interface Route {
 export interface CsvBody {
   key: string;
   row: (record: Record<string, string>) => Record<string, unknown>;
+}
+
+/**
+ * A file reply: its media type (the reply's and the OpenAPI document's), how browsers may cache it, and
+ * how it is made from the operation's result. It is sent `inline` under `filename`.
+ */
+export interface FileReply {
+  type: string;
+  description: string;
+  cacheControl: string;
+  render(result: any): Promise<{ body: Uint8Array; filename: string }>;
 }
 
 /** What a page may read of its request. */

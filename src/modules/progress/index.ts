@@ -1,12 +1,13 @@
 import { PUBLIC, SELLERS, STAFF_AND_OWN } from '../../auth/role-matrix.js';
 import { defineModule } from '../define-module.js';
+import { CertificatePrintResolver } from './certificate.resolver.js';
 import { progressEventCatalog } from './progress.events.js';
 import { EnrollmentProgressResolver, ProgressResolver } from './progress.resolver.js';
 import { progressRoutes } from './progress.routes.js';
 
 export const progressModule = defineModule({
   name: 'progress',
-  resolvers: [ProgressResolver, EnrollmentProgressResolver],
+  resolvers: [ProgressResolver, EnrollmentProgressResolver, CertificatePrintResolver],
   routes: progressRoutes,
   rules: {
     operations: {
@@ -18,6 +19,7 @@ export const progressModule = defineModule({
         'Mutation.recordLessonProgress': { ...SELLERS, student: 'own' },
         'Mutation.submitActivityAttempt': { ...SELLERS, student: 'own' },
         'Query.certificate': PUBLIC,
+        'Query.printableCertificate': PUBLIC,
       },
     },
   },

@@ -14,12 +14,11 @@ import { enrollmentById, studentById } from '../enrollments/enrollment.loaders.j
 import { enrollments, type EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { Enrollment } from '../enrollments/enrollment.type.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
-import { schoolProducts } from '../school-products/school-product.table.js';
-import { users } from '../users/user.table.js';
 import { ActivityAttemptInput, LessonProgressInput, ProgressArgs } from './progress.input.js';
+import { certificateByCode } from './certificate.lookup.js';
 import { certificateOfEnrollment, enrollmentProgress } from './progress.loaders.js';
 import type { LessonRow } from '../courses/course.table.js';
-import { activityAttempts, certificates, lessonProgress } from './progress.table.js';
+import { activityAttempts, lessonProgress } from './progress.table.js';
 import { ActivityAttempt, ActivityAttemptConnection, CertificateVerification, LessonProgress, LessonProgressConnection } from './progress.type.js';
 import { certifyIfDue, lockEnrollment, openLesson, releasedActivity, releasedLesson, writeAttempt, writeLessonProgress } from './progress.write.js';
 
@@ -127,15 +126,10 @@ export class ProgressResolver {
 
   @Query(() => CertificateVerification, { description: 'Confirms a certificate by its verification code, with no credential: the name, the product and the date only.' })
   async certificate(@Arg('code', () => String) code: string, @Ctx() ctx: Context) {
-    // Public: codes are random and unique across schools, so no school filter applies.
-    const [row] = await ctx.db
-      .select({ code: certificates.code, studentName: users.fullName, productTitle: schoolProducts.title, issuedAt: certificates.issuedAt })
-      .from(certificates)
-      .innerJoin(users, eq(users.id, certificates.studentId))
-      .innerJoin(schoolProducts, eq(schoolProducts.id, certificates.schoolProductId))
-      .where(eq(certificates.code, code.trim()));
+    // Public, by the rule the printed certificate shares (certificate.lookup.ts).
+    const row = await certificateByCode(ctx.db, code);
     if (!row) throw notFound('Certificate');
-    return row;
+    return { code: row.code, studentName: row.studentName, productTitle: row.productTitle, issuedAt: row.issuedAt };
   }
 }
 

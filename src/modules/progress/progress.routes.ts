@@ -1,3 +1,4 @@
+import { certificatePdf } from './certificate.pdf.js';
 import { beyondSpec, param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 /** The progress lists answer under each parent a school reads them by. */
@@ -38,4 +39,16 @@ export const progressRoutes: Route[] = [
   ]),
   // The code is all it takes to read a person's full name: a secret, kept out of logs.
   { method: 'GET', path: '/certificates/:code', field: 'certificate', args: { code: pathParam('code', { secret: true }) }, reply: 'show', public: true },
+  // The same certificate to print: a PDF made from `printableCertificate` (certificate.pdf.ts).
+  {
+    method: 'GET',
+    path: '/certificates/:code.pdf',
+    field: 'printableCertificate',
+    args: { code: pathParam('code', { secret: true }) },
+    reply: 'show',
+    public: true,
+    file: certificatePdf,
+    operationId: 'printCertificate',
+    summary: 'Print a certificate (PDF)',
+  },
 ];
