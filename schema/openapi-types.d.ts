@@ -3172,10 +3172,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the search
+         * Search students, courses, lessons and forum questions
          * @description Finds the school's students (full name, e-mail), courses (name, description), lessons (title, description) and forum questions (title, description) whose title or body holds every word of `text`, accents and case ignored, best first (a title match above a body match). Each kind only for a credential that may list it, as its list shows it: a student finds courses, forum questions and the lessons its enrollments release, never people. REST: GET /search?q=&types=.
          */
-        get: operations["listSearch"];
+        get: operations["search"];
         put?: never;
         post?: never;
         delete?: never;
@@ -25818,7 +25818,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
         };
     };
-    listSearch: {
+    search: {
         parameters: {
             query: {
                 /** @description What to find: 2 to 100 characters, accents and case ignored ("joao" finds "João"); each word must appear in the title or in the body. REST: `q`. */

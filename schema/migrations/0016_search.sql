@@ -34,7 +34,7 @@ BEGIN
   END IF;
 END $$;
 --> statement-breakpoint
--- The searched expressions, exactly as search.sql.ts writes them: `f_unaccent(column) ILIKE pattern`.
+-- The searched expressions, exactly as src/content/search.ts writes them: `f_unaccent(column) ILIKE pattern`.
 DO $$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN

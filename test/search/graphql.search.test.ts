@@ -178,6 +178,13 @@ describe('search: pages, bounds and cost', () => {
     expect(cost(ten)).toBe(SEARCH_COST + 1 + 10);
   });
 
+  it('is one statement whatever the kinds and the hits', async () => {
+    await hitsOf(school.admin, 'joao');
+    const one = await service.countStatements(() => hitsOf(school.admin, 'joao', { types: ['students'] }));
+    const all = await service.countStatements(() => hitsOf(school.admin, 'ao', { first: 100 }));
+    expect(all).toBe(one);
+  });
+
   it('the searched expressions are indexed (trigram GIN indexes on f_unaccent)', async () => {
     const rows = rowsOf<{ indexname: string; indexdef: string }>(
       await service.db.execute(sql`select indexname, indexdef from pg_indexes where indexname like '%\_search\_%' order by indexname`),

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { Args, Ctx, Extensions, Query, Resolver } from 'type-graphql';
+import { countHits, searchRows } from '../../content/search.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError } from '../../graphql/errors.js';
 import { fieldCost } from '../../graphql/limits.js';
+import { readerOf } from '../../graphql/reader.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, numberedPage } from '../../graphql/pagination.js';
 import { SearchArgs } from './search.input.js';
 import { searchableTypes, searchWords } from './search.rules.js';
-import { countHits, searchRows } from './search.sql.js';
 import { SearchHit, SearchHitConnection } from './search.type.js';
 
 /**
@@ -49,10 +50,11 @@ export class SearchResolver {
     const { phrase, words } = searchWords(args.text);
     const window = windowOf(args);
     const types = searchableTypes(ctx.credential?.role, args.types);
+    const searcher = { reader: readerOf(ctx), now: ctx.now() };
     // One row more than the page tells whether another page follows.
-    const rows = types.length && window.limit > 0 ? await searchRows(ctx, types, phrase, words, window.limit + 1, window.offset) : [];
+    const rows = types.length && window.limit > 0 ? await searchRows(searcher, types, phrase, words, window.limit + 1, window.offset) : [];
     const nodes: SearchHit[] = rows.slice(0, window.limit).map(({ type, id, title, body, score }) => ({ type, id, title, score, excerpt: excerptOf(body, words) }));
-    const totalCount = rows.length ? rows[0].total : types.length && (window.offset > 0 || window.limit === 0) ? await countHits(ctx, types, words) : 0;
+    const totalCount = rows.length ? rows[0].total : types.length && (window.offset > 0 || window.limit === 0) ? await countHits(searcher, types, words) : 0;
     const positions = nodes.map((_, i) => window.offset + i + 1);
     return {
       nodes,

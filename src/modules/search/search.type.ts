@@ -2,10 +2,9 @@ import 'reflect-metadata';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { PageInfo } from '../../graphql/pagination.js';
+import { SEARCH_TYPES, type SearchTypeName } from '../../content/search.js';
 
-/** What search looks through, as REST's `types=` names it too (`types=courses,lessons`). */
-export const SEARCH_TYPES = ['students', 'courses', 'lessons', 'forum_questions'] as const;
-export type SearchTypeName = (typeof SEARCH_TYPES)[number];
+export { SEARCH_TYPES, type SearchTypeName };
 export const SearchType = graphqlEnum(
   'SearchType',
   SEARCH_TYPES,

@@ -1,13 +1,24 @@
 import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { inSchool, ownStudentId } from '../../auth/tenancy.js';
-import { lessonsOfStudent } from '../../content/visible-lessons.js';
-import { rowsOf } from '../../db/rows.js';
-import type { Context } from '../../graphql/context.js';
-import { courses, lessons } from '../courses/course.table.js';
-import { forumQuestions } from '../forums/forum.table.js';
-import { users } from '../users/user.table.js';
-import type { SearchTypeName } from './search.type.js';
+import { rowsOf } from '../db/rows.js';
+import { courses, lessons } from '../modules/courses/course.table.js';
+import { forumQuestions } from '../modules/forums/forum.table.js';
+import { users } from '../modules/users/user.table.js';
+import type { Reader } from './reader.js';
+import { lessonsOfStudent } from './visible-lessons.js';
+
+/**
+ * What search (modules/search) looks through, by the names REST's `types=` uses, and how: the read rules of
+ * search, beside the other read rules. Who may search which kind is the search module's (search.rules.ts).
+ */
+export const SEARCH_TYPES = ['students', 'courses', 'lessons', 'forum_questions'] as const;
+export type SearchTypeName = (typeof SEARCH_TYPES)[number];
+
+/** Who searches, and when (the release of lessons). */
+export interface Searcher {
+  reader: Reader;
+  now: Date;
+}
 
 /** Where each kind's rows are searched: its title and body columns (indexed by schema/migrations/0016_search.sql) and what else narrows them. */
 interface Searched {
@@ -16,7 +27,7 @@ interface Searched {
   title: PgColumn;
   body: PgColumn;
   /** More conditions: only students among the users; only released lessons for a student. */
-  also?: (ctx: Context) => SQL | undefined;
+  also?: (searcher: Searcher) => SQL | undefined;
 }
 
 const searched: Record<SearchTypeName, Searched> = {
@@ -27,10 +38,7 @@ const searched: Record<SearchTypeName, Searched> = {
     id: lessons.id,
     title: lessons.title,
     body: lessons.description,
-    also: (ctx) => {
-      const student = ownStudentId(ctx);
-      return student === null ? undefined : lessonsOfStudent(student, ctx.now());
-    },
+    also: ({ reader, now }) => (reader.studentId === null ? undefined : lessonsOfStudent(reader.studentId, now)),
   },
   forum_questions: { schoolId: forumQuestions.schoolId, id: forumQuestions.id, title: forumQuestions.title, body: forumQuestions.description },
 };
@@ -58,7 +66,7 @@ export interface HitRow {
  * scored (title 2, body 1, a title equal to the phrase +1, starting with it +0.5), ranked best first, then by
  * kind and id so that pages never overlap; `total` counts every hit.
  */
-export async function searchRows(ctx: Context, types: SearchTypeName[], phrase: string, words: string[], limit: number, offset: number): Promise<HitRow[]> {
+export async function searchRows(searcher: Searcher, types: SearchTypeName[], phrase: string, words: string[], limit: number, offset: number): Promise<HitRow[]> {
   const selects = types.map((type, order) => {
     const s = searched[type];
     const inTitle = hasEvery(s.title, words);
@@ -66,9 +74,9 @@ export async function searchRows(ctx: Context, types: SearchTypeName[], phrase: 
     const score = sql`(case when ${inTitle} then 2 else 0 end + case when ${inBody} then 1 else 0 end
       + case when ${folded(s.title, literal(phrase))} then 1 when ${folded(s.title, `${literal(phrase)}%`)} then 0.5 else 0 end)`;
     return sql`select ${type}::text as type, ${order}::int as type_order, ${s.id} as id, ${s.title} as title, ${s.body} as body, ${score}::float8 as score
-      from ${s.schoolId.table} where ${and(inSchool(ctx, s.schoolId), or(inTitle, inBody), s.also?.(ctx))}`;
+      from ${s.schoolId.table} where ${and(searcher.reader.inSchool(s.schoolId), or(inTitle, inBody), s.also?.(searcher))}`;
   });
-  const result = await ctx.db.execute(sql`select type, id, title, body, score, (count(*) over ())::int as total
+  const result = await searcher.reader.db.execute(sql`select type, id, title, body, score, (count(*) over ())::int as total
     from (${sql.join(selects, sql` union all `)}) hits
     order by score desc, type_order, id
     limit ${limit} offset ${offset}`);
@@ -76,11 +84,11 @@ export async function searchRows(ctx: Context, types: SearchTypeName[], phrase: 
 }
 
 /** How many hits there are, for a page past the last (whose statement returned no row to count on). */
-export async function countHits(ctx: Context, types: SearchTypeName[], words: string[]): Promise<number> {
+export async function countHits(searcher: Searcher, types: SearchTypeName[], words: string[]): Promise<number> {
   const counts = types.map((type) => {
     const s = searched[type];
-    return sql`select count(*) as n from ${s.schoolId.table} where ${and(inSchool(ctx, s.schoolId), or(hasEvery(s.title, words), hasEvery(s.body, words)), s.also?.(ctx))}`;
+    return sql`select count(*) as n from ${s.schoolId.table} where ${and(searcher.reader.inSchool(s.schoolId), or(hasEvery(s.title, words), hasEvery(s.body, words)), s.also?.(searcher))}`;
   });
-  const result = await ctx.db.execute(sql`select coalesce(sum(n), 0)::int as n from (${sql.join(counts, sql` union all `)}) counts`);
+  const result = await searcher.reader.db.execute(sql`select coalesce(sum(n), 0)::int as n from (${sql.join(counts, sql` union all `)}) counts`);
   return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
 }
