@@ -3184,6 +3184,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search students, courses, lessons and forum questions
+         * @description Finds the school's students (full name, e-mail), courses (name, description), lessons (title, description) and forum questions (title, description) whose title or body holds every word of `text`, accents and case ignored, best first (a title match above a body match). Each kind only for a credential that may list it, as its list shows it: a student finds courses, forum questions and the lessons its enrollments release, never people. REST: GET /search?q=&types=.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sso_settings": {
         parameters: {
             query?: never;
@@ -5466,6 +5486,21 @@ export interface components {
             redirect_uri: string;
             /** Format: date-time */
             expires_at: string;
+        };
+        /** @description One row search found: its kind and id (read it with its own query), what it is called, and how well it matched. */
+        SearchHit: {
+            /**
+             * @description Which kind of row: the id is one of that kind.
+             * @enum {string}
+             */
+            type: "students" | "courses" | "lessons" | "forum_questions";
+            id: number;
+            /** @description The row's title: a student's full name, a course's name, a lesson's or a question's title. */
+            title: string;
+            /** @description The row's other searched text: a student's e-mail, else the description, cut to about 200 characters around the first match. */
+            excerpt: string | null;
+            /** @description How well it matched, hits ranked by it: 2 when every word is in the title (name), 1 when every word is in the body (e-mail, description), both add up; +1 when the title is the text itself, +0.5 when it starts with it. */
+            score: number;
         };
         /** @description A signed-in session: an access token for the person's role and a refresh token, each shown once. */
         Session: {
@@ -25830,6 +25865,53 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description What to find: 2 to 100 characters, accents and case ignored ("joao" finds "João"); each word must appear in the title or in the body. REST: `q`. */
+                q: string;
+                /** @description The kinds to look through (default: every kind the credential may list). REST: `types=courses,lessons`. */
+                types?: ("students" | "courses" | "lessons" | "forum_questions")[];
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "type": "students",
+                     *         "id": 1,
+                     *         "title": "Example title",
+                     *         "excerpt": "Example excerpt",
+                     *         "score": 1.5
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["SearchHit"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getSsoSettings: {

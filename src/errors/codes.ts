@@ -28,7 +28,7 @@ export const errorCodes = {
   greater_than_or_equal_to: { message: 'must be greater than or equal to %{count}' },
   less_than_or_equal_to: { message: 'must be less than or equal to %{count}' },
   too_long: { message: 'is too long (maximum is %{count} characters)', raised: { status: 422, graphql: 'BAD_USER_INPUT' } },
-  too_short: { message: 'is too short (minimum is %{count} characters)' },
+  too_short: { message: 'is too short (minimum is %{count} characters)', raised: { status: 422, graphql: 'BAD_USER_INPUT' } },
   not_a_number: { message: 'is not a number' },
   invalid_transition: { message: 'cannot happen from the current state' },
   duplicate: { message: 'is a duplicate of another item of this list' },
@@ -49,7 +49,7 @@ export const errorCodes = {
   payment_required: { message: 'needs a paid invoice: an order with something to pay is confirmed by its payment' },
   refund_required: { message: 'is paid: refund its payment (refundPayment, POST /payments/:id/refund) instead' },
   not_subscription: { message: 'is not a subscription (kind 1 with a period 1..4)' },
-  // Raised instead of a result (AppError); `not_found`, `forbidden` and `too_long` above are raised too.
+  // Raised instead of a result (AppError); `not_found`, `forbidden`, `too_long` and `too_short` above are raised too.
   bad_request: { message: 'The request is malformed', raised: { status: 400, graphql: 'BAD_USER_INPUT' } },
   unauthenticated: { message: 'A valid credential is required (Authorization: Bearer <token>)', raised: { status: 401, graphql: 'UNAUTHENTICATED' } },
   invalid_credentials: { message: 'Invalid e-mail or password', raised: { status: 401, graphql: 'INVALID_CREDENTIALS' } },
