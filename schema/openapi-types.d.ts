@@ -2530,6 +2530,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/active_students": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Students active by day, week or month
+         * @description Students active (a lesson progress written, or a sign-in) by day, week or month and in the whole period. Admins. REST: GET /reports/active_students.
+         */
+        get: operations["activeStudentsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/completion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Completion rate and average progress per product and course
+         * @description Completion rate and average progress of the enrollments made in the period, per school product and per course. Admins. REST: GET /reports/completion.
+         */
+        get: operations["completionReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Enrollments by day, week or month, by status and product
+         * @description Enrollments made by day, week or month and by school product, by their status now. Admins. REST: GET /reports/enrollments.
+         */
+        get: operations["enrollmentsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The funnel of orders: paid, enrolled, completed
+         * @description The funnel of the orders made in the period: orders, paid, enrolled, completed. Admins. REST: GET /reports/funnel.
+         */
+        get: operations["funnelReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue by day, week or month and by product, in cents
+         * @description Revenue by day, week or month and by school product, in integer cents, in the school's time zone: payments confirmed minus what was given back of them. Admins (the platform: every school, or the one `schoolId` names). REST: GET /reports/revenue.
+         */
+        get: operations["revenueReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/school/{id}": {
         parameters: {
             query?: never;
@@ -3657,6 +3757,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Students active in the period: a lesson progress written (its last write) or a sign-in. Each student counts once per bucket and once in the period. */
+        ActiveStudentsReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description Distinct students active in the period. */
+            students: number;
+            progressing: number;
+            signed_in: number;
+        };
         /** @description An activity (exam, quiz, survey or assignment) presented by a lesson, with its questions. */
         Activity: {
             id: number;
@@ -3868,6 +3983,15 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description Completion and average progress of the enrollments made in the period, per school product and per course. */
+        CompletionReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+        };
         /** @description A discount: a percentage or an amount in cents (one of the two). Its code is unique in the school. */
         Coupon: {
             id: number;
@@ -4063,6 +4187,8 @@ export interface components {
             logo?: string | null;
             /** @description The school's language for mails (pt-BR, en, es; another gives English); null: pt-BR. */
             locale?: string | null;
+            /** @description The IANA time zone the school's days are counted in (reports): America/Sao_Paulo (the default), UTC, Europe/Lisbon. */
+            time_zone?: string | null;
             metadata?: Record<string, never> | null;
             meta_available_locales?: unknown;
         };
@@ -4152,6 +4278,19 @@ export interface components {
             unlimited: boolean;
             /** Format: date-time */
             available_until: string | null;
+        };
+        /** @description Enrollments made in the period (their creation day), by status and by school product. */
+        EnrollmentsReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description Enrollments made in the period. */
+            total: number;
         };
         /** @description Every error status: messages and codes by field (snake_case, `base` for the object as a whole). */
         ErrorReply: {
@@ -4356,6 +4495,23 @@ export interface components {
             /** @description Order among siblings (0 or more). Omitted on create, or when the parent changes: the next of its parent (max + 1). REST accepts a numeric string ("3"); anything else is a 400. */
             sequence?: number | null;
             category?: string | null;
+        };
+        /** @description The funnel of the orders made in the period: how many were paid, enrolled a student, and led to a completed enrollment. */
+        FunnelReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            /** @description Orders made in the period. */
+            orders: number;
+            /** @description ... confirmed (paid), even if refunded since. */
+            paid: number;
+            /** @description ... that made an enrollment. */
+            enrolled: number;
+            /** @description ... of which an enrollment completed every lesson of its product. */
+            completed: number;
         };
         /** @description A school's account at a payment gateway. The secret key is write-only: stored encrypted (AES-256-GCM), never returned; secretKeyHint shows its last characters. */
         GatewayCredential: {
@@ -5258,6 +5414,23 @@ export interface components {
             /** @description At least 8 characters, not a common one. */
             password?: string | null;
         };
+        /** @description Revenue: payments confirmed (status confirmed, or refunded or reversed after it) counted on the day they were made, minus what was given back of them. Integer cents. */
+        RevenueReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description All of the period: gross, in integer cents. */
+            gross: number;
+            /** @description All of the period: refunded, in integer cents. */
+            refunded: number;
+            /** @description All of the period: net, in integer cents. */
+            net: number;
+        };
         /** @description An online school: the tenant that owns every other record. */
         School: {
             id: number;
@@ -5294,6 +5467,8 @@ export interface components {
             logo: string | null;
             /** @description The school's language for mails; null: pt-BR. */
             locale: string | null;
+            /** @description The IANA time zone the school's days are counted in (reports); default America/Sao_Paulo. */
+            time_zone: string;
             metadata: Record<string, never> | null;
             meta_available_locales: unknown;
             /** Format: date-time */
@@ -5634,6 +5809,8 @@ export interface components {
             logo?: string | null;
             /** @description The school's language for mails (pt-BR, en, es; another gives English); null: pt-BR. */
             locale?: string | null;
+            /** @description The IANA time zone the school's days are counted in (reports): America/Sao_Paulo (the default), UTC, Europe/Lisbon. */
+            time_zone?: string | null;
             metadata?: Record<string, never> | null;
             meta_available_locales?: unknown;
             /**
@@ -21165,6 +21342,211 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    activeStudentsReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+                /** @description Buckets of a day (the default), a week or a month. */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "interval": "day",
+                     *       "students": 1,
+                     *       "progressing": 1,
+                     *       "signed_in": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ActiveStudentsReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    completionReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompletionReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    enrollmentsReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+                /** @description Buckets of a day (the default), a week or a month. */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "interval": "day",
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EnrollmentsReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    funnelReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "orders": 1,
+                     *       "paid": 1,
+                     *       "enrolled": 1,
+                     *       "completed": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FunnelReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    revenueReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+                /** @description Buckets of a day (the default), a week or a month. */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "interval": "day",
+                     *       "gross": 1,
+                     *       "refunded": 1,
+                     *       "net": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevenueReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     updateSchoolViaSchool: {
         parameters: {
             query?: never;
@@ -21209,6 +21591,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21251,6 +21634,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21293,6 +21677,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21344,6 +21729,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -21434,6 +21820,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21476,6 +21863,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21518,6 +21906,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21569,6 +21958,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -24239,6 +24629,7 @@ export interface operations {
                      *         "seo_description": "Example seo description",
                      *         "logo": "Example logo",
                      *         "locale": "Example locale",
+                     *         "time_zone": "Example time zone",
                      *         "metadata": {},
                      *         "meta_available_locales": {},
                      *         "created_at": "2026-01-15T12:00:00Z",
@@ -24299,6 +24690,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {}
                  *       }
@@ -24340,6 +24732,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {}
                  *       }
@@ -24381,6 +24774,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {}
                  *       }
@@ -24431,6 +24825,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -24537,6 +24932,7 @@ export interface operations {
                      *         "seo_description": "Example seo description",
                      *         "logo": "Example logo",
                      *         "locale": "Example locale",
+                     *         "time_zone": "Example time zone",
                      *         "metadata": {},
                      *         "meta_available_locales": {},
                      *         "created_at": "2026-01-15T12:00:00Z",
@@ -24638,6 +25034,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -24700,6 +25097,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -24742,6 +25140,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -24784,6 +25183,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -24835,6 +25235,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -24925,6 +25326,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -24967,6 +25369,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -25009,6 +25412,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -25060,6 +25464,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",

@@ -98,8 +98,16 @@ function pageSizeOf(args: Record<string, unknown>): number {
   return Math.min(Math.max(Number(asked) || 0, 0), MAX_PAGE_SIZE);
 }
 
-/** Leaves cost nothing (they come with their object); an object costs 1; a connection multiplies its selection by its page. */
-const estimator: ComplexityEstimator = ({ type, field, node, args, childComplexity, context }) => {
+/**
+ * What a field that computes over many rows costs of its own, besides the objects it returns:
+ * `@Extensions(fieldCost(n))` (a report: one statement over a period's rows, modules/reports).
+ */
+export const fieldCost = (cost: number) => ({ cost }) as const;
+const ownCost = (extensions: { cost?: unknown } | undefined | null) => (typeof extensions?.cost === 'number' ? extensions.cost : 0);
+
+/** Leaves cost nothing (they come with their object); an object costs 1; a connection multiplies its selection by its page. A field's own cost (fieldCost) is added. */
+const estimator: ComplexityEstimator = (options) => ownCost(options.field.extensions) + shapeCost(options);
+const shapeCost: ComplexityEstimator = ({ type, field, node, args, childComplexity, context }) => {
   const item = getNamedType(field.type);
   if (!isCompositeType(item)) return 0;
   if (isConnection(item)) return 1 + pageSizeOf(args) * childComplexity;

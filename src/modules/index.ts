@@ -24,6 +24,7 @@ import { identityModule } from './identity/index.js';
 import { ssoModule } from './sso/index.js';
 import { privacyModule } from './privacy/index.js';
 import { mailModule } from './mail/index.js';
+import { reportsModule } from './reports/index.js';
 import type { ModuleDeclaration } from './define-module.js';
 
 /**
@@ -60,4 +61,5 @@ export const modules: readonly ModuleDeclaration[] = [
   ssoModule,
   privacyModule,
   mailModule,
+  reportsModule,
 ];
