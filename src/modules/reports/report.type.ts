@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 
 export const REPORT_INTERVALS = ['day', 'week', 'month'] as const;
@@ -9,6 +9,8 @@ export const ReportIntervalEnum = graphqlEnum('ReportInterval', REPORT_INTERVALS
 
 const BUCKET_START =
   "The bucket's first day (YYYY-MM-DD, the school's time zone): a week's Monday, a month's 1st; the first bucket may start before `from`, counting only from it.";
+/** The lists REST replies hold too (object fields are left out of them unless embedded). */
+const EMBED = { rest: 'embed' } as const;
 const CENTS = (what: string) => `${what}, in integer cents.`;
 
 /** The period a report covers, as it was asked. */
@@ -36,6 +38,7 @@ export class ProductRevenue extends RevenueFigures {
 export class RevenueBucket extends RevenueFigures {
   @Field(() => String, { description: BUCKET_START }) start!: string;
   @Field(() => Int, { description: 'Confirmed payments made in the bucket.' }) payments!: number;
+  @Extensions(EMBED)
   @Field(() => [ProductRevenue], { description: 'The bucket by school product (only products with payments).' }) products!: ProductRevenue[];
 }
 
@@ -48,7 +51,9 @@ export class RevenueReport extends ReportPeriod {
   @Field(() => GraphQLSafeInt, { description: CENTS('All of the period: gross') }) gross!: number;
   @Field(() => GraphQLSafeInt, { description: CENTS('All of the period: refunded') }) refunded!: number;
   @Field(() => GraphQLSafeInt, { description: CENTS('All of the period: net') }) net!: number;
+  @Extensions(EMBED)
   @Field(() => [RevenueBucket], { description: 'Every bucket of the period, empty ones with 0.' }) buckets!: RevenueBucket[];
+  @Extensions(EMBED)
   @Field(() => [ProductRevenue], { description: 'The period by school product.' }) products!: ProductRevenue[];
 }
 
@@ -70,6 +75,7 @@ export class ProductEnrollments extends EnrollmentCounts {
 @ObjectType({ description: 'Enrollments made in one day, week or month, by their status now.' })
 export class EnrollmentsBucket extends EnrollmentCounts {
   @Field(() => String, { description: BUCKET_START }) start!: string;
+  @Extensions(EMBED)
   @Field(() => [ProductEnrollments], { description: 'The bucket by school product (only products with enrollments).' }) products!: ProductEnrollments[];
 }
 
@@ -77,7 +83,9 @@ export class EnrollmentsBucket extends EnrollmentCounts {
 export class EnrollmentsReport extends ReportPeriod {
   @Field(() => ReportIntervalEnum) interval!: ReportInterval;
   @Field(() => Int, { description: 'Enrollments made in the period.' }) total!: number;
+  @Extensions(EMBED)
   @Field(() => [EnrollmentsBucket], { description: 'Every bucket of the period, empty ones with 0.' }) buckets!: EnrollmentsBucket[];
+  @Extensions(EMBED)
   @Field(() => [ProductEnrollments], { description: 'The period by school product.' }) products!: ProductEnrollments[];
 }
 
@@ -103,7 +111,9 @@ export class CourseCompletion extends CompletionFigures {
 
 @ObjectType({ description: 'Completion and average progress of the enrollments made in the period, per school product and per course.' })
 export class CompletionReport extends ReportPeriod {
+  @Extensions(EMBED)
   @Field(() => [ProductCompletion]) products!: ProductCompletion[];
+  @Extensions(EMBED)
   @Field(() => [CourseCompletion]) courses!: CourseCompletion[];
 }
 
@@ -125,6 +135,7 @@ export class ActiveStudentsReport extends ReportPeriod {
   @Field(() => Int, { description: 'Distinct students active in the period.' }) students!: number;
   @Field(() => Int) progressing!: number;
   @Field(() => Int) signedIn!: number;
+  @Extensions(EMBED)
   @Field(() => [ActiveStudentsBucket], { description: 'Every bucket of the period, empty ones with 0.' }) buckets!: ActiveStudentsBucket[];
 }
 
