@@ -3757,6 +3757,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Students active in one day, week or month. */
+        ActiveStudentsBucket: {
+            /** @description Students with a progress write or a sign-in. */
+            students: number;
+            /** @description ... with a progress write (a lesson progress written). */
+            progressing: number;
+            /** @description ... with a sign-in (a session started). */
+            signed_in: number;
+            /** @description The bucket's first day (YYYY-MM-DD, the school's time zone): a week's Monday, a month's 1st; the first bucket may start before `from`, counting only from it. */
+            start: string;
+        };
         /** @description Students active in the period: a lesson progress written (its last write) or a sign-in. Each student counts once per bucket and once in the period. */
         ActiveStudentsReport: {
             /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
@@ -3771,6 +3782,8 @@ export interface components {
             students: number;
             progressing: number;
             signed_in: number;
+            /** @description Every bucket of the period, empty ones with 0. */
+            buckets: components["schemas"]["ActiveStudentsBucket"][];
         };
         /** @description An activity (exam, quiz, survey or assignment) presented by a lesson, with its questions. */
         Activity: {
@@ -3991,6 +4004,8 @@ export interface components {
             to: string;
             /** @description The school's time zone; null across schools (each school's days in its own zone). */
             time_zone: string | null;
+            products: components["schemas"]["ProductCompletion"][];
+            courses: components["schemas"]["CourseCompletion"][];
         };
         /** @description A discount: a percentage or an amount in cents (one of the two). Its code is unique in the school. */
         Coupon: {
@@ -4096,6 +4111,20 @@ export interface components {
             code?: string | null;
             /** @description true makes this the main class of its course and unsets the previous main class (in the same transaction); null counts as false. */
             main?: boolean | null;
+        };
+        /** @description Completion of one course, by the enrollments of the period whose product holds it. */
+        CourseCompletion: {
+            /** @description Enrollments of the period (made in it). */
+            enrollments: number;
+            /** @description ... that completed every lesson. */
+            completed: number;
+            /** @description completed / enrollments, in percent (2 decimals); 0 with no enrollment. */
+            completion_rate: number;
+            /** @description The average of their progress (completed lessons / lessons), in percent (2 decimals). */
+            average_progress: number;
+            course_id: number;
+            /** @description Lessons the course holds. */
+            lessons: number;
         };
         /** @description A course. name is required. */
         CourseInput: {
@@ -4279,6 +4308,25 @@ export interface components {
             /** Format: date-time */
             available_until: string | null;
         };
+        /** @description Enrollments made in one day, week or month, by their status now. */
+        EnrollmentsBucket: {
+            /** @description Enrollments made. */
+            total: number;
+            /** @description ... of which pending now. */
+            pending: number;
+            /** @description ... active now. */
+            active: number;
+            /** @description ... expired now. */
+            expired: number;
+            /** @description ... deactivated now. */
+            deactivated: number;
+            /** @description ... canceled now. */
+            canceled: number;
+            /** @description The bucket's first day (YYYY-MM-DD, the school's time zone): a week's Monday, a month's 1st; the first bucket may start before `from`, counting only from it. */
+            start: string;
+            /** @description The bucket by school product (only products with enrollments). */
+            products: components["schemas"]["ProductEnrollments"][];
+        };
         /** @description Enrollments made in the period (their creation day), by status and by school product. */
         EnrollmentsReport: {
             /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
@@ -4291,6 +4339,10 @@ export interface components {
             interval: "day" | "week" | "month";
             /** @description Enrollments made in the period. */
             total: number;
+            /** @description Every bucket of the period, empty ones with 0. */
+            buckets: components["schemas"]["EnrollmentsBucket"][];
+            /** @description The period by school product. */
+            products: components["schemas"]["ProductEnrollments"][];
         };
         /** @description Every error status: messages and codes by field (snake_case, `base` for the object as a whole). */
         ErrorReply: {
@@ -5383,6 +5435,47 @@ export interface components {
             /** @description A language tag (pt-BR, en, es, ...); null: the school’s. */
             locale?: string | null;
         };
+        /** @description Completion of one school product: every lesson of its courses (directly or through its paths), released or not. */
+        ProductCompletion: {
+            /** @description Enrollments of the period (made in it). */
+            enrollments: number;
+            /** @description ... that completed every lesson. */
+            completed: number;
+            /** @description completed / enrollments, in percent (2 decimals); 0 with no enrollment. */
+            completion_rate: number;
+            /** @description The average of their progress (completed lessons / lessons), in percent (2 decimals). */
+            average_progress: number;
+            school_product_id: number;
+            /** @description Lessons the product holds. */
+            lessons: number;
+        };
+        /** @description Enrollments of one school product, by their status now. */
+        ProductEnrollments: {
+            /** @description Enrollments made. */
+            total: number;
+            /** @description ... of which pending now. */
+            pending: number;
+            /** @description ... active now. */
+            active: number;
+            /** @description ... expired now. */
+            expired: number;
+            /** @description ... deactivated now. */
+            deactivated: number;
+            /** @description ... canceled now. */
+            canceled: number;
+            school_product_id: number;
+        };
+        /** @description Revenue of one school product: an order of several products shares each payment among them in proportion to their prices (to the cent, summing exactly). */
+        ProductRevenue: {
+            /** @description Confirmed payments (refunded ones included, as they were taken), in integer cents. */
+            gross: number;
+            /** @description Given back of those payments (refunds and chargebacks), in integer cents. */
+            refunded: number;
+            /** @description gross - refunded, in integer cents. */
+            net: number;
+            /** @description The school product; null for payments of an order with no items. */
+            school_product_id: number | null;
+        };
         /** @description What may be published of a media, read without a credential: no host keys, no storage or library references. */
         PublicMedia: {
             id: number;
@@ -5414,6 +5507,21 @@ export interface components {
             /** @description At least 8 characters, not a common one. */
             password?: string | null;
         };
+        /** @description Revenue of one day, week or month. */
+        RevenueBucket: {
+            /** @description Confirmed payments (refunded ones included, as they were taken), in integer cents. */
+            gross: number;
+            /** @description Given back of those payments (refunds and chargebacks), in integer cents. */
+            refunded: number;
+            /** @description gross - refunded, in integer cents. */
+            net: number;
+            /** @description The bucket's first day (YYYY-MM-DD, the school's time zone): a week's Monday, a month's 1st; the first bucket may start before `from`, counting only from it. */
+            start: string;
+            /** @description Confirmed payments made in the bucket. */
+            payments: number;
+            /** @description The bucket by school product (only products with payments). */
+            products: components["schemas"]["ProductRevenue"][];
+        };
         /** @description Revenue: payments confirmed (status confirmed, or refunded or reversed after it) counted on the day they were made, minus what was given back of them. Integer cents. */
         RevenueReport: {
             /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
@@ -5430,6 +5538,10 @@ export interface components {
             refunded: number;
             /** @description All of the period: net, in integer cents. */
             net: number;
+            /** @description Every bucket of the period, empty ones with 0. */
+            buckets: components["schemas"]["RevenueBucket"][];
+            /** @description The period by school product. */
+            products: components["schemas"]["ProductRevenue"][];
         };
         /** @description An online school: the tenant that owns every other record. */
         School: {
@@ -21374,7 +21486,15 @@ export interface operations {
                      *       "interval": "day",
                      *       "students": 1,
                      *       "progressing": 1,
-                     *       "signed_in": 1
+                     *       "signed_in": 1,
+                     *       "buckets": [
+                     *         {
+                     *           "students": 1,
+                     *           "progressing": 1,
+                     *           "signed_in": 1,
+                     *           "start": "Example start"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["ActiveStudentsReport"];
@@ -21411,7 +21531,27 @@ export interface operations {
                      * @example {
                      *       "from": "Example from",
                      *       "to": "Example to",
-                     *       "time_zone": "Example time zone"
+                     *       "time_zone": "Example time zone",
+                     *       "products": [
+                     *         {
+                     *           "enrollments": 1,
+                     *           "completed": 1,
+                     *           "completion_rate": 1.5,
+                     *           "average_progress": 1.5,
+                     *           "school_product_id": 1,
+                     *           "lessons": 1
+                     *         }
+                     *       ],
+                     *       "courses": [
+                     *         {
+                     *           "enrollments": 1,
+                     *           "completed": 1,
+                     *           "completion_rate": 1.5,
+                     *           "average_progress": 1.5,
+                     *           "course_id": 1,
+                     *           "lessons": 1
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["CompletionReport"];
@@ -21452,7 +21592,40 @@ export interface operations {
                      *       "to": "Example to",
                      *       "time_zone": "Example time zone",
                      *       "interval": "day",
-                     *       "total": 1
+                     *       "total": 1,
+                     *       "buckets": [
+                     *         {
+                     *           "total": 1,
+                     *           "pending": 1,
+                     *           "active": 1,
+                     *           "expired": 1,
+                     *           "deactivated": 1,
+                     *           "canceled": 1,
+                     *           "start": "Example start",
+                     *           "products": [
+                     *             {
+                     *               "total": 1,
+                     *               "pending": 1,
+                     *               "active": 1,
+                     *               "expired": 1,
+                     *               "deactivated": 1,
+                     *               "canceled": 1,
+                     *               "school_product_id": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "products": [
+                     *         {
+                     *           "total": 1,
+                     *           "pending": 1,
+                     *           "active": 1,
+                     *           "expired": 1,
+                     *           "deactivated": 1,
+                     *           "canceled": 1,
+                     *           "school_product_id": 1
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["EnrollmentsReport"];
@@ -21536,7 +21709,32 @@ export interface operations {
                      *       "interval": "day",
                      *       "gross": 1,
                      *       "refunded": 1,
-                     *       "net": 1
+                     *       "net": 1,
+                     *       "buckets": [
+                     *         {
+                     *           "gross": 1,
+                     *           "refunded": 1,
+                     *           "net": 1,
+                     *           "start": "Example start",
+                     *           "payments": 1,
+                     *           "products": [
+                     *             {
+                     *               "gross": 1,
+                     *               "refunded": 1,
+                     *               "net": 1,
+                     *               "school_product_id": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "products": [
+                     *         {
+                     *           "gross": 1,
+                     *           "refunded": 1,
+                     *           "net": 1,
+                     *           "school_product_id": 1
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["RevenueReport"];

@@ -107,7 +107,7 @@ const ownCost = (extensions: { cost?: unknown } | undefined | null) => (typeof e
 
 /** Leaves cost nothing (they come with their object); an object costs 1; a connection multiplies its selection by its page. A field's own cost (fieldCost) is added. */
 const estimator: ComplexityEstimator = (options) => ownCost(options.field.extensions) + shapeCost(options);
-const shapeCost: ComplexityEstimator = ({ type, field, node, args, childComplexity, context }) => {
+const shapeCost = ({ type, field, node, args, childComplexity, context }: Parameters<ComplexityEstimator>[0]): number => {
   const item = getNamedType(field.type);
   if (!isCompositeType(item)) return 0;
   if (isConnection(item)) return 1 + pageSizeOf(args) * childComplexity;

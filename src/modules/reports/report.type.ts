@@ -14,7 +14,7 @@ const EMBED = { rest: 'embed' } as const;
 const CENTS = (what: string) => `${what}, in integer cents.`;
 
 /** The period a report covers, as it was asked. */
-@ObjectType({ isAbstract: true })
+@ObjectType()
 abstract class ReportPeriod {
   @Field(() => String, { description: 'The first day counted (YYYY-MM-DD), in the time zone of each school.' }) from!: string;
   @Field(() => String, { description: 'The last day counted (YYYY-MM-DD), included.' }) to!: string;
@@ -22,7 +22,7 @@ abstract class ReportPeriod {
   timeZone!: string | null;
 }
 
-@ObjectType({ isAbstract: true })
+@ObjectType()
 abstract class RevenueFigures {
   @Field(() => GraphQLSafeInt, { description: CENTS('Confirmed payments (refunded ones included, as they were taken)') }) gross!: number;
   @Field(() => GraphQLSafeInt, { description: CENTS('Given back of those payments (refunds and chargebacks)') }) refunded!: number;
@@ -57,7 +57,7 @@ export class RevenueReport extends ReportPeriod {
   @Field(() => [ProductRevenue], { description: 'The period by school product.' }) products!: ProductRevenue[];
 }
 
-@ObjectType({ isAbstract: true })
+@ObjectType()
 abstract class EnrollmentCounts {
   @Field(() => Int, { description: 'Enrollments made.' }) total!: number;
   @Field(() => Int, { description: '... of which pending now.' }) pending!: number;
@@ -89,7 +89,7 @@ export class EnrollmentsReport extends ReportPeriod {
   @Field(() => [ProductEnrollments], { description: 'The period by school product.' }) products!: ProductEnrollments[];
 }
 
-@ObjectType({ isAbstract: true })
+@ObjectType()
 abstract class CompletionFigures {
   @Field(() => Int, { description: 'Enrollments of the period (made in it).' }) enrollments!: number;
   @Field(() => Int, { description: '... that completed every lesson.' }) completed!: number;
@@ -117,7 +117,7 @@ export class CompletionReport extends ReportPeriod {
   @Field(() => [CourseCompletion]) courses!: CourseCompletion[];
 }
 
-@ObjectType({ isAbstract: true })
+@ObjectType()
 abstract class ActiveCounts {
   @Field(() => Int, { description: 'Students with a progress write or a sign-in.' }) students!: number;
   @Field(() => Int, { description: '... with a progress write (a lesson progress written).' }) progressing!: number;
