@@ -1,16 +1,17 @@
 import 'reflect-metadata';
 import { Args, Ctx, Extensions, Query, Resolver } from 'type-graphql';
-import { oneSchool } from '../../auth/tenancy.js';
+import { and, eq } from 'drizzle-orm';
+import { inSchool, oneSchool } from '../../auth/tenancy.js';
+import { schools } from '../../db/school.table.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { fieldCost } from '../../graphql/limits.js';
-import { findOr404 } from '../../graphql/loaders.js';
+import { notFound } from '../../graphql/errors.js';
 import { relationsResolver } from '../../graphql/relations.js';
 import { courseById } from '../courses/course.loaders.js';
 import { Course } from '../courses/course.type.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
-import { schoolById } from '../schools/school.loaders.js';
 import { BucketedReportArgs, ReportArgs } from './report.input.js';
 import { type Period, reportPeriod } from './report.period.js';
 import { activeRows, completionRows, enrollmentRows, funnelRow, type ReportScope, revenueRows } from './report.sql.js';
@@ -35,11 +36,16 @@ export const REPORT_COST = 1000;
 
 /** The rows a report reads (the request's school, the platform's every school or the one it names) and the time zone it shows. */
 async function scopeOf(ctx: Context, schoolId: string | null | undefined): Promise<ReportScope & { timeZone: string | null }> {
+  const named = schoolId == null ? null : parseId(schoolId, 'School');
+  const id = named ?? oneSchool(ctx);
+  if (id === null) return { ctx, schoolId: null, timeZone: null };
+  const [school] = await ctx.db
+    .select({ id: schools.id, timeZone: schools.timeZone })
+    .from(schools)
+    .where(and(eq(schools.id, id), inSchool(ctx, schools.id)));
   // A school out of the request's scope (another school's, for a school's credential) is a 404.
-  const named = schoolId == null ? null : await findOr404(ctx, schoolById, parseId(schoolId, 'School'), 'School');
-  const id = named?.id ?? oneSchool(ctx);
-  const school = named ?? (id === null ? null : await ctx.loaders.get(schoolById).load(id));
-  return { ctx, schoolId: named?.id ?? null, timeZone: school?.timeZone ?? null };
+  if (!school) throw notFound('School');
+  return { ctx, schoolId: named, timeZone: school.timeZone };
 }
 
 /** The period and scope of a report, checked: a bad period is a 422 naming every bad argument, before any school is read. */
