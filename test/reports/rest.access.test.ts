@@ -68,6 +68,8 @@ describe('GET /reports/*', () => {
       expect((await school.admin.get(`/reports/${path}?${PERIOD}&school_id=${other.id}`)).status, path).toBe(404);
       expect((await school.admin.get(`/reports/${path}?${PERIOD}&school_id=${school.id}`)).status, path).toBe(200);
     }
+    // Another school's id is a 404 before the period is even read.
+    expect((await school.admin.get(`/reports/funnel?school_id=${other.id}`)).status).toBe(404);
     expect((await school.admin.get(`/reports/revenue?${PERIOD}`)).body.gross).toBe(30000);
     expect((await other.admin.get(`/reports/revenue?${PERIOD}`)).body).toMatchObject({ gross: 99900, time_zone: 'UTC' });
     expect((await other.admin.get(`/reports/funnel?${PERIOD}`)).body).toMatchObject({ orders: 1, paid: 1, enrolled: 1, completed: 1 });

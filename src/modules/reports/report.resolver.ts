@@ -48,10 +48,10 @@ async function scopeOf(ctx: Context, schoolId: string | null | undefined): Promi
   return { ctx, schoolId: named, timeZone: school.timeZone };
 }
 
-/** The period and scope of a report, checked: a bad period is a 422 naming every bad argument, before any school is read. */
+/** The scope and period of a report, checked: a school out of scope is a 404 first, then a bad period a 422 naming every bad argument. */
 async function reportOf(ctx: Context, args: BucketedReportArgs | ReportArgs, bucketed: boolean): Promise<{ scope: ReportScope; period: Period; shown: object }> {
-  const period = reportPeriod(args, bucketed);
   const { timeZone, ...scope } = await scopeOf(ctx, args.schoolId);
+  const period = reportPeriod(args, bucketed);
   return { scope, period, shown: { from: period.from, to: period.to, timeZone, ...(bucketed ? { interval: period.interval } : {}) } };
 }
 
