@@ -82,9 +82,11 @@ describe('revenueReport', () => {
     expect((await other.admin.graphql(REVENUE, PERIOD)).data.revenueReport).toMatchObject({ gross: 99900, net: 99900 });
   });
 
-  it('is priced in the query-cost model', async () => {
-    const res = await school.admin.graphql(REVENUE, PERIOD);
-    expect(res.extensions.cost.requested).toBeGreaterThanOrEqual(1000);
+  it('is priced in the query-cost model: 1,000 of its own plus its objects', async () => {
+    const funnel = (await school.admin.graphql('{ funnelReport(from: "2026-03-01", to: "2026-03-07") { orders } }')) as any;
+    expect(funnel.extensions.cost.requested).toBe(1000 + 1);
+    const twice = (await school.admin.graphql('{ a: funnelReport(from: "2026-03-01", to: "2026-03-07") { orders } b: funnelReport(from: "2026-03-01", to: "2026-03-07") { paid } }')) as any;
+    expect(twice.extensions.cost.requested).toBe(2 * (1000 + 1));
   });
 });
 
