@@ -2550,6 +2550,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reports/active_students": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Students active by day, week or month
+         * @description Students active (a lesson progress written, or a sign-in) by day, week or month and in the whole period. Admins. REST: GET /reports/active_students.
+         */
+        get: operations["activeStudentsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/completion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Completion rate and average progress per product and course
+         * @description Completion rate and average progress of the enrollments made in the period, per school product and per course. Admins. REST: GET /reports/completion.
+         */
+        get: operations["completionReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/enrollments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Enrollments by day, week or month, by status and product
+         * @description Enrollments made by day, week or month and by school product, by their status now. Admins. REST: GET /reports/enrollments.
+         */
+        get: operations["enrollmentsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The funnel of orders: paid, enrolled, completed
+         * @description The funnel of the orders made in the period: orders, paid, enrolled, completed. Admins. REST: GET /reports/funnel.
+         */
+        get: operations["funnelReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Revenue by day, week or month and by product, in cents
+         * @description Revenue by day, week or month and by school product, in integer cents, in the school's time zone: payments confirmed minus what was given back of them. Admins (the platform: every school, or the one `schoolId` names). REST: GET /reports/revenue.
+         */
+        get: operations["revenueReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/school/{id}": {
         parameters: {
             query?: never;
@@ -3697,6 +3797,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Students active in one day, week or month. */
+        ActiveStudentsBucket: {
+            /** @description Students with a progress write or a sign-in. */
+            students: number;
+            /** @description ... with a progress write (a lesson progress written). */
+            progressing: number;
+            /** @description ... with a sign-in (a session started). */
+            signed_in: number;
+            /** @description The bucket's first day (YYYY-MM-DD, the school's time zone): a week's Monday, a month's 1st; the first bucket may start before `from`, counting only from it. */
+            start: string;
+        };
+        /** @description Students active in the period: a lesson progress written (its last write) or a sign-in. Each student counts once per bucket and once in the period. */
+        ActiveStudentsReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description Distinct students active in the period. */
+            students: number;
+            progressing: number;
+            signed_in: number;
+            /** @description Every bucket of the period, empty ones with 0. */
+            buckets: components["schemas"]["ActiveStudentsBucket"][];
+        };
         /** @description An activity (exam, quiz, survey or assignment) presented by a lesson, with its questions. */
         Activity: {
             id: number;
@@ -3908,6 +4036,17 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description Completion and average progress of the enrollments made in the period, per school product and per course. */
+        CompletionReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            products: components["schemas"]["ProductCompletion"][];
+            courses: components["schemas"]["CourseCompletion"][];
+        };
         /** @description A discount: a percentage or an amount in cents (one of the two). Its code is unique in the school. */
         Coupon: {
             id: number;
@@ -4013,6 +4152,20 @@ export interface components {
             /** @description true makes this the main class of its course and unsets the previous main class (in the same transaction); null counts as false. */
             main?: boolean | null;
         };
+        /** @description Completion of one course, by the enrollments of the period whose product holds it. */
+        CourseCompletion: {
+            /** @description Enrollments of the period (made in it). */
+            enrollments: number;
+            /** @description ... that completed every lesson. */
+            completed: number;
+            /** @description completed / enrollments, in percent (2 decimals); 0 with no enrollment. */
+            completion_rate: number;
+            /** @description The average of their progress (completed lessons / lessons), in percent (2 decimals). */
+            average_progress: number;
+            course_id: number;
+            /** @description Lessons the course holds. */
+            lessons: number;
+        };
         /** @description A course. name is required. */
         CourseInput: {
             name?: string | null;
@@ -4103,6 +4256,8 @@ export interface components {
             logo?: string | null;
             /** @description The school's language for mails (pt-BR, en, es; another gives English); null: pt-BR. */
             locale?: string | null;
+            /** @description The IANA time zone the school's days are counted in (reports): America/Sao_Paulo (the default), UTC, Europe/Lisbon. */
+            time_zone?: string | null;
             metadata?: Record<string, never> | null;
             meta_available_locales?: unknown;
         };
@@ -4192,6 +4347,42 @@ export interface components {
             unlimited: boolean;
             /** Format: date-time */
             available_until: string | null;
+        };
+        /** @description Enrollments made in one day, week or month, by their status now. */
+        EnrollmentsBucket: {
+            /** @description Enrollments made. */
+            total: number;
+            /** @description ... of which pending now. */
+            pending: number;
+            /** @description ... active now. */
+            active: number;
+            /** @description ... expired now. */
+            expired: number;
+            /** @description ... deactivated now. */
+            deactivated: number;
+            /** @description ... canceled now. */
+            canceled: number;
+            /** @description The bucket's first day (YYYY-MM-DD, the school's time zone): a week's Monday, a month's 1st; the first bucket may start before `from`, counting only from it. */
+            start: string;
+            /** @description The bucket by school product (only products with enrollments). */
+            products: components["schemas"]["ProductEnrollments"][];
+        };
+        /** @description Enrollments made in the period (their creation day), by status and by school product. */
+        EnrollmentsReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description Enrollments made in the period. */
+            total: number;
+            /** @description Every bucket of the period, empty ones with 0. */
+            buckets: components["schemas"]["EnrollmentsBucket"][];
+            /** @description The period by school product. */
+            products: components["schemas"]["ProductEnrollments"][];
         };
         /** @description Every error status: messages and codes by field (snake_case, `base` for the object as a whole). */
         ErrorReply: {
@@ -4396,6 +4587,23 @@ export interface components {
             /** @description Order among siblings (0 or more). Omitted on create, or when the parent changes: the next of its parent (max + 1). REST accepts a numeric string ("3"); anything else is a 400. */
             sequence?: number | null;
             category?: string | null;
+        };
+        /** @description The funnel of the orders made in the period: how many were paid, enrolled a student, and led to a completed enrollment. */
+        FunnelReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            /** @description Orders made in the period. */
+            orders: number;
+            /** @description ... confirmed (paid), even if refunded since. */
+            paid: number;
+            /** @description ... that made an enrollment. */
+            enrolled: number;
+            /** @description ... of which an enrollment completed every lesson of its product. */
+            completed: number;
         };
         /** @description A school's account at a payment gateway. The secret key is write-only: stored encrypted (AES-256-GCM), never returned; secretKeyHint shows its last characters. */
         GatewayCredential: {
@@ -5267,6 +5475,47 @@ export interface components {
             /** @description A language tag (pt-BR, en, es, ...); null: the school’s. */
             locale?: string | null;
         };
+        /** @description Completion of one school product: every lesson of its courses (directly or through its paths), released or not. */
+        ProductCompletion: {
+            /** @description Enrollments of the period (made in it). */
+            enrollments: number;
+            /** @description ... that completed every lesson. */
+            completed: number;
+            /** @description completed / enrollments, in percent (2 decimals); 0 with no enrollment. */
+            completion_rate: number;
+            /** @description The average of their progress (completed lessons / lessons), in percent (2 decimals). */
+            average_progress: number;
+            school_product_id: number;
+            /** @description Lessons the product holds. */
+            lessons: number;
+        };
+        /** @description Enrollments of one school product, by their status now. */
+        ProductEnrollments: {
+            /** @description Enrollments made. */
+            total: number;
+            /** @description ... of which pending now. */
+            pending: number;
+            /** @description ... active now. */
+            active: number;
+            /** @description ... expired now. */
+            expired: number;
+            /** @description ... deactivated now. */
+            deactivated: number;
+            /** @description ... canceled now. */
+            canceled: number;
+            school_product_id: number;
+        };
+        /** @description Revenue of one school product: an order of several products shares each payment among them in proportion to their prices (to the cent, summing exactly). */
+        ProductRevenue: {
+            /** @description Confirmed payments (refunded ones included, as they were taken), in integer cents. */
+            gross: number;
+            /** @description Given back of those payments (refunds and chargebacks), in integer cents. */
+            refunded: number;
+            /** @description gross - refunded, in integer cents. */
+            net: number;
+            /** @description The school product; null for payments of an order with no items. */
+            school_product_id: number | null;
+        };
         /** @description What may be published of a media, read without a credential: no host keys, no storage or library references. */
         PublicMedia: {
             id: number;
@@ -5297,6 +5546,42 @@ export interface components {
             reset_password_token?: string | null;
             /** @description At least 8 characters, not a common one. */
             password?: string | null;
+        };
+        /** @description Revenue of one day, week or month. */
+        RevenueBucket: {
+            /** @description Confirmed payments (refunded ones included, as they were taken), in integer cents. */
+            gross: number;
+            /** @description Given back of those payments (refunds and chargebacks), in integer cents. */
+            refunded: number;
+            /** @description gross - refunded, in integer cents. */
+            net: number;
+            /** @description The bucket's first day (YYYY-MM-DD, the school's time zone): a week's Monday, a month's 1st; the first bucket may start before `from`, counting only from it. */
+            start: string;
+            /** @description Confirmed payments made in the bucket. */
+            payments: number;
+            /** @description The bucket by school product (only products with payments). */
+            products: components["schemas"]["ProductRevenue"][];
+        };
+        /** @description Revenue: payments confirmed (status confirmed, or refunded or reversed after it) counted on the day they were made, minus what was given back of them. Integer cents. */
+        RevenueReport: {
+            /** @description The first day counted (YYYY-MM-DD), in the time zone of each school. */
+            from: string;
+            /** @description The last day counted (YYYY-MM-DD), included. */
+            to: string;
+            /** @description The school's time zone; null across schools (each school's days in its own zone). */
+            time_zone: string | null;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description All of the period: gross, in integer cents. */
+            gross: number;
+            /** @description All of the period: refunded, in integer cents. */
+            refunded: number;
+            /** @description All of the period: net, in integer cents. */
+            net: number;
+            /** @description Every bucket of the period, empty ones with 0. */
+            buckets: components["schemas"]["RevenueBucket"][];
+            /** @description The period by school product. */
+            products: components["schemas"]["ProductRevenue"][];
         };
         /** @description An online school: the tenant that owns every other record. */
         School: {
@@ -5334,6 +5619,8 @@ export interface components {
             logo: string | null;
             /** @description The school's language for mails; null: pt-BR. */
             locale: string | null;
+            /** @description The IANA time zone the school's days are counted in (reports); default America/Sao_Paulo. */
+            time_zone: string;
             metadata: Record<string, never> | null;
             meta_available_locales: unknown;
             /** Format: date-time */
@@ -5689,6 +5976,8 @@ export interface components {
             logo?: string | null;
             /** @description The school's language for mails (pt-BR, en, es; another gives English); null: pt-BR. */
             locale?: string | null;
+            /** @description The IANA time zone the school's days are counted in (reports): America/Sao_Paulo (the default), UTC, Europe/Lisbon. */
+            time_zone?: string | null;
             metadata?: Record<string, never> | null;
             meta_available_locales?: unknown;
             /**
@@ -21249,6 +21538,297 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    activeStudentsReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+                /** @description Buckets of a day (the default), a week or a month. */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "interval": "day",
+                     *       "students": 1,
+                     *       "progressing": 1,
+                     *       "signed_in": 1,
+                     *       "buckets": [
+                     *         {
+                     *           "students": 1,
+                     *           "progressing": 1,
+                     *           "signed_in": 1,
+                     *           "start": "Example start"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ActiveStudentsReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    completionReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "products": [
+                     *         {
+                     *           "enrollments": 1,
+                     *           "completed": 1,
+                     *           "completion_rate": 1.5,
+                     *           "average_progress": 1.5,
+                     *           "school_product_id": 1,
+                     *           "lessons": 1
+                     *         }
+                     *       ],
+                     *       "courses": [
+                     *         {
+                     *           "enrollments": 1,
+                     *           "completed": 1,
+                     *           "completion_rate": 1.5,
+                     *           "average_progress": 1.5,
+                     *           "course_id": 1,
+                     *           "lessons": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CompletionReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    enrollmentsReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+                /** @description Buckets of a day (the default), a week or a month. */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "interval": "day",
+                     *       "total": 1,
+                     *       "buckets": [
+                     *         {
+                     *           "total": 1,
+                     *           "pending": 1,
+                     *           "active": 1,
+                     *           "expired": 1,
+                     *           "deactivated": 1,
+                     *           "canceled": 1,
+                     *           "start": "Example start",
+                     *           "products": [
+                     *             {
+                     *               "total": 1,
+                     *               "pending": 1,
+                     *               "active": 1,
+                     *               "expired": 1,
+                     *               "deactivated": 1,
+                     *               "canceled": 1,
+                     *               "school_product_id": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "products": [
+                     *         {
+                     *           "total": 1,
+                     *           "pending": 1,
+                     *           "active": 1,
+                     *           "expired": 1,
+                     *           "deactivated": 1,
+                     *           "canceled": 1,
+                     *           "school_product_id": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EnrollmentsReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    funnelReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "orders": 1,
+                     *       "paid": 1,
+                     *       "enrolled": 1,
+                     *       "completed": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FunnelReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    revenueReport: {
+        parameters: {
+            query?: {
+                /** @description Required: the first day (YYYY-MM-DD), in the school's time zone. */
+                from?: string;
+                /** @description Required: the last day (YYYY-MM-DD), included. At most 366 days after `from` by day, 1,096 by week, 1,827 by month or with no buckets. */
+                to?: string;
+                /** @description One school's figures (the platform's choice; a school's credential may name only its own). None: the credential's school, or every school for the platform. */
+                school_id?: number;
+                /** @description Buckets of a day (the default), a week or a month. */
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "Example from",
+                     *       "to": "Example to",
+                     *       "time_zone": "Example time zone",
+                     *       "interval": "day",
+                     *       "gross": 1,
+                     *       "refunded": 1,
+                     *       "net": 1,
+                     *       "buckets": [
+                     *         {
+                     *           "gross": 1,
+                     *           "refunded": 1,
+                     *           "net": 1,
+                     *           "start": "Example start",
+                     *           "payments": 1,
+                     *           "products": [
+                     *             {
+                     *               "gross": 1,
+                     *               "refunded": 1,
+                     *               "net": 1,
+                     *               "school_product_id": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "products": [
+                     *         {
+                     *           "gross": 1,
+                     *           "refunded": 1,
+                     *           "net": 1,
+                     *           "school_product_id": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevenueReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     updateSchoolViaSchool: {
         parameters: {
             query?: never;
@@ -21293,6 +21873,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21335,6 +21916,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21377,6 +21959,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21428,6 +22011,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -21518,6 +22102,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21560,6 +22145,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21602,6 +22188,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -21653,6 +22240,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -24323,6 +24911,7 @@ export interface operations {
                      *         "seo_description": "Example seo description",
                      *         "logo": "Example logo",
                      *         "locale": "Example locale",
+                     *         "time_zone": "Example time zone",
                      *         "metadata": {},
                      *         "meta_available_locales": {},
                      *         "created_at": "2026-01-15T12:00:00Z",
@@ -24383,6 +24972,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {}
                  *       }
@@ -24424,6 +25014,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {}
                  *       }
@@ -24465,6 +25056,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {}
                  *       }
@@ -24515,6 +25107,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -24621,6 +25214,7 @@ export interface operations {
                      *         "seo_description": "Example seo description",
                      *         "logo": "Example logo",
                      *         "locale": "Example locale",
+                     *         "time_zone": "Example time zone",
                      *         "metadata": {},
                      *         "meta_available_locales": {},
                      *         "created_at": "2026-01-15T12:00:00Z",
@@ -24722,6 +25316,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -24784,6 +25379,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -24826,6 +25422,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -24868,6 +25465,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -24919,6 +25517,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",
@@ -25009,6 +25608,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -25051,6 +25651,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -25093,6 +25694,7 @@ export interface operations {
                  *         "seo_description": "Example seo description",
                  *         "logo": "Example logo",
                  *         "locale": "Example locale",
+                 *         "time_zone": "Example time zone",
                  *         "metadata": {},
                  *         "meta_available_locales": {},
                  *         "event": "try_out"
@@ -25144,6 +25746,7 @@ export interface operations {
                      *       "seo_description": "Example seo description",
                      *       "logo": "Example logo",
                      *       "locale": "Example locale",
+                     *       "time_zone": "Example time zone",
                      *       "metadata": {},
                      *       "meta_available_locales": {},
                      *       "created_at": "2026-01-15T12:00:00Z",

@@ -59,6 +59,8 @@ export const schools = pgTable(
     logo: text(),
     /** The school's language for mails (pt-BR, en, es); null: pt-BR. */
     locale: text(),
+    /** The IANA time zone the school's days are counted in (reports' days, weeks and months). */
+    timeZone: text().notNull().default('America/Sao_Paulo'),
     metadata: jsonb().$type<Record<string, unknown>>(),
     metaAvailableLocales: jsonb().$type<unknown>(),
     ...timestamps,

@@ -151,3 +151,12 @@ export function foreignKeyViolation(error: unknown): { constraint?: string; inUs
   }
   return null;
 }
+
+/**
+ * Several arguments of a query refused at once (a report's period: `from`, `to`, `interval`): one
+ * 422 `invalid_arguments` naming each, in GraphQL's `extensions.problems` and as one REST row each.
+ */
+export function invalidArguments(problems: readonly UserError[]): AppError {
+  const rows = problems.map(({ field, code, message, count }) => ({ field, code, message, ...(count === undefined ? {} : { count }) }));
+  return new AppError('invalid_arguments', problems.map((p) => `${p.field.join('.')} ${p.message}`).join('; '), problems[0]?.field ?? [], undefined, { problems: rows });
+}

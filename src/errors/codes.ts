@@ -90,6 +90,8 @@ export const errorCodes = {
   // An operation's budget, spent while it ran (graphql/budget.ts).
   result_too_large: { message: 'The reply would be too large', raised: { status: 400 } },
   query_timeout: { message: 'The operation ran too long', raised: { status: 503 } },
+  // A query's arguments refused together (modules/reports: a report's period): 422, each bad argument a row of its own.
+  invalid_arguments: { message: 'The arguments are not valid', raised: { status: 422, graphql: 'BAD_USER_INPUT' } },
 } as const satisfies Record<string, CodeEntry>;
 
 export type ErrorCode = keyof typeof errorCodes;

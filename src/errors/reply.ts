@@ -149,13 +149,14 @@ export function sendPage(reply: FastifyReply, { status, html }: { status: number
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
 }
 
-/** An AppError as a refusal (its code, message and field). */
+/** An AppError as a refusal (its code, message and field; `invalidArguments`' problems as REST rows). */
 export const refusalOf = (error: AppError): Refusal => ({
   code: error.code,
   message: error.message,
   field: error.field,
   count: error.count,
   ...(Object.keys(error.more).length ? { extensions: error.more } : {}),
+  ...(error.code === 'invalid_arguments' ? { rows: (error.more.problems as UserError[]).map((p) => ({ field: restFieldName(p.field), code: p.code, message: p.message, count: p.count })) } : {}),
 });
 
 /** A payload's UserErrors as REST answers them (their messages as GraphQL wrote them, in the request's language): the most severe status, one row each. */

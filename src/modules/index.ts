@@ -25,6 +25,7 @@ import { ssoModule } from './sso/index.js';
 import { privacyModule } from './privacy/index.js';
 import { mailModule } from './mail/index.js';
 import { searchModule } from './search/index.js';
+import { reportsModule } from './reports/index.js';
 import type { ModuleDeclaration } from './define-module.js';
 
 /**
@@ -62,4 +63,5 @@ export const modules: readonly ModuleDeclaration[] = [
   privacyModule,
   mailModule,
   searchModule,
+  reportsModule,
 ];

@@ -63,6 +63,7 @@ const scalarSchemas: Record<string, JsonSchema> = {
   URL: { type: 'string', format: 'uri' },
   UUID: { type: 'string', format: 'uuid' },
   NonNegativeInt: { type: 'integer', minimum: 0 },
+  SafeInt: { type: 'integer' },
   PositiveInt: { type: 'integer', minimum: 1 },
   NonNegativeFloat: { type: 'number', minimum: 0 },
   JSONObject: { type: 'object' },

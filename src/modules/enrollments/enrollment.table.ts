@@ -57,6 +57,8 @@ export const enrollments = schoolTable(
     uniqueIndexOn(t.schoolId, t.code),
     // One enrollment per product of an order: confirming twice enrolls once.
     uniqueIndexOn(t.orderId, t.schoolProductId),
+    // Reports (modules/reports): a school's enrollments of a period.
+    indexOn(t.schoolId, t.createdAt),
     check('enrollments_max_attendance_length_positive', sql`${t.maxAttendanceLength} > 0`),
     check('enrollments_time_spent_non_negative', sql`${t.timeSpent} >= 0`),
   ],

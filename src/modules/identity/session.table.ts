@@ -23,7 +23,8 @@ export const sessions = pgTable(
     expiresAt: tstz().notNull(),
     revokedAt: tstz(),
   },
-  (t) => [indexOn(t.schoolId), indexOn(t.userId), indexOn(t.expiresAt)],
+  // (school_id, created_at): the sign-ins of a period (reports' active students).
+  (t) => [indexOn(t.schoolId), indexOn(t.userId), indexOn(t.expiresAt), indexOn(t.schoolId, t.createdAt)],
 );
 
 /**

@@ -157,6 +157,8 @@ export const orders = schoolTable(
     uniqueIndexOn(t.schoolId, t.uuid),
     // The recurring scheduler's look-up: due orders.
     indexOn(t.nextInvoiceAt),
+    // Reports (modules/reports): a school's orders of a period.
+    indexOn(t.schoolId, t.createdAt),
     check('orders_occurrences_positive', sql`${t.occurrences} > 0`),
     check('orders_kind_range', sql`${t.kind} between 0 and 3`),
     check('orders_period_range', sql`${t.period} between 0 and 4`),
@@ -235,6 +237,8 @@ export const payments = schoolTable(
     indexOn(t.invoiceId),
     indexOn(t.schoolId),
     uniqueIndexOn(t.schoolId, t.uuid),
+    // Reports (modules/reports): a school's payments of a period.
+    indexOn(t.schoolId, t.createdAt),
     check('payments_kind_range', sql`${t.kind} between 0 and 3`),
     check('payments_installments_positive', sql`${t.installments} > 0`),
     check('payments_refunded_amount_non_negative', sql`${t.refundedAmount} >= 0`),

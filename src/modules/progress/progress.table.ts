@@ -40,6 +40,8 @@ export const lessonProgress = schoolTable(
     uniqueIndexOn(t.enrollmentId, t.lessonId),
     ...schoolAndStudentIndexes(t),
     indexOn(t.lessonId),
+    // Reports' active students: a school's progress writes of a period.
+    indexOn(t.schoolId, t.updatedAt),
     check('lesson_progress_last_position_non_negative', sql`${t.lastPosition} >= 0`),
     check('lesson_progress_time_spent_non_negative', sql`${t.timeSpent} >= 0`),
   ],

@@ -39,6 +39,8 @@ abstract class SchoolFields {
   @Field(() => String, { nullable: true }) logo?: string | null;
   @Field(() => String, { nullable: true, description: "The school's language for mails (pt-BR, en, es; another gives English); null: pt-BR." })
   locale?: string | null;
+  @Field(() => String, { nullable: true, description: "The IANA time zone the school's days are counted in (reports): America/Sao_Paulo (the default), UTC, Europe/Lisbon." })
+  timeZone?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown> | null;
   @Field(() => GraphQLJSON, { nullable: true }) metaAvailableLocales?: unknown;
 }

@@ -29,6 +29,8 @@ export function checkSchool(input: CreateSchoolInput | UpdateSchoolInput, creati
     if (!DOMAIN.test(d)) checks.add('domains', 'invalid', `${JSON.stringify(d)} (item ${i}) is not a domain name`);
   });
   if (new Set(domains).size !== domains.length) checks.add('domains', 'invalid', 'lists a domain twice');
+  checks.notCleared('timeZone', input.timeZone);
+  if (input.timeZone && !isTimeZone(input.timeZone)) checks.add('timeZone', 'invalid', 'is not an IANA time zone (America/Sao_Paulo, UTC)');
   return checks;
 }
 
@@ -53,4 +55,15 @@ export async function applySchoolEvent(tx: Queryable, school: { id: number; stat
     payload: { event, from: school.status, to: to! },
   });
   return to!;
+}
+
+/** An IANA zone name both JavaScript and PostgreSQL know (`Area/City`, or UTC): no offsets or abbreviations, whose meaning differs between them. */
+function isTimeZone(zone: string): boolean {
+  if (zone !== 'UTC' && !/^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+)+$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }

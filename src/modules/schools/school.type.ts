@@ -56,6 +56,7 @@ export class School implements Timestamps {
   @Field(() => String, { nullable: true }) seoDescription!: string | null;
   @Field(() => String, { nullable: true }) logo!: string | null;
   @Field(() => String, { nullable: true, description: "The school's language for mails; null: pt-BR." }) locale!: string | null;
+  @Field(() => String, { description: "The IANA time zone the school's days are counted in (reports); default America/Sao_Paulo." }) timeZone!: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata!: Record<string, unknown> | null;
   @Field(() => GraphQLJSON, { nullable: true }) metaAvailableLocales!: unknown;
   declare createdAt: Date;
