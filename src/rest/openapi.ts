@@ -37,7 +37,7 @@ const byKey = <T>(entries: [string, T][]) => Object.fromEntries(entries.sort(([a
 
 /** Each error status: its component name, description, and the field, code and message of its example. */
 const errorResponses = {
-  400: ['BadRequest', 'Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page.', 'base', 'bad_request', 'The request is malformed'],
+  400: ['BadRequest', 'Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page, a query parameter a read does not take (`unknown_parameter`).', 'base', 'bad_request', 'The request is malformed'],
   401: ['Unauthorized', 'No valid credential.', 'base', 'unauthenticated', 'A valid credential is required'],
   403: ['Forbidden', 'The credential may not do this.', 'base', 'forbidden', 'This credential may not do that'],
   404: ['NotFound', 'No such object (or it belongs to another school).', 'base', 'not_found', 'Record not found'],

@@ -33,6 +33,8 @@ interface Row {
   /** The role matrix's row for the operation, checked before the body is read into arguments. */
   rule: Rule;
   mutation: boolean;
+  /** A GET's query parameters (compile.ts queryParams, and the `when` keys of its path's other rows); others are refused. */
+  knownQuery?: ReadonlySet<string>;
 }
 
 /** `/v1/x/:id/` → `/x/:p0`: rows of one shape share a fastify route whatever their parameter names. */
@@ -87,6 +89,10 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
     for (const [method, rows] of byMethod) {
       // Rows with a `when` come first: they claim the requests whose query matches them.
       rows.sort((a, b) => Number(!a.compiled.route.when) - Number(!b.compiled.route.when));
+      if (method === 'GET') {
+        const choosers = rows.flatMap((row) => Object.keys(row.compiled.route.when ?? {}));
+        for (const row of rows) row.knownQuery = new Set([...row.compiled.queryParams, ...choosers]);
+      }
       app.route({ method, url: shape, config, handler: (request, reply) => handle(deps, rows, request, reply) });
     }
     const allowed = [...byMethod.keys()];
@@ -146,6 +152,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     // Who may not run the operation learns nothing of its parameters: 403 before the body is judged.
     const refused = refusal(ctx, row.rule, row.mutation);
     if (refused) throw refused;
+    if (row.knownQuery) refuseUnknownParameters(row.knownQuery, query);
     const variables = variablesFor(compiled, params, form, row.mutation, request);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
@@ -158,6 +165,15 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     deps.log(error, request);
     return sendError(reply, { code: 'internal' });
   }
+}
+
+/** A read answers only what it understands: a query parameter it does not read is a 400 naming it, not a silent whole list. */
+function refuseUnknownParameters(known: ReadonlySet<string>, query: Record<string, unknown>) {
+  const unknown = Object.keys(query).filter((name) => !known.has(name));
+  if (!unknown.length) return;
+  const takes = known.size ? `it reads ${[...known].join(', ')}` : 'it reads none';
+  const message = `is not a query parameter of this route (${takes})`;
+  throw new RestFailure({ code: 'unknown_parameter', rows: unknown.map((field) => ({ field, code: 'unknown_parameter', message })) });
 }
 
 function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean, write: boolean, request: FastifyRequest): Record<string, unknown> {
