@@ -15,6 +15,7 @@ import {
   isScalarType,
 } from 'graphql';
 import { DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from '../graphql/pagination.js';
+import { requiredFieldsOf } from '../graphql/required-fields.js';
 import { compileRoute, type CompiledRoute, restFields } from './compile.js';
 import { camel, snake } from './names.js';
 import { exampleOf } from './openapi-examples.js';
@@ -351,6 +352,13 @@ function operation(builder: Builder, entry: Entry, naming: { operationId: string
         // A list body (the onboarding batch) adapts each item.
         const list = getNullableType(arg.type);
         hash = isListType(list) ? { type: 'array', items: { allOf: [builder.input(list.ofType, false), older] } } : { allOf: [hash, older] };
+      }
+      // A create names the input's required fields (graphql/required-fields.ts): a body without them is a 422 naming each.
+      // An older form (adapt) renames fields, so its hash keeps the input's own description.
+      const required = route.reply === 'create' && !source.adapt && isInputObjectType(input) ? requiredFieldsOf(input).map(snake) : [];
+      if (required.length) {
+        const list = getNullableType(arg.type);
+        hash = isListType(list) ? { ...hash, items: { allOf: [hash.items as JsonSchema, { required }] } } : { allOf: [hash, { required }] };
       }
       const properties: Record<string, JsonSchema> = { [source.key]: hash };
       // Extras the input has no field for are dropped by the router, so they are not described.

@@ -11,7 +11,7 @@ import { coerceInput, shapeInput } from './input.js';
 import { type ErrorCode, errorCodes, payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
-import { errorReply, type Refusal, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
+import { errorReply, type Refusal, type RestError, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Adapt, Method, Route } from './route-table.js';
 
 export interface RestDeps {
@@ -178,6 +178,8 @@ function refuseUnknownParameters(known: ReadonlySet<string>, query: Record<strin
 
 function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean, write: boolean, request: FastifyRequest): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
+  // Every argument's problems, reported together: a write names all it lacks in one reply.
+  const found: RestError[] = [];
   for (const { name, source, arg } of compiled.args) {
     let raw: unknown;
     switch (source.from) {
@@ -224,17 +226,18 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
       }
     }
     const shaped = shapeInput(raw, arg.type, form);
-    const { problems } = coerceInput(shaped, arg.type);
-    if (problems.length) {
-      // Name the field as the client sent it: a path/query param by its name, a list body under its key.
-      const prefix =
-        source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
-      // A well-formed value outside a closed list in a write is a validation error (422), like Rails'
-      // inclusion; in a read's filter, or with any other problem, the request is malformed (400).
-      const rows = problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message }));
-      throw new RestFailure({ code: rows[0].code, rows, status: write && problems.every((p) => p.code === 'inclusion') ? payloadStatus(['inclusion']) : raisedStatus('bad_request') });
-    }
+    const { problems } = coerceInput(shaped, arg.type, write);
+    // Name the field as the client sent it: a path/query param by its name, a list body under its key.
+    const prefix =
+      source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
+    found.push(...problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message })));
     if (shaped !== undefined) variables[name] = shaped;
+  }
+  if (found.length) {
+    // A write's missing value (`blank`), or a well-formed value outside a closed list (Rails' inclusion), is a
+    // validation error (422); in a read's filter, or with any other problem, the request is malformed (400).
+    const invalid = write && found.every((p) => p.code === 'inclusion' || p.code === 'blank');
+    throw new RestFailure({ code: found[0].code, rows: found, status: invalid ? payloadStatus(found.map((p) => p.code)) : raisedStatus('bad_request') });
   }
   return variables;
 }
