@@ -5708,7 +5708,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page. */
+        /** @description Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page, a query parameter a read does not take (`unknown_parameter`). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -5944,7 +5944,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    activity: components["schemas"]["ActivityInput"];
+                    activity: WithRequired<components["schemas"]["ActivityInput"], "title" | "type" | "show_comments" | "exam_lesson_id">;
                     /** @description The questions; on update they replace the current ones. */
                     exam_questions_attributes?: components["schemas"]["ExamQuestionInput"][] | null;
                 };
@@ -6006,7 +6006,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    activity: components["schemas"]["ActivityInput"];
+                    activity: WithRequired<components["schemas"]["ActivityInput"], "title" | "type" | "show_comments" | "exam_lesson_id">;
                     /** @description The questions; on update they replace the current ones. */
                     exam_questions_attributes?: components["schemas"]["ExamQuestionInput"][] | null;
                 };
@@ -6068,7 +6068,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    activity: components["schemas"]["ActivityInput"];
+                    activity: WithRequired<components["schemas"]["ActivityInput"], "title" | "type" | "show_comments" | "exam_lesson_id">;
                     /** @description The questions; on update they replace the current ones. */
                     exam_questions_attributes?: components["schemas"]["ExamQuestionInput"][] | null;
                 };
@@ -6643,6 +6643,12 @@ export interface operations {
     listActivityAttempts: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -6701,6 +6707,10 @@ export interface operations {
     listApiTokens: {
         parameters: {
             query?: {
+                /** @description Only the tokens acting as this person. */
+                user_id?: number;
+                /** @description Revoked and expired tokens too (default: only those that work). */
+                include_inactive?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -6767,7 +6777,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    api_token: components["schemas"]["ApiTokenInput"];
+                    api_token: WithRequired<components["schemas"]["ApiTokenInput"], "role">;
                 };
                 /**
                  * @example {
@@ -6781,7 +6791,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    api_token: components["schemas"]["ApiTokenInput"];
+                    api_token: WithRequired<components["schemas"]["ApiTokenInput"], "role">;
                 };
                 /**
                  * @example {
@@ -6795,7 +6805,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    api_token: components["schemas"]["ApiTokenInput"];
+                    api_token: WithRequired<components["schemas"]["ApiTokenInput"], "role">;
                 };
             };
         };
@@ -7092,7 +7102,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    category: components["schemas"]["CategoryInput"];
+                    category: WithRequired<components["schemas"]["CategoryInput"], "name">;
                 };
                 /**
                  * @example {
@@ -7104,7 +7114,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    category: components["schemas"]["CategoryInput"];
+                    category: WithRequired<components["schemas"]["CategoryInput"], "name">;
                 };
                 /**
                  * @example {
@@ -7116,7 +7126,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    category: components["schemas"]["CategoryInput"];
+                    category: WithRequired<components["schemas"]["CategoryInput"], "name">;
                 };
             };
         };
@@ -7405,6 +7415,12 @@ export interface operations {
     listChannelMessages: {
         parameters: {
             query?: {
+                /** @description The school's messages: the caller's school only (another is not found). */
+                school_id?: number;
+                /** @description Messages in the enrollment's channels and in the channels of its school product. */
+                enrollment_id?: number;
+                /** @description Messages in the school product's channels. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -7497,7 +7513,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    message: components["schemas"]["MessageInput"];
+                    message: WithRequired<components["schemas"]["MessageInput"], "text" | "subject" | "sender_id">;
                     /** @description Further channels of the school the message is posted to. */
                     channel_ids?: number[] | null;
                     /** @description One owner or a list; stored with the message. REST also takes owners and channel_ids beside the message hash. */
@@ -7532,7 +7548,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    message: components["schemas"]["MessageInput"];
+                    message: WithRequired<components["schemas"]["MessageInput"], "text" | "subject" | "sender_id">;
                     /** @description Further channels of the school the message is posted to. */
                     channel_ids?: number[] | null;
                     /** @description One owner or a list; stored with the message. REST also takes owners and channel_ids beside the message hash. */
@@ -7567,7 +7583,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    message: components["schemas"]["MessageInput"];
+                    message: WithRequired<components["schemas"]["MessageInput"], "text" | "subject" | "sender_id">;
                     /** @description Further channels of the school the message is posted to. */
                     channel_ids?: number[] | null;
                     /** @description One owner or a list; stored with the message. REST also takes owners and channel_ids beside the message hash. */
@@ -7843,7 +7859,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
                 /**
                  * @example {
@@ -7854,7 +7870,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
                 /**
                  * @example {
@@ -7865,7 +7881,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
             };
         };
@@ -7902,6 +7918,8 @@ export interface operations {
     listCollaborativeDiscussionCollaborativeComments: {
         parameters: {
             query?: {
+                /** @description Comments written by this user. */
+                user_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -7967,7 +7985,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
                 /**
                  * @example {
@@ -7978,7 +7996,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
                 /**
                  * @example {
@@ -7989,7 +8007,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
             };
         };
@@ -8082,7 +8100,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8098,7 +8127,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8114,7 +8154,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -8166,6 +8217,8 @@ export interface operations {
             query?: {
                 /** @description true: only unread; false: only read; omitted: all. */
                 unread?: boolean;
+                /** @description The notifications of this student (give at most one of studentId, collaboratorId). */
+                student_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -8347,7 +8400,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8363,7 +8427,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8379,7 +8454,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -8440,7 +8526,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8456,7 +8553,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8472,7 +8580,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -8523,6 +8642,8 @@ export interface operations {
     listCoupons: {
         parameters: {
             query?: {
+                /** @description Only this school product's coupons (404 for a product of another school). */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -8595,7 +8716,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    coupon: components["schemas"]["CouponInput"];
+                    coupon: WithRequired<components["schemas"]["CouponInput"], "code">;
                 };
                 /**
                  * @example {
@@ -8612,7 +8733,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    coupon: components["schemas"]["CouponInput"];
+                    coupon: WithRequired<components["schemas"]["CouponInput"], "code">;
                 };
                 /**
                  * @example {
@@ -8629,7 +8750,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    coupon: components["schemas"]["CouponInput"];
+                    coupon: WithRequired<components["schemas"]["CouponInput"], "code">;
                 };
             };
         };
@@ -8940,6 +9061,10 @@ export interface operations {
     listCourseClasses: {
         parameters: {
             query?: {
+                /** @description Only the classes of this course (404 for a course of another school). */
+                course_id?: number;
+                /** @description Only the classes of this school product's courses, directly or through its paths (404 for a product of another school). */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -8988,6 +9113,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "expired" | "deactivated" | "canceled";
+                /** @description The student's enrollments. */
+                student_id?: number;
+                /** @description The enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -9592,6 +9721,10 @@ export interface operations {
     listCourseModuleCourseContents: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -9675,7 +9808,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    course_content: components["schemas"]["LessonInput"];
+                    course_content: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                     /** @description The module of the school holding the lesson. Optional (the spec body lacks it): a lesson without a module is a draft, outside every product and enrollment; null detaches it. */
                     course_module_id?: number | null;
                 };
@@ -9698,7 +9831,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    course_content: components["schemas"]["LessonInput"];
+                    course_content: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                     /** @description The module of the school holding the lesson. Optional (the spec body lacks it): a lesson without a module is a draft, outside every product and enrollment; null detaches it. */
                     course_module_id?: number | null;
                 };
@@ -9721,7 +9854,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    course_content: components["schemas"]["LessonInput"];
+                    course_content: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                     /** @description The module of the school holding the lesson. Optional (the spec body lacks it): a lesson without a module is a draft, outside every product and enrollment; null detaches it. */
                     course_module_id?: number | null;
                 };
@@ -9980,6 +10113,10 @@ export interface operations {
     listCourses: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10053,7 +10190,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    course: components["schemas"]["CourseInput"];
+                    course: WithRequired<components["schemas"]["CourseInput"], "name">;
                 };
                 /**
                  * @example {
@@ -10071,7 +10208,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    course: components["schemas"]["CourseInput"];
+                    course: WithRequired<components["schemas"]["CourseInput"], "name">;
                 };
                 /**
                  * @example {
@@ -10089,7 +10226,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    course: components["schemas"]["CourseInput"];
+                    course: WithRequired<components["schemas"]["CourseInput"], "name">;
                 };
             };
         };
@@ -10131,6 +10268,12 @@ export interface operations {
     listCourseActivities: {
         parameters: {
             query?: {
+                /** @description Activities of the product's lessons. */
+                school_product_id?: number;
+                /** @description Activities of the lessons the enrollment's student may see (released ones; none unless the enrollment is active). */
+                enrollment_id?: number;
+                /** @description Activities of one lesson. */
+                lesson_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10183,6 +10326,10 @@ export interface operations {
     listCourseCourseModules: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10247,7 +10394,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    course_module: components["schemas"]["CourseModuleInput"];
+                    course_module: WithRequired<components["schemas"]["CourseModuleInput"], "name" | "description">;
                 };
                 /**
                  * @example {
@@ -10258,7 +10405,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    course_module: components["schemas"]["CourseModuleInput"];
+                    course_module: WithRequired<components["schemas"]["CourseModuleInput"], "name" | "description">;
                 };
                 /**
                  * @example {
@@ -10269,7 +10416,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    course_module: components["schemas"]["CourseModuleInput"];
+                    course_module: WithRequired<components["schemas"]["CourseModuleInput"], "name" | "description">;
                 };
             };
         };
@@ -10580,6 +10727,8 @@ export interface operations {
     listCourseCourseClasses: {
         parameters: {
             query?: {
+                /** @description Only the classes of this school product's courses, directly or through its paths (404 for a product of another school). */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10761,6 +10910,12 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "expired" | "deactivated" | "canceled";
+                /** @description The student's enrollments. */
+                student_id?: number;
+                /** @description The enrollments in this course class. */
+                course_class_id?: number;
+                /** @description The enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10847,7 +11002,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    enrollment: components["schemas"]["EnrollmentInput"];
+                    enrollment: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">;
                 };
                 /**
                  * @example {
@@ -10870,7 +11025,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    enrollment: components["schemas"]["EnrollmentInput"];
+                    enrollment: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">;
                 };
                 /**
                  * @example {
@@ -10893,7 +11048,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    enrollment: components["schemas"]["EnrollmentInput"];
+                    enrollment: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">;
                 };
             };
         };
@@ -10972,7 +11127,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    enrollments: components["schemas"]["EnrollmentInput"][];
+                    enrollments: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">[];
                 };
                 /**
                  * @example {
@@ -10997,7 +11152,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    enrollments: components["schemas"]["EnrollmentInput"][];
+                    enrollments: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">[];
                 };
                 /**
                  * @example {
@@ -11022,7 +11177,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    enrollments: components["schemas"]["EnrollmentInput"][];
+                    enrollments: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">[];
                 };
             };
         };
@@ -11073,6 +11228,12 @@ export interface operations {
     listEnrollmentActivities: {
         parameters: {
             query?: {
+                /** @description Activities of the course's lessons. */
+                course_id?: number;
+                /** @description Activities of the product's lessons. */
+                school_product_id?: number;
+                /** @description Activities of one lesson. */
+                lesson_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11167,6 +11328,10 @@ export interface operations {
     listEnrollmentActivityAttempts: {
         parameters: {
             query?: {
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11265,6 +11430,8 @@ export interface operations {
     listEnrollmentCourses: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11319,6 +11486,8 @@ export interface operations {
     listEnrollmentCourseCourseModules: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11411,6 +11580,10 @@ export interface operations {
     listEnrollmentLessonProgress: {
         parameters: {
             query?: {
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11463,6 +11636,10 @@ export interface operations {
     listEnrollmentLessons: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description Only the module's lessons, in order (the module must be in the scope: 404 otherwise). */
+                course_module_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11565,6 +11742,10 @@ export interface operations {
     listEnrollmentLessonsProgresses: {
         parameters: {
             query?: {
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11701,6 +11882,9 @@ export interface operations {
     listEnrollmentMedia: {
         parameters: {
             query?: {
+                /** @description The media of a product's lessons and extra contents. */
+                school_product_id?: number;
+                type?: "Media" | "VideoSlide" | "ScormPackage";
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11815,6 +11999,12 @@ export interface operations {
     listEnrollmentMessages: {
         parameters: {
             query?: {
+                /** @description Messages posted to this channel. */
+                channel_id?: number;
+                /** @description The school's messages: the caller's school only (another is not found). */
+                school_id?: number;
+                /** @description Messages in the school product's channels. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11870,6 +12060,8 @@ export interface operations {
     listEnrollmentPaths: {
         parameters: {
             query?: {
+                /** @description Only the product's paths (404 for a product of another school). */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -12726,6 +12918,7 @@ export interface operations {
     listExamQuestionExamQuestionAnswers: {
         parameters: {
             query?: {
+                exam_answer_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -12794,7 +12987,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    exam_question_answer: components["schemas"]["ExamQuestionAnswerInput"];
+                    exam_question_answer: WithRequired<components["schemas"]["ExamQuestionAnswerInput"], "exam_answer_id">;
                 };
                 /**
                  * @example {
@@ -12806,7 +12999,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    exam_question_answer: components["schemas"]["ExamQuestionAnswerInput"];
+                    exam_question_answer: WithRequired<components["schemas"]["ExamQuestionAnswerInput"], "exam_answer_id">;
                 };
                 /**
                  * @example {
@@ -12818,7 +13011,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    exam_question_answer: components["schemas"]["ExamQuestionAnswerInput"];
+                    exam_question_answer: WithRequired<components["schemas"]["ExamQuestionAnswerInput"], "exam_answer_id">;
                 };
             };
         };
@@ -13187,7 +13380,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    extra_content: components["schemas"]["ExtraContentInput"];
+                    extra_content: WithRequired<components["schemas"]["ExtraContentInput"], "resource_id" | "media_id" | "order" | "downloadable" | "available">;
                 };
                 /**
                  * @example {
@@ -13203,7 +13396,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    extra_content: components["schemas"]["ExtraContentInput"];
+                    extra_content: WithRequired<components["schemas"]["ExtraContentInput"], "resource_id" | "media_id" | "order" | "downloadable" | "available">;
                 };
                 /**
                  * @example {
@@ -13219,7 +13412,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    extra_content: components["schemas"]["ExtraContentInput"];
+                    extra_content: WithRequired<components["schemas"]["ExtraContentInput"], "resource_id" | "media_id" | "order" | "downloadable" | "available">;
                 };
             };
         };
@@ -13518,6 +13711,10 @@ export interface operations {
             query?: {
                 /** @description true: a collaborator or admin answered the question; false: none did (student answers do not count); absent: all. */
                 answered_by_admin?: boolean;
+                /** @description Questions of this section. */
+                forum_section_id?: number;
+                /** @description Questions written by this user of the school. */
+                user_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -13920,6 +14117,8 @@ export interface operations {
             query?: {
                 /** @description true: a collaborator or admin answered the question; false: none did (student answers do not count); absent: all. */
                 answered_by_admin?: boolean;
+                /** @description Questions written by this user of the school. */
+                user_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -13993,7 +14192,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    forum_question: components["schemas"]["CreateForumQuestionInput"];
+                    forum_question: WithRequired<components["schemas"]["CreateForumQuestionInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -14009,7 +14208,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    forum_question: components["schemas"]["CreateForumQuestionInput"];
+                    forum_question: WithRequired<components["schemas"]["CreateForumQuestionInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -14025,7 +14224,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    forum_question: components["schemas"]["CreateForumQuestionInput"];
+                    forum_question: WithRequired<components["schemas"]["CreateForumQuestionInput"], "title" | "description">;
                 };
             };
         };
@@ -14313,6 +14512,8 @@ export interface operations {
     listForumForumSections: {
         parameters: {
             query?: {
+                /** @description Only the top-level sections. */
+                roots_only?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -14385,7 +14586,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    forum_section: components["schemas"]["ForumSectionInput"];
+                    forum_section: WithRequired<components["schemas"]["ForumSectionInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -14400,7 +14601,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    forum_section: components["schemas"]["ForumSectionInput"];
+                    forum_section: WithRequired<components["schemas"]["ForumSectionInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -14415,7 +14616,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    forum_section: components["schemas"]["ForumSectionInput"];
+                    forum_section: WithRequired<components["schemas"]["ForumSectionInput"], "title" | "description">;
                 };
             };
         };
@@ -15033,6 +15234,9 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
+                owner_type?: string;
+                owner_id?: number;
+                active?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -15101,7 +15305,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    integration: components["schemas"]["IntegrationInput"];
+                    integration: WithRequired<components["schemas"]["IntegrationInput"], "owner_type" | "owner_id">;
                 };
                 /**
                  * @example {
@@ -15116,7 +15320,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    integration: components["schemas"]["IntegrationInput"];
+                    integration: WithRequired<components["schemas"]["IntegrationInput"], "owner_type" | "owner_id">;
                 };
                 /**
                  * @example {
@@ -15131,7 +15335,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    integration: components["schemas"]["IntegrationInput"];
+                    integration: WithRequired<components["schemas"]["IntegrationInput"], "owner_type" | "owner_id">;
                 };
             };
         };
@@ -15190,7 +15394,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    suggestion?: components["schemas"]["IntegrationSuggestionInput"];
+                    suggestion?: WithRequired<components["schemas"]["IntegrationSuggestionInput"], "name">;
                     name?: string | null;
                     description?: string | null;
                     url?: string | null;
@@ -15208,7 +15412,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    suggestion?: components["schemas"]["IntegrationSuggestionInput"];
+                    suggestion?: WithRequired<components["schemas"]["IntegrationSuggestionInput"], "name">;
                     name?: string | null;
                     description?: string | null;
                     url?: string | null;
@@ -15226,7 +15430,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    suggestion?: components["schemas"]["IntegrationSuggestionInput"];
+                    suggestion?: WithRequired<components["schemas"]["IntegrationSuggestionInput"], "name">;
                     name?: string | null;
                     description?: string | null;
                     url?: string | null;
@@ -15760,7 +15964,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    payment: components["schemas"]["PaymentInput"];
+                    payment: WithRequired<components["schemas"]["PaymentInput"], "kind">;
                 };
                 /**
                  * @example {
@@ -15778,7 +15982,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    payment: components["schemas"]["PaymentInput"];
+                    payment: WithRequired<components["schemas"]["PaymentInput"], "kind">;
                 };
                 /**
                  * @example {
@@ -15796,7 +16000,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    payment: components["schemas"]["PaymentInput"];
+                    payment: WithRequired<components["schemas"]["PaymentInput"], "kind">;
                 };
             };
         };
@@ -16095,6 +16299,12 @@ export interface operations {
     listLessonProgress: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -16146,6 +16356,10 @@ export interface operations {
             query?: {
                 /** @description Only the module's lessons, in order (the module must be in the scope: 404 otherwise). */
                 course_module_id?: number;
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -16223,7 +16437,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    lesson: components["schemas"]["LessonInput"];
+                    lesson: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                 };
                 /**
                  * @example {
@@ -16243,7 +16457,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    lesson: components["schemas"]["LessonInput"];
+                    lesson: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                 };
                 /**
                  * @example {
@@ -16263,7 +16477,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    lesson: components["schemas"]["LessonInput"];
+                    lesson: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                 };
             };
         };
@@ -16600,6 +16814,12 @@ export interface operations {
     listLessonsProgresses: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -16717,7 +16937,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    host_credential: components["schemas"]["HostCredentialInput"];
+                    host_credential: WithRequired<components["schemas"]["HostCredentialInput"], "host">;
                 };
                 /**
                  * @example {
@@ -16729,7 +16949,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    host_credential: components["schemas"]["HostCredentialInput"];
+                    host_credential: WithRequired<components["schemas"]["HostCredentialInput"], "host">;
                 };
                 /**
                  * @example {
@@ -16741,7 +16961,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    host_credential: components["schemas"]["HostCredentialInput"];
+                    host_credential: WithRequired<components["schemas"]["HostCredentialInput"], "host">;
                 };
             };
         };
@@ -17150,6 +17370,11 @@ export interface operations {
     listMedia: {
         parameters: {
             query?: {
+                /** @description The media of a product's lessons and extra contents. */
+                school_product_id?: number;
+                /** @description What an enrollment's student may see: the media of released lessons and available extra contents of the enrolled product. */
+                enrollment_id?: number;
+                type?: "Media" | "VideoSlide" | "ScormPackage";
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -17235,7 +17460,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    media: components["schemas"]["MediaInput"];
+                    media: WithRequired<components["schemas"]["MediaInput"], "title" | "type" | "host_key" | "library_resource_id">;
                 };
                 /**
                  * @example {
@@ -17257,7 +17482,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    media: components["schemas"]["MediaInput"];
+                    media: WithRequired<components["schemas"]["MediaInput"], "title" | "type" | "host_key" | "library_resource_id">;
                 };
                 /**
                  * @example {
@@ -17279,7 +17504,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    media: components["schemas"]["MediaInput"];
+                    media: WithRequired<components["schemas"]["MediaInput"], "title" | "type" | "host_key" | "library_resource_id">;
                 };
             };
         };
@@ -18429,7 +18654,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    order: components["schemas"]["OrderInput"];
+                    order: WithRequired<components["schemas"]["OrderInput"], "student_id">;
                 };
                 /**
                  * @example {
@@ -18467,7 +18692,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    order: components["schemas"]["OrderInput"];
+                    order: WithRequired<components["schemas"]["OrderInput"], "student_id">;
                 };
                 /**
                  * @example {
@@ -18505,7 +18730,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    order: components["schemas"]["OrderInput"];
+                    order: WithRequired<components["schemas"]["OrderInput"], "student_id">;
                 };
             };
         };
@@ -18642,7 +18867,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    order: components["schemas"]["ImportOrderInput"];
+                    order: WithRequired<components["schemas"]["ImportOrderInput"], "school_id" | "student_id">;
                 };
                 /**
                  * @example {
@@ -18713,7 +18938,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    order: components["schemas"]["ImportOrderInput"];
+                    order: WithRequired<components["schemas"]["ImportOrderInput"], "school_id" | "student_id">;
                 };
                 /**
                  * @example {
@@ -18784,7 +19009,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    order: components["schemas"]["ImportOrderInput"];
+                    order: WithRequired<components["schemas"]["ImportOrderInput"], "school_id" | "student_id">;
                 };
             };
         };
@@ -19496,6 +19721,10 @@ export interface operations {
     listPaths: {
         parameters: {
             query?: {
+                /** @description Only the product's paths (404 for a product of another school). */
+                school_product_id?: number;
+                /** @description Only the paths of the enrollment's product; none unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -19565,7 +19794,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    path: components["schemas"]["CreatePathInput"];
+                    path: WithRequired<components["schemas"]["CreatePathInput"], "name" | "description">;
                 };
                 /**
                  * @example {
@@ -19581,7 +19810,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    path: components["schemas"]["CreatePathInput"];
+                    path: WithRequired<components["schemas"]["CreatePathInput"], "name" | "description">;
                 };
                 /**
                  * @example {
@@ -19597,7 +19826,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    path: components["schemas"]["CreatePathInput"];
+                    path: WithRequired<components["schemas"]["CreatePathInput"], "name" | "description">;
                 };
             };
         };
@@ -21813,6 +22042,9 @@ export interface operations {
     listSchoolProducts: {
         parameters: {
             query?: {
+                published?: boolean;
+                /** @description The school's id as a path names it (`/schools/:id/products`): the caller's school, else 404. */
+                school_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -21946,7 +22178,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -21994,7 +22226,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -22042,7 +22274,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
             };
         };
@@ -22659,6 +22891,8 @@ export interface operations {
     listSchoolProductSchoolClasses: {
         parameters: {
             query?: {
+                /** @description Only the classes of this course (404 for a course of another school). */
+                course_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -22709,6 +22943,12 @@ export interface operations {
     listSchoolProductActivities: {
         parameters: {
             query?: {
+                /** @description Activities of the course's lessons. */
+                course_id?: number;
+                /** @description Activities of the lessons the enrollment's student may see (released ones; none unless the enrollment is active). */
+                enrollment_id?: number;
+                /** @description Activities of one lesson. */
+                lesson_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -22803,6 +23043,10 @@ export interface operations {
     listSchoolProductActivityAttempts: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -22901,6 +23145,8 @@ export interface operations {
     listSchoolProductCourses: {
         parameters: {
             query?: {
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23263,6 +23509,8 @@ export interface operations {
     listSchoolProductCourseCourseModules: {
         parameters: {
             query?: {
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23312,6 +23560,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "expired" | "deactivated" | "canceled";
+                /** @description The student's enrollments. */
+                student_id?: number;
+                /** @description The enrollments in this course class. */
+                course_class_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23374,6 +23626,10 @@ export interface operations {
     listSchoolProductLessonProgress: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23426,6 +23682,10 @@ export interface operations {
     listSchoolProductLessons: {
         parameters: {
             query?: {
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
+                /** @description Only the module's lessons, in order (the module must be in the scope: 404 otherwise). */
+                course_module_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23528,6 +23788,10 @@ export interface operations {
     listSchoolProductLessonsProgresses: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23580,6 +23844,9 @@ export interface operations {
     listSchoolProductMedia: {
         parameters: {
             query?: {
+                /** @description What an enrollment's student may see: the media of released lessons and available extra contents of the enrolled product. */
+                enrollment_id?: number;
+                type?: "Media" | "VideoSlide" | "ScormPackage";
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23694,6 +23961,8 @@ export interface operations {
     listSchoolProductPaths: {
         parameters: {
             query?: {
+                /** @description Only the paths of the enrollment's product; none unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -24118,7 +24387,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school_product_topic: components["schemas"]["SchoolProductTopicInput"];
+                    school_product_topic: WithRequired<components["schemas"]["SchoolProductTopicInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -24130,7 +24399,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school_product_topic: components["schemas"]["SchoolProductTopicInput"];
+                    school_product_topic: WithRequired<components["schemas"]["SchoolProductTopicInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -24142,7 +24411,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school_product_topic: components["schemas"]["SchoolProductTopicInput"];
+                    school_product_topic: WithRequired<components["schemas"]["SchoolProductTopicInput"], "title" | "description">;
                 };
             };
         };
@@ -24305,7 +24574,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school: components["schemas"]["CreateSchoolInput"];
+                    school: WithRequired<components["schemas"]["CreateSchoolInput"], "name" | "subdomain">;
                 };
                 /**
                  * @example {
@@ -24346,7 +24615,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school: components["schemas"]["CreateSchoolInput"];
+                    school: WithRequired<components["schemas"]["CreateSchoolInput"], "name" | "subdomain">;
                 };
                 /**
                  * @example {
@@ -24387,7 +24656,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school: components["schemas"]["CreateSchoolInput"];
+                    school: WithRequired<components["schemas"]["CreateSchoolInput"], "name" | "subdomain">;
                 };
             };
         };
@@ -24469,7 +24738,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school: components["schemas"]["SchoolWizardInput"];
+                    school: WithRequired<components["schemas"]["SchoolWizardInput"], "name" | "email" | "password">;
                 };
                 /**
                  * @example {
@@ -24481,7 +24750,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school: components["schemas"]["SchoolWizardInput"];
+                    school: WithRequired<components["schemas"]["SchoolWizardInput"], "name" | "email" | "password">;
                 };
                 /**
                  * @example {
@@ -24493,7 +24762,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school: components["schemas"]["SchoolWizardInput"];
+                    school: WithRequired<components["schemas"]["SchoolWizardInput"], "name" | "email" | "password">;
                 };
             };
         };
@@ -25083,6 +25352,7 @@ export interface operations {
     listSchoolProductsViaSchoolsProducts: {
         parameters: {
             query?: {
+                published?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -25221,7 +25491,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    product: components["schemas"]["SchoolProductInput"];
+                    product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -25269,7 +25539,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    product: components["schemas"]["SchoolProductInput"];
+                    product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -25317,7 +25587,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    product: components["schemas"]["SchoolProductInput"];
+                    product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
             };
         };
@@ -25390,6 +25660,7 @@ export interface operations {
     listSchoolSchoolProducts: {
         parameters: {
             query?: {
+                published?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -25528,7 +25799,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -25576,7 +25847,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -25624,7 +25895,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
             };
         };
@@ -25697,6 +25968,12 @@ export interface operations {
     listSchoolMessages: {
         parameters: {
             query?: {
+                /** @description Messages posted to this channel. */
+                channel_id?: number;
+                /** @description Messages in the enrollment's channels and in the channels of its school product. */
+                enrollment_id?: number;
+                /** @description Messages in the school product's channels. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -26107,7 +26384,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -26123,7 +26411,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -26139,7 +26438,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -26201,7 +26511,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -26219,7 +26558,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -26237,7 +26605,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -26364,7 +26761,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -26380,7 +26788,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -26396,7 +26815,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -26457,7 +26887,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -26473,7 +26914,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -26489,7 +26941,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -26540,6 +27003,10 @@ export interface operations {
     listStudentActivityAttempts: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -26602,6 +27069,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "expired" | "deactivated" | "canceled";
+                /** @description The enrollments in this course class. */
+                course_class_id?: number;
+                /** @description The enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -26701,6 +27172,10 @@ export interface operations {
     listStudentLessonProgress: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -26753,6 +27228,10 @@ export interface operations {
     listStudentLessonsProgresses: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -26807,6 +27286,8 @@ export interface operations {
             query?: {
                 /** @description true: only unread; false: only read; omitted: all. */
                 unread?: boolean;
+                /** @description The notifications of this collaborator (or admin). */
+                collaborator_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -27674,6 +28155,8 @@ export interface operations {
             query?: {
                 /** @description true: a collaborator or admin answered the question; false: none did (student answers do not count); absent: all. */
                 answered_by_admin?: boolean;
+                /** @description Questions of this section. */
+                forum_section_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -28000,3 +28483,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -358,7 +358,8 @@ function operation(builder: Builder, entry: Entry, naming: { operationId: string
       const required = route.reply === 'create' && !source.adapt && isInputObjectType(input) ? requiredFieldsOf(input).map(snake) : [];
       if (required.length) {
         const list = getNullableType(arg.type);
-        hash = isListType(list) ? { ...hash, items: { allOf: [hash.items as JsonSchema, { required }] } } : { allOf: [hash, { required }] };
+        // `allOf` beside `required`: client generators read it as the input with these fields required (openapi-typescript's WithRequired).
+        hash = isListType(list) ? { ...hash, items: { allOf: [hash.items as JsonSchema], required } } : { allOf: [hash], required };
       }
       const properties: Record<string, JsonSchema> = { [source.key]: hash };
       // Extras the input has no field for are dropped by the router, so they are not described.
