@@ -226,7 +226,8 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
       }
     }
     const shaped = shapeInput(raw, arg.type, form);
-    const { problems } = coerceInput(shaped, arg.type, write);
+    // A create or update lacking a required value is invalid (422 naming it); an action's missing parameter stays malformed (400).
+    const { problems } = coerceInput(shaped, arg.type, write && (compiled.route.reply === 'create' || compiled.route.reply === 'update'));
     // Name the field as the client sent it: a path/query param by its name, a list body under its key.
     const prefix =
       source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
