@@ -6052,7 +6052,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page. */
+        /** @description Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page, a query parameter a read does not take (`unknown_parameter`). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -6288,7 +6288,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    activity: components["schemas"]["ActivityInput"];
+                    activity: WithRequired<components["schemas"]["ActivityInput"], "title" | "type" | "show_comments" | "exam_lesson_id">;
                     /** @description The questions; on update they replace the current ones. */
                     exam_questions_attributes?: components["schemas"]["ExamQuestionInput"][] | null;
                 };
@@ -6350,7 +6350,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    activity: components["schemas"]["ActivityInput"];
+                    activity: WithRequired<components["schemas"]["ActivityInput"], "title" | "type" | "show_comments" | "exam_lesson_id">;
                     /** @description The questions; on update they replace the current ones. */
                     exam_questions_attributes?: components["schemas"]["ExamQuestionInput"][] | null;
                 };
@@ -6412,7 +6412,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    activity: components["schemas"]["ActivityInput"];
+                    activity: WithRequired<components["schemas"]["ActivityInput"], "title" | "type" | "show_comments" | "exam_lesson_id">;
                     /** @description The questions; on update they replace the current ones. */
                     exam_questions_attributes?: components["schemas"]["ExamQuestionInput"][] | null;
                 };
@@ -6987,6 +6987,12 @@ export interface operations {
     listActivityAttempts: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -7045,6 +7051,10 @@ export interface operations {
     listApiTokens: {
         parameters: {
             query?: {
+                /** @description Only the tokens acting as this person. */
+                user_id?: number;
+                /** @description Revoked and expired tokens too (default: only those that work). */
+                include_inactive?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -7111,7 +7121,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    api_token: components["schemas"]["ApiTokenInput"];
+                    api_token: WithRequired<components["schemas"]["ApiTokenInput"], "role">;
                 };
                 /**
                  * @example {
@@ -7125,7 +7135,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    api_token: components["schemas"]["ApiTokenInput"];
+                    api_token: WithRequired<components["schemas"]["ApiTokenInput"], "role">;
                 };
                 /**
                  * @example {
@@ -7139,7 +7149,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    api_token: components["schemas"]["ApiTokenInput"];
+                    api_token: WithRequired<components["schemas"]["ApiTokenInput"], "role">;
                 };
             };
         };
@@ -7436,7 +7446,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    category: components["schemas"]["CategoryInput"];
+                    category: WithRequired<components["schemas"]["CategoryInput"], "name">;
                 };
                 /**
                  * @example {
@@ -7448,7 +7458,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    category: components["schemas"]["CategoryInput"];
+                    category: WithRequired<components["schemas"]["CategoryInput"], "name">;
                 };
                 /**
                  * @example {
@@ -7460,7 +7470,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    category: components["schemas"]["CategoryInput"];
+                    category: WithRequired<components["schemas"]["CategoryInput"], "name">;
                 };
             };
         };
@@ -7778,6 +7788,12 @@ export interface operations {
     listChannelMessages: {
         parameters: {
             query?: {
+                /** @description The school's messages: the caller's school only (another is not found). */
+                school_id?: number;
+                /** @description Messages in the enrollment's channels and in the channels of its school product. */
+                enrollment_id?: number;
+                /** @description Messages in the school product's channels. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -7870,7 +7886,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    message: components["schemas"]["MessageInput"];
+                    message: WithRequired<components["schemas"]["MessageInput"], "text" | "subject" | "sender_id">;
                     /** @description Further channels of the school the message is posted to. */
                     channel_ids?: number[] | null;
                     /** @description One owner or a list; stored with the message. REST also takes owners and channel_ids beside the message hash. */
@@ -7905,7 +7921,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    message: components["schemas"]["MessageInput"];
+                    message: WithRequired<components["schemas"]["MessageInput"], "text" | "subject" | "sender_id">;
                     /** @description Further channels of the school the message is posted to. */
                     channel_ids?: number[] | null;
                     /** @description One owner or a list; stored with the message. REST also takes owners and channel_ids beside the message hash. */
@@ -7940,7 +7956,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    message: components["schemas"]["MessageInput"];
+                    message: WithRequired<components["schemas"]["MessageInput"], "text" | "subject" | "sender_id">;
                     /** @description Further channels of the school the message is posted to. */
                     channel_ids?: number[] | null;
                     /** @description One owner or a list; stored with the message. REST also takes owners and channel_ids beside the message hash. */
@@ -8216,7 +8232,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
                 /**
                  * @example {
@@ -8227,7 +8243,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
                 /**
                  * @example {
@@ -8238,7 +8254,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
             };
         };
@@ -8275,6 +8291,8 @@ export interface operations {
     listCollaborativeDiscussionCollaborativeComments: {
         parameters: {
             query?: {
+                /** @description Comments written by this user. */
+                user_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -8340,7 +8358,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
                 /**
                  * @example {
@@ -8351,7 +8369,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
                 /**
                  * @example {
@@ -8362,7 +8380,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    collaborative_comment: components["schemas"]["CollaborativeCommentInput"];
+                    collaborative_comment: WithRequired<components["schemas"]["CollaborativeCommentInput"], "text" | "user_id">;
                 };
             };
         };
@@ -8455,7 +8473,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8471,7 +8500,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8487,7 +8527,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -8539,6 +8590,8 @@ export interface operations {
             query?: {
                 /** @description true: only unread; false: only read; omitted: all. */
                 unread?: boolean;
+                /** @description The notifications of this student (give at most one of studentId, collaboratorId). */
+                student_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -8720,7 +8773,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8736,7 +8800,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8752,7 +8827,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -8813,7 +8899,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8829,7 +8926,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8845,7 +8953,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -8896,6 +9015,8 @@ export interface operations {
     listCoupons: {
         parameters: {
             query?: {
+                /** @description Only this school product's coupons (404 for a product of another school). */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -8968,7 +9089,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    coupon: components["schemas"]["CouponInput"];
+                    coupon: WithRequired<components["schemas"]["CouponInput"], "code">;
                 };
                 /**
                  * @example {
@@ -8985,7 +9106,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    coupon: components["schemas"]["CouponInput"];
+                    coupon: WithRequired<components["schemas"]["CouponInput"], "code">;
                 };
                 /**
                  * @example {
@@ -9002,7 +9123,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    coupon: components["schemas"]["CouponInput"];
+                    coupon: WithRequired<components["schemas"]["CouponInput"], "code">;
                 };
             };
         };
@@ -9313,6 +9434,10 @@ export interface operations {
     listCourseClasses: {
         parameters: {
             query?: {
+                /** @description Only the classes of this course (404 for a course of another school). */
+                course_id?: number;
+                /** @description Only the classes of this school product's courses, directly or through its paths (404 for a product of another school). */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -9361,6 +9486,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "expired" | "deactivated" | "canceled";
+                /** @description The student's enrollments. */
+                student_id?: number;
+                /** @description The enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -9965,6 +10094,10 @@ export interface operations {
     listCourseModuleCourseContents: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10048,7 +10181,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    course_content: components["schemas"]["LessonInput"];
+                    course_content: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                     /** @description The module of the school holding the lesson. Optional (the spec body lacks it): a lesson without a module is a draft, outside every product and enrollment; null detaches it. */
                     course_module_id?: number | null;
                 };
@@ -10071,7 +10204,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    course_content: components["schemas"]["LessonInput"];
+                    course_content: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                     /** @description The module of the school holding the lesson. Optional (the spec body lacks it): a lesson without a module is a draft, outside every product and enrollment; null detaches it. */
                     course_module_id?: number | null;
                 };
@@ -10094,7 +10227,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    course_content: components["schemas"]["LessonInput"];
+                    course_content: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                     /** @description The module of the school holding the lesson. Optional (the spec body lacks it): a lesson without a module is a draft, outside every product and enrollment; null detaches it. */
                     course_module_id?: number | null;
                 };
@@ -10353,6 +10486,10 @@ export interface operations {
     listCourses: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10426,7 +10563,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    course: components["schemas"]["CourseInput"];
+                    course: WithRequired<components["schemas"]["CourseInput"], "name">;
                 };
                 /**
                  * @example {
@@ -10444,7 +10581,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    course: components["schemas"]["CourseInput"];
+                    course: WithRequired<components["schemas"]["CourseInput"], "name">;
                 };
                 /**
                  * @example {
@@ -10462,7 +10599,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    course: components["schemas"]["CourseInput"];
+                    course: WithRequired<components["schemas"]["CourseInput"], "name">;
                 };
             };
         };
@@ -10504,6 +10641,12 @@ export interface operations {
     listCourseActivities: {
         parameters: {
             query?: {
+                /** @description Activities of the product's lessons. */
+                school_product_id?: number;
+                /** @description Activities of the lessons the enrollment's student may see (released ones; none unless the enrollment is active). */
+                enrollment_id?: number;
+                /** @description Activities of one lesson. */
+                lesson_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10556,6 +10699,10 @@ export interface operations {
     listCourseCourseModules: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -10620,7 +10767,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    course_module: components["schemas"]["CourseModuleInput"];
+                    course_module: WithRequired<components["schemas"]["CourseModuleInput"], "name" | "description">;
                 };
                 /**
                  * @example {
@@ -10631,7 +10778,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    course_module: components["schemas"]["CourseModuleInput"];
+                    course_module: WithRequired<components["schemas"]["CourseModuleInput"], "name" | "description">;
                 };
                 /**
                  * @example {
@@ -10642,7 +10789,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    course_module: components["schemas"]["CourseModuleInput"];
+                    course_module: WithRequired<components["schemas"]["CourseModuleInput"], "name" | "description">;
                 };
             };
         };
@@ -10953,6 +11100,8 @@ export interface operations {
     listCourseCourseClasses: {
         parameters: {
             query?: {
+                /** @description Only the classes of this school product's courses, directly or through its paths (404 for a product of another school). */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11134,6 +11283,12 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "expired" | "deactivated" | "canceled";
+                /** @description The student's enrollments. */
+                student_id?: number;
+                /** @description The enrollments in this course class. */
+                course_class_id?: number;
+                /** @description The enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11220,7 +11375,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    enrollment: components["schemas"]["EnrollmentInput"];
+                    enrollment: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">;
                 };
                 /**
                  * @example {
@@ -11243,7 +11398,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    enrollment: components["schemas"]["EnrollmentInput"];
+                    enrollment: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">;
                 };
                 /**
                  * @example {
@@ -11266,7 +11421,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    enrollment: components["schemas"]["EnrollmentInput"];
+                    enrollment: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">;
                 };
             };
         };
@@ -11345,7 +11500,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    enrollments: components["schemas"]["EnrollmentInput"][];
+                    enrollments: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">[];
                 };
                 /**
                  * @example {
@@ -11370,7 +11525,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    enrollments: components["schemas"]["EnrollmentInput"][];
+                    enrollments: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">[];
                 };
                 /**
                  * @example {
@@ -11395,7 +11550,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    enrollments: components["schemas"]["EnrollmentInput"][];
+                    enrollments: WithRequired<components["schemas"]["EnrollmentInput"], "registration_id" | "school_product_id" | "max_attendance_type">[];
                 };
             };
         };
@@ -11446,6 +11601,12 @@ export interface operations {
     listEnrollmentActivities: {
         parameters: {
             query?: {
+                /** @description Activities of the course's lessons. */
+                course_id?: number;
+                /** @description Activities of the product's lessons. */
+                school_product_id?: number;
+                /** @description Activities of one lesson. */
+                lesson_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11540,6 +11701,10 @@ export interface operations {
     listEnrollmentActivityAttempts: {
         parameters: {
             query?: {
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11638,6 +11803,8 @@ export interface operations {
     listEnrollmentCourses: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11692,6 +11859,8 @@ export interface operations {
     listEnrollmentCourseCourseModules: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11784,6 +11953,10 @@ export interface operations {
     listEnrollmentLessonProgress: {
         parameters: {
             query?: {
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11836,6 +12009,10 @@ export interface operations {
     listEnrollmentLessons: {
         parameters: {
             query?: {
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description Only the module's lessons, in order (the module must be in the scope: 404 otherwise). */
+                course_module_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -11938,6 +12115,10 @@ export interface operations {
     listEnrollmentLessonsProgresses: {
         parameters: {
             query?: {
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -12074,6 +12255,9 @@ export interface operations {
     listEnrollmentMedia: {
         parameters: {
             query?: {
+                /** @description The media of a product's lessons and extra contents. */
+                school_product_id?: number;
+                type?: "Media" | "VideoSlide" | "ScormPackage";
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -12188,6 +12372,12 @@ export interface operations {
     listEnrollmentMessages: {
         parameters: {
             query?: {
+                /** @description Messages posted to this channel. */
+                channel_id?: number;
+                /** @description The school's messages: the caller's school only (another is not found). */
+                school_id?: number;
+                /** @description Messages in the school product's channels. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -12243,6 +12433,8 @@ export interface operations {
     listEnrollmentPaths: {
         parameters: {
             query?: {
+                /** @description Only the product's paths (404 for a product of another school). */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -13099,6 +13291,7 @@ export interface operations {
     listExamQuestionExamQuestionAnswers: {
         parameters: {
             query?: {
+                exam_answer_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -13167,7 +13360,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    exam_question_answer: components["schemas"]["ExamQuestionAnswerInput"];
+                    exam_question_answer: WithRequired<components["schemas"]["ExamQuestionAnswerInput"], "exam_answer_id">;
                 };
                 /**
                  * @example {
@@ -13179,7 +13372,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    exam_question_answer: components["schemas"]["ExamQuestionAnswerInput"];
+                    exam_question_answer: WithRequired<components["schemas"]["ExamQuestionAnswerInput"], "exam_answer_id">;
                 };
                 /**
                  * @example {
@@ -13191,7 +13384,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    exam_question_answer: components["schemas"]["ExamQuestionAnswerInput"];
+                    exam_question_answer: WithRequired<components["schemas"]["ExamQuestionAnswerInput"], "exam_answer_id">;
                 };
             };
         };
@@ -13560,7 +13753,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    extra_content: components["schemas"]["ExtraContentInput"];
+                    extra_content: WithRequired<components["schemas"]["ExtraContentInput"], "resource_id" | "media_id" | "order" | "downloadable" | "available">;
                 };
                 /**
                  * @example {
@@ -13576,7 +13769,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    extra_content: components["schemas"]["ExtraContentInput"];
+                    extra_content: WithRequired<components["schemas"]["ExtraContentInput"], "resource_id" | "media_id" | "order" | "downloadable" | "available">;
                 };
                 /**
                  * @example {
@@ -13592,7 +13785,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    extra_content: components["schemas"]["ExtraContentInput"];
+                    extra_content: WithRequired<components["schemas"]["ExtraContentInput"], "resource_id" | "media_id" | "order" | "downloadable" | "available">;
                 };
             };
         };
@@ -13891,6 +14084,10 @@ export interface operations {
             query?: {
                 /** @description true: a collaborator or admin answered the question; false: none did (student answers do not count); absent: all. */
                 answered_by_admin?: boolean;
+                /** @description Questions of this section. */
+                forum_section_id?: number;
+                /** @description Questions written by this user of the school. */
+                user_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -14293,6 +14490,8 @@ export interface operations {
             query?: {
                 /** @description true: a collaborator or admin answered the question; false: none did (student answers do not count); absent: all. */
                 answered_by_admin?: boolean;
+                /** @description Questions written by this user of the school. */
+                user_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -14366,7 +14565,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    forum_question: components["schemas"]["CreateForumQuestionInput"];
+                    forum_question: WithRequired<components["schemas"]["CreateForumQuestionInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -14382,7 +14581,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    forum_question: components["schemas"]["CreateForumQuestionInput"];
+                    forum_question: WithRequired<components["schemas"]["CreateForumQuestionInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -14398,7 +14597,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    forum_question: components["schemas"]["CreateForumQuestionInput"];
+                    forum_question: WithRequired<components["schemas"]["CreateForumQuestionInput"], "title" | "description">;
                 };
             };
         };
@@ -14686,6 +14885,8 @@ export interface operations {
     listForumForumSections: {
         parameters: {
             query?: {
+                /** @description Only the top-level sections. */
+                roots_only?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -14758,7 +14959,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    forum_section: components["schemas"]["ForumSectionInput"];
+                    forum_section: WithRequired<components["schemas"]["ForumSectionInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -14773,7 +14974,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    forum_section: components["schemas"]["ForumSectionInput"];
+                    forum_section: WithRequired<components["schemas"]["ForumSectionInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -14788,7 +14989,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    forum_section: components["schemas"]["ForumSectionInput"];
+                    forum_section: WithRequired<components["schemas"]["ForumSectionInput"], "title" | "description">;
                 };
             };
         };
@@ -15406,6 +15607,9 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
+                owner_type?: string;
+                owner_id?: number;
+                active?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -15474,7 +15678,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    integration: components["schemas"]["IntegrationInput"];
+                    integration: WithRequired<components["schemas"]["IntegrationInput"], "owner_type" | "owner_id">;
                 };
                 /**
                  * @example {
@@ -15489,7 +15693,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    integration: components["schemas"]["IntegrationInput"];
+                    integration: WithRequired<components["schemas"]["IntegrationInput"], "owner_type" | "owner_id">;
                 };
                 /**
                  * @example {
@@ -15504,7 +15708,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    integration: components["schemas"]["IntegrationInput"];
+                    integration: WithRequired<components["schemas"]["IntegrationInput"], "owner_type" | "owner_id">;
                 };
             };
         };
@@ -15563,7 +15767,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    suggestion?: components["schemas"]["IntegrationSuggestionInput"];
+                    suggestion?: WithRequired<components["schemas"]["IntegrationSuggestionInput"], "name">;
                     name?: string | null;
                     description?: string | null;
                     url?: string | null;
@@ -15581,7 +15785,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    suggestion?: components["schemas"]["IntegrationSuggestionInput"];
+                    suggestion?: WithRequired<components["schemas"]["IntegrationSuggestionInput"], "name">;
                     name?: string | null;
                     description?: string | null;
                     url?: string | null;
@@ -15599,7 +15803,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    suggestion?: components["schemas"]["IntegrationSuggestionInput"];
+                    suggestion?: WithRequired<components["schemas"]["IntegrationSuggestionInput"], "name">;
                     name?: string | null;
                     description?: string | null;
                     url?: string | null;
@@ -16133,7 +16337,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    payment: components["schemas"]["PaymentInput"];
+                    payment: WithRequired<components["schemas"]["PaymentInput"], "kind">;
                 };
                 /**
                  * @example {
@@ -16151,7 +16355,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    payment: components["schemas"]["PaymentInput"];
+                    payment: WithRequired<components["schemas"]["PaymentInput"], "kind">;
                 };
                 /**
                  * @example {
@@ -16169,7 +16373,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    payment: components["schemas"]["PaymentInput"];
+                    payment: WithRequired<components["schemas"]["PaymentInput"], "kind">;
                 };
             };
         };
@@ -16468,6 +16672,12 @@ export interface operations {
     listLessonProgress: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -16519,6 +16729,10 @@ export interface operations {
             query?: {
                 /** @description Only the module's lessons, in order (the module must be in the scope: 404 otherwise). */
                 course_module_id?: number;
+                /** @description Only the content of this school product (its courses, directly or through its paths), in the product's order; 404 for a product of another school. */
+                school_product_id?: number;
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -16596,7 +16810,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    lesson: components["schemas"]["LessonInput"];
+                    lesson: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                 };
                 /**
                  * @example {
@@ -16616,7 +16830,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    lesson: components["schemas"]["LessonInput"];
+                    lesson: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                 };
                 /**
                  * @example {
@@ -16636,7 +16850,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    lesson: components["schemas"]["LessonInput"];
+                    lesson: WithRequired<components["schemas"]["LessonInput"], "title" | "type">;
                 };
             };
         };
@@ -16973,6 +17187,12 @@ export interface operations {
     listLessonsProgresses: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -17090,7 +17310,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    host_credential: components["schemas"]["HostCredentialInput"];
+                    host_credential: WithRequired<components["schemas"]["HostCredentialInput"], "host">;
                 };
                 /**
                  * @example {
@@ -17102,7 +17322,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    host_credential: components["schemas"]["HostCredentialInput"];
+                    host_credential: WithRequired<components["schemas"]["HostCredentialInput"], "host">;
                 };
                 /**
                  * @example {
@@ -17114,7 +17334,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    host_credential: components["schemas"]["HostCredentialInput"];
+                    host_credential: WithRequired<components["schemas"]["HostCredentialInput"], "host">;
                 };
             };
         };
@@ -17523,6 +17743,11 @@ export interface operations {
     listMedia: {
         parameters: {
             query?: {
+                /** @description The media of a product's lessons and extra contents. */
+                school_product_id?: number;
+                /** @description What an enrollment's student may see: the media of released lessons and available extra contents of the enrolled product. */
+                enrollment_id?: number;
+                type?: "Media" | "VideoSlide" | "ScormPackage";
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -17608,7 +17833,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    media: components["schemas"]["MediaInput"];
+                    media: WithRequired<components["schemas"]["MediaInput"], "title" | "type" | "host_key" | "library_resource_id">;
                 };
                 /**
                  * @example {
@@ -17630,7 +17855,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    media: components["schemas"]["MediaInput"];
+                    media: WithRequired<components["schemas"]["MediaInput"], "title" | "type" | "host_key" | "library_resource_id">;
                 };
                 /**
                  * @example {
@@ -17652,7 +17877,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    media: components["schemas"]["MediaInput"];
+                    media: WithRequired<components["schemas"]["MediaInput"], "title" | "type" | "host_key" | "library_resource_id">;
                 };
             };
         };
@@ -18802,7 +19027,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    order: components["schemas"]["OrderInput"];
+                    order: WithRequired<components["schemas"]["OrderInput"], "student_id">;
                 };
                 /**
                  * @example {
@@ -18840,7 +19065,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    order: components["schemas"]["OrderInput"];
+                    order: WithRequired<components["schemas"]["OrderInput"], "student_id">;
                 };
                 /**
                  * @example {
@@ -18878,7 +19103,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    order: components["schemas"]["OrderInput"];
+                    order: WithRequired<components["schemas"]["OrderInput"], "student_id">;
                 };
             };
         };
@@ -19015,7 +19240,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    order: components["schemas"]["ImportOrderInput"];
+                    order: WithRequired<components["schemas"]["ImportOrderInput"], "school_id" | "student_id">;
                 };
                 /**
                  * @example {
@@ -19086,7 +19311,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    order: components["schemas"]["ImportOrderInput"];
+                    order: WithRequired<components["schemas"]["ImportOrderInput"], "school_id" | "student_id">;
                 };
                 /**
                  * @example {
@@ -19157,7 +19382,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    order: components["schemas"]["ImportOrderInput"];
+                    order: WithRequired<components["schemas"]["ImportOrderInput"], "school_id" | "student_id">;
                 };
             };
         };
@@ -19869,6 +20094,10 @@ export interface operations {
     listPaths: {
         parameters: {
             query?: {
+                /** @description Only the product's paths (404 for a product of another school). */
+                school_product_id?: number;
+                /** @description Only the paths of the enrollment's product; none unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -19938,7 +20167,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    path: components["schemas"]["CreatePathInput"];
+                    path: WithRequired<components["schemas"]["CreatePathInput"], "name" | "description">;
                 };
                 /**
                  * @example {
@@ -19954,7 +20183,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    path: components["schemas"]["CreatePathInput"];
+                    path: WithRequired<components["schemas"]["CreatePathInput"], "name" | "description">;
                 };
                 /**
                  * @example {
@@ -19970,7 +20199,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    path: components["schemas"]["CreatePathInput"];
+                    path: WithRequired<components["schemas"]["CreatePathInput"], "name" | "description">;
                 };
             };
         };
@@ -22485,6 +22714,9 @@ export interface operations {
     listSchoolProducts: {
         parameters: {
             query?: {
+                published?: boolean;
+                /** @description The school's id as a path names it (`/schools/:id/products`): the caller's school, else 404. */
+                school_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -22618,7 +22850,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -22666,7 +22898,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -22714,7 +22946,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
             };
         };
@@ -23331,6 +23563,8 @@ export interface operations {
     listSchoolProductSchoolClasses: {
         parameters: {
             query?: {
+                /** @description Only the classes of this course (404 for a course of another school). */
+                course_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23381,6 +23615,12 @@ export interface operations {
     listSchoolProductActivities: {
         parameters: {
             query?: {
+                /** @description Activities of the course's lessons. */
+                course_id?: number;
+                /** @description Activities of the lessons the enrollment's student may see (released ones; none unless the enrollment is active). */
+                enrollment_id?: number;
+                /** @description Activities of one lesson. */
+                lesson_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23475,6 +23715,10 @@ export interface operations {
     listSchoolProductActivityAttempts: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23573,6 +23817,8 @@ export interface operations {
     listSchoolProductCourses: {
         parameters: {
             query?: {
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23935,6 +24181,8 @@ export interface operations {
     listSchoolProductCourseCourseModules: {
         parameters: {
             query?: {
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23984,6 +24232,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "expired" | "deactivated" | "canceled";
+                /** @description The student's enrollments. */
+                student_id?: number;
+                /** @description The enrollments in this course class. */
+                course_class_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -24046,6 +24298,10 @@ export interface operations {
     listSchoolProductLessonProgress: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -24098,6 +24354,10 @@ export interface operations {
     listSchoolProductLessons: {
         parameters: {
             query?: {
+                /** @description The content of the enrollment's product as its student sees it (lessons only once released); nothing unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
+                /** @description Only the module's lessons, in order (the module must be in the scope: 404 otherwise). */
+                course_module_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -24200,6 +24460,10 @@ export interface operations {
     listSchoolProductLessonsProgresses: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description This student's progress. */
+                student_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -24252,6 +24516,9 @@ export interface operations {
     listSchoolProductMedia: {
         parameters: {
             query?: {
+                /** @description What an enrollment's student may see: the media of released lessons and available extra contents of the enrolled product. */
+                enrollment_id?: number;
+                type?: "Media" | "VideoSlide" | "ScormPackage";
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -24366,6 +24633,8 @@ export interface operations {
     listSchoolProductPaths: {
         parameters: {
             query?: {
+                /** @description Only the paths of the enrollment's product; none unless the enrollment is active. A student sees only its own enrollments. */
+                enrollment_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -24790,7 +25059,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school_product_topic: components["schemas"]["SchoolProductTopicInput"];
+                    school_product_topic: WithRequired<components["schemas"]["SchoolProductTopicInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -24802,7 +25071,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school_product_topic: components["schemas"]["SchoolProductTopicInput"];
+                    school_product_topic: WithRequired<components["schemas"]["SchoolProductTopicInput"], "title" | "description">;
                 };
                 /**
                  * @example {
@@ -24814,7 +25083,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school_product_topic: components["schemas"]["SchoolProductTopicInput"];
+                    school_product_topic: WithRequired<components["schemas"]["SchoolProductTopicInput"], "title" | "description">;
                 };
             };
         };
@@ -24979,7 +25248,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school: components["schemas"]["CreateSchoolInput"];
+                    school: WithRequired<components["schemas"]["CreateSchoolInput"], "name" | "subdomain">;
                 };
                 /**
                  * @example {
@@ -25021,7 +25290,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school: components["schemas"]["CreateSchoolInput"];
+                    school: WithRequired<components["schemas"]["CreateSchoolInput"], "name" | "subdomain">;
                 };
                 /**
                  * @example {
@@ -25063,7 +25332,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school: components["schemas"]["CreateSchoolInput"];
+                    school: WithRequired<components["schemas"]["CreateSchoolInput"], "name" | "subdomain">;
                 };
             };
         };
@@ -25146,7 +25415,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school: components["schemas"]["SchoolWizardInput"];
+                    school: WithRequired<components["schemas"]["SchoolWizardInput"], "name" | "email" | "password">;
                 };
                 /**
                  * @example {
@@ -25158,7 +25427,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school: components["schemas"]["SchoolWizardInput"];
+                    school: WithRequired<components["schemas"]["SchoolWizardInput"], "name" | "email" | "password">;
                 };
                 /**
                  * @example {
@@ -25170,7 +25439,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school: components["schemas"]["SchoolWizardInput"];
+                    school: WithRequired<components["schemas"]["SchoolWizardInput"], "name" | "email" | "password">;
                 };
             };
         };
@@ -25770,6 +26039,7 @@ export interface operations {
     listSchoolProductsViaSchoolsProducts: {
         parameters: {
             query?: {
+                published?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -25908,7 +26178,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    product: components["schemas"]["SchoolProductInput"];
+                    product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -25956,7 +26226,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    product: components["schemas"]["SchoolProductInput"];
+                    product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -26004,7 +26274,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    product: components["schemas"]["SchoolProductInput"];
+                    product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
             };
         };
@@ -26077,6 +26347,7 @@ export interface operations {
     listSchoolSchoolProducts: {
         parameters: {
             query?: {
+                published?: boolean;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -26215,7 +26486,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -26263,7 +26534,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
                 /**
                  * @example {
@@ -26311,7 +26582,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    school_product: components["schemas"]["SchoolProductInput"];
+                    school_product: WithRequired<components["schemas"]["SchoolProductInput"], "title">;
                 };
             };
         };
@@ -26384,6 +26655,12 @@ export interface operations {
     listSchoolMessages: {
         parameters: {
             query?: {
+                /** @description Messages posted to this channel. */
+                channel_id?: number;
+                /** @description Messages in the enrollment's channels and in the channels of its school product. */
+                enrollment_id?: number;
+                /** @description Messages in the school product's channels. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -26841,7 +27118,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -26857,7 +27145,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -26873,7 +27172,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -26935,7 +27245,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -26953,7 +27292,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -26971,7 +27339,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -27098,7 +27495,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -27114,7 +27522,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -27130,7 +27549,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -27191,7 +27621,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -27207,7 +27648,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -27223,7 +27675,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -27274,6 +27737,10 @@ export interface operations {
     listStudentActivityAttempts: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -27336,6 +27803,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "active" | "expired" | "deactivated" | "canceled";
+                /** @description The enrollments in this course class. */
+                course_class_id?: number;
+                /** @description The enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -27435,6 +27906,10 @@ export interface operations {
     listStudentLessonProgress: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -27487,6 +27962,10 @@ export interface operations {
     listStudentLessonsProgresses: {
         parameters: {
             query?: {
+                /** @description Progress through this enrollment. */
+                enrollment_id?: number;
+                /** @description Progress through the enrollments in this school product. */
+                school_product_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -27541,6 +28020,8 @@ export interface operations {
             query?: {
                 /** @description true: only unread; false: only read; omitted: all. */
                 unread?: boolean;
+                /** @description The notifications of this collaborator (or admin). */
+                collaborator_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -28408,6 +28889,8 @@ export interface operations {
             query?: {
                 /** @description true: a collaborator or admin answered the question; false: none did (student answers do not count); absent: all. */
                 answered_by_admin?: boolean;
+                /** @description Questions of this section. */
+                forum_section_id?: number;
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -28734,3 +29217,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

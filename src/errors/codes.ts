@@ -71,6 +71,7 @@ export const errorCodes = {
   invalid_type: { message: 'has the wrong type', raised: { status: 400 } },
   invalid_characters: { message: 'contains a character text cannot hold', raised: { status: 400 } },
   too_deep: { message: 'nests too deeply', raised: { status: 400 } },
+  unknown_parameter: { message: 'is not a query parameter of this route', raised: { status: 400 } },
   route_not_found: { message: 'No route matches this request', raised: { status: 404 } },
   method_not_allowed: { message: 'This path does not answer this method', raised: { status: 405 } },
   not_acceptable: { message: 'This service speaks version 1 of the interface (application/json)', raised: { status: 406 } },

@@ -33,7 +33,17 @@ export interface CompiledRoute {
   payloadKeys: string[];
   render: Renderer;
   paged: boolean;
+  /**
+   * The query parameters the row reads (its params, resource keys and extras, its `when` keys, and
+   * page/per_page for a list): a GET answers any other with 400 `unknown_parameter` (rest/router.ts).
+   */
+  queryParams: string[];
 }
+
+/** The connection arguments REST sets itself (from page/per_page, or walking the whole list). */
+const PAGING_ARGS = ['first', 'after', 'page', 'perPage'];
+/** The query parameters every list reads (rest/router.ts replyList). */
+export const LIST_PARAMS = ['page', 'per_page'];
 
 const renderers = new Map<string, Renderer>();
 
@@ -132,6 +142,7 @@ function buildRoute(schema: GraphQLSchema, route: Route): CompiledRoute {
   });
   const { shape, payloadKeys, selection } = selectionFor(field);
   const paged = shape === 'connection';
+  if (paged && route.method === 'GET') args.push(...filterArgs(field, args, route));
   const declared = [...args.map((a) => a.arg)];
   if (paged) for (const n of ['first', 'after', 'page', 'perPage']) {
     const arg = field.args.find((a) => a.name === n);
@@ -146,5 +157,33 @@ function buildRoute(schema: GraphQLSchema, route: Route): CompiledRoute {
   const named = getNamedType(field.type);
   // A connection renders as the array of its nodes.
   const render = rendererFor(shape === 'connection' ? (named as GraphQLObjectType).getFields().nodes.type : field.type);
-  return { route, document, args: args.map((a) => ({ ...a })), shape, payloadKeys, render, paged };
+  return { route, document, args: args.map((a) => ({ ...a })), shape, payloadKeys, render, paged, queryParams: queryParamsOf(route, args, paged) };
+}
+
+/**
+ * A list's filters are its GraphQL field's: every optional argument of a scalar or enum (or a list
+ * of them) the row does not bind is read from the query parameter of its snake_case name, so
+ * `GET /enrollments?school_product_id=2` filters as `enrollments(schoolProductId: 2)` does.
+ */
+function filterArgs(field: GraphQLField<unknown, unknown>, bound: CompiledRoute['args'], route: Route): CompiledRoute['args'] {
+  const taken = new Set(bound.flatMap(({ source }) => ('name' in source ? [source.name] : 'key' in source ? [source.key] : [])));
+  for (const name of Object.keys(route.when ?? {})) taken.add(name);
+  for (const name of LIST_PARAMS) taken.add(name);
+  return field.args
+    .filter((arg) => !PAGING_ARGS.includes(arg.name) && !bound.some((b) => b.arg === arg) && !isNonNullType(arg.type) && isLeafType(getNamedType(arg.type)))
+    .filter((arg) => !taken.has(snake(arg.name)) && !route.path.includes(`:${snake(arg.name)}`))
+    .map((arg) => ({ name: arg.name, source: { from: 'param', name: snake(arg.name) } as ArgSource, arg }));
+}
+
+function queryParamsOf(route: Route, args: CompiledRoute['args'], paged: boolean): string[] {
+  const names = new Set<string>(Object.keys(route.when ?? {}));
+  for (const { source } of args) {
+    if (source.from === 'param') {
+      names.add(source.name);
+      if (source.within !== undefined) names.add(source.within);
+    }
+    if (source.from === 'resource') for (const key of [source.key, ...(source.extra ?? [])]) names.add(key);
+  }
+  if (paged) for (const name of LIST_PARAMS) names.add(name);
+  return [...names].sort();
 }

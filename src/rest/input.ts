@@ -95,17 +95,25 @@ export interface InputProblem {
  * Checks a shaped value against the type: the problems name the REST field (`kind`, `items_attributes[0].quantity`).
  * Text no field can hold (a NUL byte, a lone surrogate) and nesting past the limit are refused first.
  */
-export function coerceInput(value: unknown, type: GraphQLInputType): { problems: InputProblem[] } {
+export function coerceInput(value: unknown, type: GraphQLInputType, write = false): { problems: InputProblem[] } {
   const flaw = inputFlaw(value);
   if (flaw) return { problems: [{ path: flaw.path, message: flaw.message, code: flaw.code }] };
+  // A write lacking a value its type requires (a required parameter, a non-null field) names it as blank: a 422, as the resolvers' own checks are.
+  if (write && isNonNullType(type) && (value === undefined || value === null || value === '')) return { problems: [{ path: [], code: 'blank', message: "can't be blank" }] };
   const problems: InputProblem[] = [];
-  coerceInputValue(value, type, (path, _invalid, error) => {
+  coerceInputValue(value, type, (path, invalid, error) => {
     const at = path.map((p) => (typeof p === 'string' ? camel(p) : p));
     const closedList = enumOf(type, at);
+    const missing = write ? /^Field "(\w+)" of required type ".*" was not provided\.$/.exec(error.message) : null;
+    const cleared = write && invalid === null && /non-nullable|!", found null/.test(error.message);
     problems.push(
-      closedList && /does not exist in ".*" enum/.test(error.message)
-        ? { path: at, code: 'inclusion', message: `is not included in the list (${closedList.getValues().map((v) => v.name).join(', ')})` }
-        : { path: at, message: cleanMessage(error.message) },
+      missing
+        ? { path: [...at, missing[1]], code: 'blank', message: "can't be blank" }
+        : cleared
+          ? { path: at, code: 'blank', message: "can't be blank" }
+          : closedList && /does not exist in ".*" enum/.test(error.message)
+            ? { path: at, code: 'inclusion', message: `is not included in the list (${closedList.getValues().map((v) => v.name).join(', ')})` }
+            : { path: at, message: cleanMessage(error.message) },
     );
   });
   return { problems };

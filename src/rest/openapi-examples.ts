@@ -46,6 +46,12 @@ export function exampleOf(schema: JsonSchema, schemas: Record<string, JsonSchema
   if ('example' in schema) return schema.example;
   if ('default' in schema && schema.default !== null) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum.find((v) => v !== null) ?? null;
+  // Every part of an `allOf` holds: their examples merged (an input and its older form's fields, a create's required input).
+  if (Array.isArray(schema.allOf)) {
+    const parts = (schema.allOf as JsonSchema[]).map((part) => exampleOf(part, schemas, key, seen));
+    const objects = parts.every((p) => typeof p === 'object' && p !== null && !Array.isArray(p));
+    return objects ? Object.assign({}, ...parts) : parts.find((p) => p !== undefined);
+  }
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (alternatives) {
     const branch = alternatives.find((s) => s.type !== 'null') ?? alternatives[0];

@@ -15,6 +15,7 @@ import {
   isScalarType,
 } from 'graphql';
 import { DEFAULT_PER_PAGE, MAX_PAGE_SIZE } from '../graphql/pagination.js';
+import { requiredFieldsOf } from '../graphql/required-fields.js';
 import { compileRoute, type CompiledRoute, restFields } from './compile.js';
 import { camel, snake } from './names.js';
 import { exampleOf } from './openapi-examples.js';
@@ -37,7 +38,7 @@ const byKey = <T>(entries: [string, T][]) => Object.fromEntries(entries.sort(([a
 
 /** Each error status: its component name, description, and the field, code and message of its example. */
 const errorResponses = {
-  400: ['BadRequest', 'Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page.', 'base', 'bad_request', 'The request is malformed'],
+  400: ['BadRequest', 'Malformed request: bad JSON, a wrong type, an unknown enum value, a missing resource key, a bad page, a query parameter a read does not take (`unknown_parameter`).', 'base', 'bad_request', 'The request is malformed'],
   401: ['Unauthorized', 'No valid credential.', 'base', 'unauthenticated', 'A valid credential is required'],
   403: ['Forbidden', 'The credential may not do this.', 'base', 'forbidden', 'This credential may not do that'],
   404: ['NotFound', 'No such object (or it belongs to another school).', 'base', 'not_found', 'Record not found'],
@@ -352,6 +353,14 @@ function operation(builder: Builder, entry: Entry, naming: { operationId: string
         // A list body (the onboarding batch) adapts each item.
         const list = getNullableType(arg.type);
         hash = isListType(list) ? { type: 'array', items: { allOf: [builder.input(list.ofType, false), older] } } : { allOf: [hash, older] };
+      }
+      // A create names the input's required fields (graphql/required-fields.ts): a body without them is a 422 naming each.
+      // An older form (adapt) renames fields, so its hash keeps the input's own description.
+      const required = route.reply === 'create' && !source.adapt && isInputObjectType(input) ? requiredFieldsOf(input).map(snake) : [];
+      if (required.length) {
+        const list = getNullableType(arg.type);
+        // `allOf` beside `required`: client generators read it as the input with these fields required (openapi-typescript's WithRequired).
+        hash = isListType(list) ? { ...hash, items: { allOf: [hash.items as JsonSchema], required } } : { allOf: [hash], required };
       }
       const properties: Record<string, JsonSchema> = { [source.key]: hash };
       // Extras the input has no field for are dropped by the router, so they are not described.

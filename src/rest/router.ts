@@ -11,7 +11,7 @@ import { coerceInput, shapeInput } from './input.js';
 import { type ErrorCode, errorCodes, payloadStatus, raisedStatus } from '../errors/codes.js';
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
-import { errorReply, type Refusal, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
+import { errorReply, type Refusal, type RestError, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import { FILE_CONTENT_SECURITY_POLICY } from '../http/security.js';
 import type { Adapt, FileReply, Method, Route } from './route-table.js';
 
@@ -34,6 +34,8 @@ interface Row {
   /** The role matrix's row for the operation, checked before the body is read into arguments. */
   rule: Rule;
   mutation: boolean;
+  /** A GET's query parameters (compile.ts queryParams, and the `when` keys of its path's other rows); others are refused. */
+  knownQuery?: ReadonlySet<string>;
 }
 
 /** `/v1/x/:id/` → `/x/:p0`: rows of one shape share a fastify route whatever their parameter names. */
@@ -92,6 +94,10 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
     for (const [method, rows] of byMethod) {
       // Rows with a `when` come first: they claim the requests whose query matches them.
       rows.sort((a, b) => Number(!a.compiled.route.when) - Number(!b.compiled.route.when));
+      if (method === 'GET') {
+        const choosers = rows.flatMap((row) => Object.keys(row.compiled.route.when ?? {}));
+        for (const row of rows) row.knownQuery = new Set([...row.compiled.queryParams, ...choosers]);
+      }
       app.route({ method, url: shape, config, handler: (request, reply) => handle(deps, rows, request, reply) });
     }
     const allowed = [...byMethod.keys()];
@@ -151,6 +157,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     // Who may not run the operation learns nothing of its parameters: 403 before the body is judged.
     const refused = refusal(ctx, row.rule, row.mutation);
     if (refused) throw refused;
+    if (row.knownQuery) refuseUnknownParameters(row.knownQuery, query);
     const variables = variablesFor(compiled, params, form, row.mutation, request);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
@@ -166,8 +173,19 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
   }
 }
 
+/** A read answers only what it understands: a query parameter it does not read is a 400 naming it, not a silent whole list. */
+function refuseUnknownParameters(known: ReadonlySet<string>, query: Record<string, unknown>) {
+  const unknown = Object.keys(query).filter((name) => !known.has(name));
+  if (!unknown.length) return;
+  const takes = known.size ? `it reads ${[...known].join(', ')}` : 'it reads none';
+  const message = `is not a query parameter of this route (${takes})`;
+  throw new RestFailure({ code: 'unknown_parameter', rows: unknown.map((field) => ({ field, code: 'unknown_parameter', message })) });
+}
+
 function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean, write: boolean, request: FastifyRequest): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
+  // Every argument's problems, reported together: a write names all it lacks in one reply.
+  const found: RestError[] = [];
   for (const { name, source, arg } of compiled.args) {
     let raw: unknown;
     switch (source.from) {
@@ -214,17 +232,19 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
       }
     }
     const shaped = shapeInput(raw, arg.type, form);
-    const { problems } = coerceInput(shaped, arg.type);
-    if (problems.length) {
-      // Name the field as the client sent it: a path/query param by its name, a list body under its key.
-      const prefix =
-        source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
-      // A well-formed value outside a closed list in a write is a validation error (422), like Rails'
-      // inclusion; in a read's filter, or with any other problem, the request is malformed (400).
-      const rows = problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message }));
-      throw new RestFailure({ code: rows[0].code, rows, status: write && problems.every((p) => p.code === 'inclusion') ? payloadStatus(['inclusion']) : raisedStatus('bad_request') });
-    }
+    // A create or update lacking a required value is invalid (422 naming it); an action's missing parameter stays malformed (400).
+    const { problems } = coerceInput(shaped, arg.type, write && (compiled.route.reply === 'create' || compiled.route.reply === 'update'));
+    // Name the field as the client sent it: a path/query param by its name, a list body under its key.
+    const prefix =
+      source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
+    found.push(...problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message })));
     if (shaped !== undefined) variables[name] = shaped;
+  }
+  if (found.length) {
+    // A write's missing value (`blank`), or a well-formed value outside a closed list (Rails' inclusion), is a
+    // validation error (422); in a read's filter, or with any other problem, the request is malformed (400).
+    const invalid = write && found.every((p) => p.code === 'inclusion' || p.code === 'blank');
+    throw new RestFailure({ code: found[0].code, rows: found, status: invalid ? payloadStatus(found.map((p) => p.code)) : raisedStatus('bad_request') });
   }
   return variables;
 }

@@ -83,9 +83,9 @@ describe('lessons_progresses', () => {
     expect((await e.student.get(`/enrollments/${e.enrollment.id}/lessons_progresses`)).body.map((p: { id: number }) => p.id)).toEqual([progress.id]);
   });
 
-  it('a missing lesson_id is 400 naming it', async () => {
+  it('a missing lesson_id is 422 naming it (blank), as every missing required field of a create', async () => {
     const e = await enrolled(school);
-    expectFieldError(await e.student.post(`/enrollments/${e.enrollment.id}/lessons_progresses`, { lessons_progress: { completed: true } }), 400, 'lesson_id');
+    expectFieldError(await e.student.post(`/enrollments/${e.enrollment.id}/lessons_progresses`, { lessons_progress: { completed: true } }), 422, 'lesson_id', 'blank');
   });
 
   it("another school's enrollment, student and product are 404; a student reads no one else's progress", async () => {

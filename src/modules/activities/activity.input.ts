@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
 import { ActivityShowCommentsEnum, ExamQuestionTypeEnum } from './activity.type.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 type ShowComments = 'always' | 'approved';
 type QuestionType = 'multiple_choice' | 'associative' | 'essay';
@@ -49,6 +50,7 @@ export class ExamQuestionInput {
  * update is refused (`in_use`) until those answers are deleted.
  */
 @InputType()
+@RequiredFields('title', 'type', 'showComments', 'examLessonId')
 export class ActivityInput {
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => String, { nullable: true, description: 'exam, quiz, survey or assignment (any letter case).' }) type?: string | null;

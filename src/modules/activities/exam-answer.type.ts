@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @Timestamped()
 @ObjectType({ description: "A student's attempt at an activity: the exam question answers hang from it." })
@@ -48,6 +49,7 @@ export class UpdateExamAnswerInput {
 }
 
 @InputType({ description: 'Create and update take the same fields; examAnswerId is required on create.' })
+@RequiredFields('examAnswerId')
 export class ExamQuestionAnswerInput {
   @Field(() => ID, { nullable: true, description: "An attempt (ExamAnswer) at the question's activity." }) examAnswerId?: string | null;
   @Field(() => ID, { nullable: true, description: 'An option of the question.' }) examQuestionOptionId?: string | null;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'title is required on create and may not be cleared; lessonId names a lesson of the school (null detaches it).' })
 export class CollaborativeDiscussionInput {
@@ -17,6 +18,7 @@ export class CollaborativeDiscussionsArgs extends ConnectionArgs {
   description:
     'text and userId are required on create and may not be cleared. userId is a user of the school; a student credential may name only its own user.',
 })
+@RequiredFields('text', 'userId')
 export class CollaborativeCommentInput {
   @Field(() => String, { nullable: true }) text?: string | null;
   @Field(() => ID, { nullable: true }) userId?: string | null;

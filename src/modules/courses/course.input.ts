@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 // Every field is nullable: required fields are checked by the resolvers, so a missing one is a
 // UserError (422), not a GraphQL validation error.
 
 /** Create and update take the same fields; `name` is required on create and may not be cleared. */
 @InputType({ description: 'A course. name is required.' })
+@RequiredFields('name')
 export class CourseInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
@@ -22,12 +24,14 @@ export class CourseInput {
 }
 
 @InputType({ description: 'A course module. name and description are required.' })
+@RequiredFields('name', 'description')
 export class CourseModuleInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
 }
 
 @InputType({ description: 'A lesson. title and type are required on create; title may not be cleared.' })
+@RequiredFields('title', 'type')
 export class LessonInput {
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => String, { nullable: true, description: 'The kind of lesson (free text, e.g. Video, Text, Exam).' }) type?: string | null;

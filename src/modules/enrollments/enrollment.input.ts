@@ -7,12 +7,14 @@ import {
   type EnrollmentStatusValue,
   type MaxAttendanceTypeValue,
 } from './enrollment.type.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 /**
  * Create and update take the same fields (the spec's Enrollment body). Every field is nullable:
  * the resolver checks the required ones, so a missing one is a UserError (REST 422).
  */
 @InputType()
+@RequiredFields('registrationId', 'schoolProductId', 'maxAttendanceType')
 export class EnrollmentInput {
   @Field(() => ID, { nullable: true, description: "Required. The student's registration in the school; the enrollment's student is its student." })
   registrationId?: string | null;
@@ -37,6 +39,7 @@ export class EnrollmentInput {
 }
 
 @InputType()
+@RequiredFields('studentId')
 export class RegistrationInput {
   @Field(() => ID, { nullable: true, description: 'Required: a student of the school (one registration per student).' })
   studentId?: string | null;

@@ -15,8 +15,10 @@ import { PersonInput, StudentTypes } from '../users/user.type.js';
 import { EnrollmentInput } from './enrollment.input.js';
 import { createEnrollmentRows, MAX_BATCH } from './enrollment.write.js';
 import { registrations } from './enrollment.table.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: "A person to onboard: createStudent's fields, and the school products to enroll them in." })
+@RequiredFields('fullName', 'email')
 export class StudentBatchInput extends PersonInput {
   @Field(() => [EnrollmentInput], {
     nullable: true,

@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({
   description:
     'Create and update take the same fields; resourceId, mediaId, order, downloadable and available are required on create and may not be cleared.',
 })
+@RequiredFields('resourceId', 'mediaId', 'order', 'downloadable', 'available')
 export class ExtraContentInput {
   @Field(() => String, {
     nullable: true,

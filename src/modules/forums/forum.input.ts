@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'title is required on create and may not be cleared.' })
 export class ForumInput {
@@ -8,6 +9,7 @@ export class ForumInput {
 }
 
 @InputType({ description: 'title and description are required on create and may not be cleared on update.' })
+@RequiredFields('title', 'description')
 export class ForumSectionInput {
   @Field(() => ID, {
     nullable: true,
@@ -43,6 +45,7 @@ abstract class ForumQuestionFields {
 }
 
 @InputType({ description: 'title and description are required; the section comes from the path or argument, else from forumSectionId / forumQuestionId.' })
+@RequiredFields('title', 'description')
 export class CreateForumQuestionInput extends ForumQuestionFields {
   @Field(() => Boolean, { nullable: true, description: 'REST also accepts "true"/"false"/"1"/"0" (the spec types it String).' }) fixed?: boolean | null;
   @Field(() => ID, { nullable: true, description: "The author. Defaults to the credential's user; only a staff credential may name another user of the school." })
@@ -52,12 +55,14 @@ export class CreateForumQuestionInput extends ForumQuestionFields {
 }
 
 @InputType({ description: 'A changed forumSectionId (or forumQuestionId) moves the question to another section of the same forum.' })
+@RequiredFields('title', 'description')
 export class UpdateForumQuestionInput extends ForumQuestionFields {
   @Field(() => Boolean, { nullable: true }) fixed?: boolean | null;
   @Field(() => ID, { nullable: true, description: 'Another author: staff credentials only; null leaves the author as it is.' }) userId?: string | null;
 }
 
 @InputType({ description: 'The section to move to (forum_question[forum_section_id] in REST; forumQuestionId accepted as its alias).' })
+@RequiredFields('forumSectionId')
 export class MoveForumQuestionInput {
   @Field(() => ID, { nullable: true }) forumSectionId?: string | null;
   @Field(() => ID, { nullable: true }) forumQuestionId?: string | null;

@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'Create and update take the same fields; ownerType and ownerId are required on create.' })
+@RequiredFields('ownerType', 'ownerId')
 export class IntegrationInput {
   @Field(() => String, {
     nullable: true,
@@ -38,6 +40,7 @@ export class IntegrationsArgs extends ConnectionArgs {
 }
 
 @InputType({ description: 'name is required; url, when given, is an http(s) address.' })
+@RequiredFields('name')
 export class IntegrationSuggestionInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'name is required on create and may not be cleared.' })
 export class LibraryInput {
@@ -32,6 +33,7 @@ export class ImageInput {
 }
 
 @InputType({ description: 'name is required on create; slug is unique in the school; parentId is another category of the school.' })
+@RequiredFields('name')
 export class CategoryInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) slug?: string | null;
@@ -43,6 +45,7 @@ export class CategoryInput {
     'Create and update take the same fields; host is required on create and may not be cleared. accessToken is write-only: ' +
     'on update a new value replaces the stored token, null or "" clears it, the accessTokenHint sent back unchanged keeps it.',
 })
+@RequiredFields('host')
 export class HostCredentialInput {
   @Field(() => String, { nullable: true }) host?: string | null;
   @Field(() => String, { nullable: true }) accessToken?: string | null;

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
 import { MediaTypeEnum } from './media.type.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'A slide of a VideoSlide: both fields are required.' })
 export class VideoSlideSyncInput {
@@ -18,6 +19,7 @@ export class VideoSlideSyncInput {
     'title, type, hostKey and libraryResourceId are required on create. A VideoSlide needs videoId and at least one slide; ' +
     'a ScormPackage needs storageFileUrl, which only create takes.',
 })
+@RequiredFields('title', 'type', 'hostKey', 'libraryResourceId')
 export class MediaInput {
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => MediaTypeEnum, { nullable: true }) type?: 'Media' | 'VideoSlide' | 'ScormPackage' | null;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 /** The kinds of owner a message may name, and where each lives. */
 export const OWNER_TYPES = ['Student', 'Collaborator', 'Admin', 'SchoolProduct', 'Enrollment'] as const;
@@ -31,6 +32,7 @@ export class MessageOwnerInput {
 }
 
 @InputType({ description: 'text, subject and senderId are required. createdAt given: the message keeps it and its callbacks are skipped.' })
+@RequiredFields('text', 'subject', 'senderId')
 export class MessageInput {
   @Field(() => String, { nullable: true }) text?: string | null;
   @Field(() => String, { nullable: true }) subject?: string | null;
@@ -49,6 +51,7 @@ export class MessageInput {
 }
 
 @InputType({ description: 'Only subject and text change after a message is posted.' })
+@RequiredFields('subject', 'text')
 export class MessageUpdateInput {
   @Field(() => String, { nullable: true }) subject?: string | null;
   @Field(() => String, { nullable: true }) text?: string | null;

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
 import { GatewayEnvironmentEnum } from './billing.type.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 /** Create and update take the same fields; name and price are required on create. */
 @InputType()
@@ -14,6 +15,7 @@ export class PaymentOptionInput {
 }
 
 @InputType({ description: 'code is required on create; a coupon gives discountPercent or discountAmount, not both.' })
+@RequiredFields('code')
 export class CouponInput {
   @Field(() => String, { nullable: true }) code?: string | null;
   @Field(() => Int, { nullable: true, description: '0..100.' }) discountPercent?: number | null;

@@ -12,6 +12,7 @@ import {
   PaymentStatusEnum,
 } from './order.type.js';
 import type { OrderStatus } from './order.state.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 type InvoiceStatus = 'unsent' | 'open' | 'waiting_confirmation' | 'paid' | 'unpaid' | 'overdue';
 type PaymentStatus = 'unsent' | 'failed' | 'initiated' | 'under_analysis' | 'waiting_boleto' | 'canceled' | 'authorized' | 'confirmed' | 'reversed' | 'refunded';
@@ -62,6 +63,7 @@ export class OrderItemInput {
  * items, invoices and payments are not writable here (cancelOrder, importOrder).
  */
 @InputType()
+@RequiredFields('studentId')
 export class OrderInput {
   @Field(() => ID, { nullable: true, description: 'A student of the school; required on create.' }) studentId?: string | null;
   @Field(() => OrderStatusEnum, { nullable: true, description: 'On create: initiated (default), processing, no_wait_processing, or confirmed when there is nothing to pay (else payment_required).' })
@@ -149,6 +151,7 @@ export class ImportOrderItemInput {
   description:
     'An order with its items, invoices and payments, created in one transaction (all or nothing). Idempotent on uuid. With createdAt given, the original times are kept and no event is emitted.',
 })
+@RequiredFields('schoolId', 'studentId')
 export class ImportOrderInput {
   @Field(() => ID, { nullable: true, description: 'Required: a student of the school.' }) studentId?: string | null;
   @Field(() => ID, { nullable: true, description: "Required: the credential's school." }) schoolId?: string | null;

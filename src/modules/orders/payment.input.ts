@@ -3,8 +3,10 @@ import { Field, InputType, Int } from 'type-graphql';
 import { PaymentKindScalar } from './order.input.js';
 import type { PaymentStatus } from './order.state.js';
 import { PAYMENT_KIND_DESCRIPTION, PaymentStatusEnum } from './order.type.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'A payment attempt on an invoice (createPayment). Charging is the gateway adapter’s; this records it.' })
+@RequiredFields('kind')
 export class PaymentInput {
   @Field(() => PaymentKindScalar, { nullable: true, description: `Required, 0..3: ${PAYMENT_KIND_DESCRIPTION}` }) kind?: number | null;
   @Field(() => Int, { nullable: true, description: "In cents; the invoice's amount when omitted (it must be that amount: no partial payments)." })

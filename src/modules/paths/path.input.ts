@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 /**
  * An update changes the name and the description only, as the spec lists. Other fields a REST body
@@ -8,6 +9,7 @@ import { ConnectionArgs } from '../../graphql/pagination.js';
  * Rails' strong parameters do; the courses change through addCourseToPath / removeCourseFromPath.
  */
 @InputType({ description: 'Changes to a learning path: name and description (neither may be cleared).' })
+@RequiredFields('name', 'description')
 export class UpdatePathInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
@@ -18,6 +20,7 @@ export class UpdatePathInput {
  * the resolver, so a missing one is a UserError (422).
  */
 @InputType({ description: 'A new learning path. name and description are required.' })
+@RequiredFields('name', 'description')
 export class CreatePathInput extends UpdatePathInput {
   @Field(() => String, { nullable: true }) imageUrl?: string | null;
   @Field(() => String, { nullable: true, description: 'Unique within the school (taken: 409); blank means none.' }) code?: string | null;

@@ -2,9 +2,11 @@ import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
 import { AvailableTimeTypeEnum, AvailableTimeUnitEnum, ProductMaxAttendanceTypeEnum } from './school-product.type.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 /** Create and update take the same fields; `title` is required on create and may not be cleared. */
 @InputType()
+@RequiredFields('title')
 export class SchoolProductInput {
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
@@ -42,6 +44,7 @@ export class SchoolProductInput {
 }
 
 @InputType()
+@RequiredFields('title', 'description')
 export class SchoolProductTopicInput {
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;

@@ -5,6 +5,7 @@ import { ConnectionArgs } from '../../graphql/pagination.js';
 import { UserTypeEnum } from '../users/user.type.js';
 import { SchoolEventEnum } from './school.type.js';
 import type { SchoolEvent } from '../../auth/school-lifecycle.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 /** Writable school fields. All nullable in GraphQL: required ones are checked by the resolver so a
  * missing one is an invalid object (UserError / 422), as the spec's "errors" replies expect. */
@@ -46,15 +47,18 @@ abstract class SchoolFields {
 }
 
 @InputType()
+@RequiredFields('name', 'subdomain')
 export class CreateSchoolInput extends SchoolFields {}
 
 @InputType()
+@RequiredFields('name', 'subdomain')
 export class UpdateSchoolInput extends SchoolFields {
   @Field(() => SchoolEventEnum, { nullable: true, description: 'Moves the school to another state (see SchoolStatus).' })
   event?: SchoolEvent | null;
 }
 
 @InputType({ description: 'One step to a working school: its organization, first admin, library and forum.' })
+@RequiredFields('name', 'email', 'password')
 export class SchoolWizardInput {
   @Field(() => String, { nullable: true, description: 'Names the school, its organization and admin; the subdomain is inferred from it.' })
   name?: string | null;

@@ -4,6 +4,7 @@ import { GraphQLEmailAddress } from 'graphql-scalars';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { connectionType } from '../../graphql/pagination.js';
 import { userType } from './user.table.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 export const UserTypeEnum = graphqlEnum('UserType', userType.enumValues, 'The kind of a person of a school.');
 export type UserKind = (typeof userType.enumValues)[number];
@@ -32,6 +33,7 @@ export const CollaboratorTypes = personType('Collaborator', 'A teacher or staff 
 export const AdminTypes = personType('Admin', 'An administrator of a school.');
 
 @InputType({ description: 'Create takes fullName and email (unique within the school); update any of them.' })
+@RequiredFields('fullName', 'email')
 export class PersonInput {
   @Field(() => String, { nullable: true }) fullName?: string | null;
   @Field(() => GraphQLEmailAddress, { nullable: true }) email?: string | null;
