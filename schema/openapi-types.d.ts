@@ -498,7 +498,7 @@ export interface paths {
         };
         /**
          * Get a course content
-         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.
+         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.
          */
         get: operations["getCourseContent"];
         /**
@@ -527,7 +527,7 @@ export interface paths {
         };
         /**
          * List the course contents of a course module
-         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.
+         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.
          */
         get: operations["listCourseModuleCourseContents"];
         put?: never;
@@ -931,7 +931,7 @@ export interface paths {
         };
         /**
          * List the lessons of an enrollment
-         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.
+         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.
          */
         get: operations["listEnrollmentLessons"];
         put?: never;
@@ -951,7 +951,7 @@ export interface paths {
         };
         /**
          * Get a lesson of an enrollment
-         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.
+         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.
          */
         get: operations["getEnrollmentLesson"];
         put?: never;
@@ -1754,7 +1754,7 @@ export interface paths {
         };
         /**
          * List the lessons
-         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.
+         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.
          */
         get: operations["listLessons"];
         put?: never;
@@ -1778,7 +1778,7 @@ export interface paths {
         };
         /**
          * Get a lesson
-         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.
+         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.
          */
         get: operations["getLesson"];
         /**
@@ -2847,7 +2847,7 @@ export interface paths {
         };
         /**
          * List the lessons of a school product
-         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.
+         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.
          */
         get: operations["listSchoolProductLessons"];
         put?: never;
@@ -2867,7 +2867,7 @@ export interface paths {
         };
         /**
          * Get a lesson of a school product
-         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.
+         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.
          */
         get: operations["getSchoolProductLesson"];
         put?: never;
@@ -4100,10 +4100,12 @@ export interface components {
             updated_at: string;
             /** @description The course classes the enrollment is in. */
             course_class_ids: number[];
+            /** @description Percent (0-100, rounded down) of what the enrollment releases now that is completed: every available lesson released to it and every activity on one (see the README). */
+            progress: number;
+            /** @description Percent (0-100, rounded down) of the whole product that is completed: every available lesson, released or still locked by drip, and every activity on one. The certificate follows it unless the product's certificateRule says released_progress. */
+            completion: number;
             /** @description The verification code of the enrollment's certificate, once issued (GET /certificates/:code). */
             certificate_code: string | null;
-            /** @description Percent (0-100, rounded down) of the required items completed: every lesson the enrollment releases and every activity on one (see the README). */
-            progress: number;
         };
         EnrollmentInput: {
             /** @description Required. The student's registration in the school; the enrollment's student is its student. */
@@ -4709,6 +4711,13 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description Read through an enrollment: true while the lesson is not released to it yet (its release_at or release_after days to come); its content is not shown to the student until releasedAt. False elsewhere. */
+            locked: boolean;
+            /**
+             * Format: date-time
+             * @description Read through an enrollment: when the lesson opens (or opened) to it, the later of releaseAt and releaseAfter days after the enrollment's activation. Null for a lesson open from the start, and outside an enrollment.
+             */
+            released_at: string | null;
         };
         /** @description A lesson. title and type are required on create; title may not be cleared. */
         LessonInput: {
@@ -5319,6 +5328,11 @@ export interface components {
             certification: boolean;
             classes_auto_generation: boolean;
             certification_min_progress: number | null;
+            /**
+             * @description Which figure of an enrollment earns the certificate: completion (default) or released_progress.
+             * @enum {string}
+             */
+            certificate_rule: "completion" | "released_progress";
             meta_title: string | null;
             meta_description: string | null;
             meta_keys: string | null;
@@ -5362,6 +5376,11 @@ export interface components {
             classes_auto_generation?: boolean | null;
             /** @description Percent of progress (0..100) that earns the certificate. */
             certification_min_progress?: number | null;
+            /**
+             * @description Which figure reaches certificationMinProgress to earn the certificate: completion of the whole product (the default) or released_progress (what is released so far).
+             * @enum {string|null}
+             */
+            certificate_rule?: "completion" | "released_progress" | null;
             meta_title?: string | null;
             meta_description?: string | null;
             meta_keys?: string | null;
@@ -9033,8 +9052,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
@@ -9329,7 +9349,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -9438,7 +9460,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -9575,7 +9599,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -9632,7 +9658,9 @@ export interface operations {
                      *         "release_at": "2026-01-15T12:00:00Z",
                      *         "release_after": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "locked": true,
+                     *         "released_at": "2026-01-15T12:00:00Z"
                      *       }
                      *     ]
                      */
@@ -9751,7 +9779,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -10804,8 +10834,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
@@ -10926,8 +10957,9 @@ export interface operations {
                      *       "course_class_ids": [
                      *         1
                      *       ],
-                     *       "certificate_code": "Example certificate code",
-                     *       "progress": 1
+                     *       "progress": 1,
+                     *       "completion": 1,
+                     *       "certificate_code": "Example certificate code"
                      *     }
                      */
                     "application/json": components["schemas"]["Enrollment"];
@@ -11055,8 +11087,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
@@ -11503,7 +11536,9 @@ export interface operations {
                      *         "release_at": "2026-01-15T12:00:00Z",
                      *         "release_after": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "locked": true,
+                     *         "released_at": "2026-01-15T12:00:00Z"
                      *       }
                      *     ]
                      */
@@ -11550,7 +11585,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -12003,8 +12040,9 @@ export interface operations {
                      *       "course_class_ids": [
                      *         1
                      *       ],
-                     *       "certificate_code": "Example certificate code",
-                     *       "progress": 1
+                     *       "progress": 1,
+                     *       "completion": 1,
+                     *       "certificate_code": "Example certificate code"
                      *     }
                      */
                     "application/json": components["schemas"]["Enrollment"];
@@ -12131,8 +12169,9 @@ export interface operations {
                      *       "course_class_ids": [
                      *         1
                      *       ],
-                     *       "certificate_code": "Example certificate code",
-                     *       "progress": 1
+                     *       "progress": 1,
+                     *       "completion": 1,
+                     *       "certificate_code": "Example certificate code"
                      *     }
                      */
                     "application/json": components["schemas"]["Enrollment"];
@@ -12261,8 +12300,9 @@ export interface operations {
                      *       "course_class_ids": [
                      *         1
                      *       ],
-                     *       "certificate_code": "Example certificate code",
-                     *       "progress": 1
+                     *       "progress": 1,
+                     *       "completion": 1,
+                     *       "certificate_code": "Example certificate code"
                      *     }
                      */
                     "application/json": components["schemas"]["Enrollment"];
@@ -15941,7 +15981,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -16078,7 +16120,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -16184,7 +16228,9 @@ export interface operations {
                      *         "release_at": "2026-01-15T12:00:00Z",
                      *         "release_after": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "locked": true,
+                     *         "released_at": "2026-01-15T12:00:00Z"
                      *       }
                      *     ]
                      */
@@ -16291,7 +16337,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -16337,7 +16385,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -16446,7 +16496,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -16583,7 +16635,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -20600,6 +20654,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -20666,6 +20721,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -20714,6 +20770,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -20762,6 +20819,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -20821,6 +20879,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -20915,6 +20974,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -20963,6 +21023,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21011,6 +21072,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21070,6 +21132,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -21852,6 +21915,7 @@ export interface operations {
                      *         "certification": true,
                      *         "classes_auto_generation": true,
                      *         "certification_min_progress": 1,
+                     *         "certificate_rule": "completion",
                      *         "meta_title": "Example meta title",
                      *         "meta_description": "Example meta description",
                      *         "meta_keys": "Example meta keys",
@@ -21916,6 +21980,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21964,6 +22029,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22012,6 +22078,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22071,6 +22138,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -22145,6 +22213,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -22211,6 +22280,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22259,6 +22329,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22307,6 +22378,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22366,6 +22438,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -22460,6 +22533,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22508,6 +22582,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22556,6 +22631,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22615,6 +22691,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -22990,6 +23067,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -23113,6 +23191,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -23219,6 +23298,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -23357,8 +23437,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
@@ -23466,7 +23547,9 @@ export interface operations {
                      *         "release_at": "2026-01-15T12:00:00Z",
                      *         "release_after": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "locked": true,
+                     *         "released_at": "2026-01-15T12:00:00Z"
                      *       }
                      *     ]
                      */
@@ -23513,7 +23596,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -23781,6 +23866,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -23902,6 +23988,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -24008,6 +24095,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -25124,6 +25212,7 @@ export interface operations {
                      *         "certification": true,
                      *         "classes_auto_generation": true,
                      *         "certification_min_progress": 1,
+                     *         "certificate_rule": "completion",
                      *         "meta_title": "Example meta title",
                      *         "meta_description": "Example meta description",
                      *         "meta_keys": "Example meta keys",
@@ -25191,6 +25280,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -25239,6 +25329,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -25287,6 +25378,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -25346,6 +25438,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -25431,6 +25524,7 @@ export interface operations {
                      *         "certification": true,
                      *         "classes_auto_generation": true,
                      *         "certification_min_progress": 1,
+                     *         "certificate_rule": "completion",
                      *         "meta_title": "Example meta title",
                      *         "meta_description": "Example meta description",
                      *         "meta_keys": "Example meta keys",
@@ -25498,6 +25592,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -25546,6 +25641,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -25594,6 +25690,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -25653,6 +25750,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -26647,8 +26745,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
