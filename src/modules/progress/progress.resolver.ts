@@ -16,7 +16,7 @@ import { schoolProductById } from '../school-products/school-product.loaders.js'
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { users } from '../users/user.table.js';
 import { ActivityAttemptInput, LessonProgressInput, ProgressArgs } from './progress.input.js';
-import { certificateOfEnrollment, enrollmentProgress } from './progress.loaders.js';
+import { certificateOfEnrollment, figuresOf } from './progress.loaders.js';
 import type { LessonRow } from '../courses/course.table.js';
 import { activityAttempts, certificates, lessonProgress } from './progress.table.js';
 import { ActivityAttempt, ActivityAttemptConnection, CertificateVerification, LessonProgress, LessonProgressConnection } from './progress.type.js';
@@ -146,7 +146,7 @@ export class EnrollmentProgressResolver {
       'Percent (0-100, rounded down) of what the enrollment releases now that is completed: every available lesson released to it and every activity on one (see the README).',
   })
   async progress(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
-    return (await ctx.loaders.get(enrollmentProgress).load(enrollment.id)).progress.percent;
+    return (await figuresOf(ctx, enrollment.id)).progress.percent;
   }
 
   @FieldResolver(() => Int, {
@@ -154,7 +154,7 @@ export class EnrollmentProgressResolver {
       "Percent (0-100, rounded down) of the whole product that is completed: every available lesson, released or still locked by drip, and every activity on one. The certificate follows it unless the product's certificateRule says released_progress.",
   })
   async completion(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
-    return (await ctx.loaders.get(enrollmentProgress).load(enrollment.id)).completion.percent;
+    return (await figuresOf(ctx, enrollment.id)).completion.percent;
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The verification code of the enrollment's certificate, once issued (GET /certificates/:code)." })
