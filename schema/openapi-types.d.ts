@@ -518,7 +518,7 @@ export interface paths {
         };
         /**
          * Get a course content
-         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.
+         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.
          */
         get: operations["getCourseContent"];
         /**
@@ -547,7 +547,7 @@ export interface paths {
         };
         /**
          * List the course contents of a course module
-         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.
+         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.
          */
         get: operations["listCourseModuleCourseContents"];
         put?: never;
@@ -951,7 +951,7 @@ export interface paths {
         };
         /**
          * List the lessons of an enrollment
-         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.
+         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.
          */
         get: operations["listEnrollmentLessons"];
         put?: never;
@@ -971,7 +971,7 @@ export interface paths {
         };
         /**
          * Get a lesson of an enrollment
-         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.
+         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.
          */
         get: operations["getEnrollmentLesson"];
         put?: never;
@@ -1774,7 +1774,7 @@ export interface paths {
         };
         /**
          * List the lessons
-         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.
+         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.
          */
         get: operations["listLessons"];
         put?: never;
@@ -1798,7 +1798,7 @@ export interface paths {
         };
         /**
          * Get a lesson
-         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.
+         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.
          */
         get: operations["getLesson"];
         /**
@@ -2967,7 +2967,7 @@ export interface paths {
         };
         /**
          * List the lessons of a school product
-         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.
+         * @description Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.
          */
         get: operations["listSchoolProductLessons"];
         put?: never;
@@ -2987,7 +2987,7 @@ export interface paths {
         };
         /**
          * Get a lesson of a school product
-         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.
+         * @description A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.
          */
         get: operations["getSchoolProductLesson"];
         put?: never;
@@ -4295,10 +4295,12 @@ export interface components {
             updated_at: string;
             /** @description The course classes the enrollment is in. */
             course_class_ids: number[];
+            /** @description Percent (0-100, rounded down) of what the enrollment releases now that is completed: every available lesson released to it and every activity on one (see the README). */
+            progress: number;
+            /** @description Percent (0-100, rounded down) of the whole product that is completed: every available lesson, released or still locked by drip, and every activity on one. The certificate follows it unless the product's certificateRule says released_progress. */
+            completion: number;
             /** @description The verification code of the enrollment's certificate, once issued (GET /certificates/:code). */
             certificate_code: string | null;
-            /** @description Percent (0-100, rounded down) of the required items completed: every lesson the enrollment releases and every activity on one (see the README). */
-            progress: number;
         };
         EnrollmentInput: {
             /** @description Required. The student's registration in the school; the enrollment's student is its student. */
@@ -4957,6 +4959,13 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description Read through an enrollment: true while the lesson is not released to it yet (its release_at or release_after days to come); its content is not shown to the student until releasedAt. False elsewhere. */
+            locked: boolean;
+            /**
+             * Format: date-time
+             * @description Read through an enrollment: when the lesson opens (or opened) to it, the later of releaseAt and releaseAfter days after the enrollment's activation. Null for a lesson open from the start, and outside an enrollment.
+             */
+            released_at: string | null;
         };
         /** @description A lesson. title and type are required on create; title may not be cleared. */
         LessonInput: {
@@ -5646,6 +5655,11 @@ export interface components {
             certification: boolean;
             classes_auto_generation: boolean;
             certification_min_progress: number | null;
+            /**
+             * @description Which figure of an enrollment earns the certificate: completion (default) or released_progress.
+             * @enum {string}
+             */
+            certificate_rule: "completion" | "released_progress";
             meta_title: string | null;
             meta_description: string | null;
             meta_keys: string | null;
@@ -5689,6 +5703,11 @@ export interface components {
             classes_auto_generation?: boolean | null;
             /** @description Percent of progress (0..100) that earns the certificate. */
             certification_min_progress?: number | null;
+            /**
+             * @description Which figure reaches certificationMinProgress to earn the certificate: completion of the whole product (the default) or released_progress (what is released so far).
+             * @enum {string|null}
+             */
+            certificate_rule?: "completion" | "released_progress" | null;
             meta_title?: string | null;
             meta_description?: string | null;
             meta_keys?: string | null;
@@ -9535,8 +9554,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
@@ -9831,7 +9851,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -9940,7 +9962,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -10077,7 +10101,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -10138,7 +10164,9 @@ export interface operations {
                      *         "release_at": "2026-01-15T12:00:00Z",
                      *         "release_after": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "locked": true,
+                     *         "released_at": "2026-01-15T12:00:00Z"
                      *       }
                      *     ]
                      */
@@ -10257,7 +10285,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -11332,8 +11362,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
@@ -11454,8 +11485,9 @@ export interface operations {
                      *       "course_class_ids": [
                      *         1
                      *       ],
-                     *       "certificate_code": "Example certificate code",
-                     *       "progress": 1
+                     *       "progress": 1,
+                     *       "completion": 1,
+                     *       "certificate_code": "Example certificate code"
                      *     }
                      */
                     "application/json": components["schemas"]["Enrollment"];
@@ -11583,8 +11615,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
@@ -12053,7 +12086,9 @@ export interface operations {
                      *         "release_at": "2026-01-15T12:00:00Z",
                      *         "release_after": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "locked": true,
+                     *         "released_at": "2026-01-15T12:00:00Z"
                      *       }
                      *     ]
                      */
@@ -12100,7 +12135,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -12568,8 +12605,9 @@ export interface operations {
                      *       "course_class_ids": [
                      *         1
                      *       ],
-                     *       "certificate_code": "Example certificate code",
-                     *       "progress": 1
+                     *       "progress": 1,
+                     *       "completion": 1,
+                     *       "certificate_code": "Example certificate code"
                      *     }
                      */
                     "application/json": components["schemas"]["Enrollment"];
@@ -12696,8 +12734,9 @@ export interface operations {
                      *       "course_class_ids": [
                      *         1
                      *       ],
-                     *       "certificate_code": "Example certificate code",
-                     *       "progress": 1
+                     *       "progress": 1,
+                     *       "completion": 1,
+                     *       "certificate_code": "Example certificate code"
                      *     }
                      */
                     "application/json": components["schemas"]["Enrollment"];
@@ -12826,8 +12865,9 @@ export interface operations {
                      *       "course_class_ids": [
                      *         1
                      *       ],
-                     *       "certificate_code": "Example certificate code",
-                     *       "progress": 1
+                     *       "progress": 1,
+                     *       "completion": 1,
+                     *       "certificate_code": "Example certificate code"
                      *     }
                      */
                     "application/json": components["schemas"]["Enrollment"];
@@ -16518,7 +16558,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -16655,7 +16697,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -16771,7 +16815,9 @@ export interface operations {
                      *         "release_at": "2026-01-15T12:00:00Z",
                      *         "release_after": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "locked": true,
+                     *         "released_at": "2026-01-15T12:00:00Z"
                      *       }
                      *     ]
                      */
@@ -16878,7 +16924,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -16924,7 +16972,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -17033,7 +17083,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -17170,7 +17222,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -21202,6 +21256,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -21268,6 +21323,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21316,6 +21372,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21364,6 +21421,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21423,6 +21481,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -21517,6 +21576,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21565,6 +21625,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21613,6 +21674,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -21672,6 +21734,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -22756,6 +22819,7 @@ export interface operations {
                      *         "certification": true,
                      *         "classes_auto_generation": true,
                      *         "certification_min_progress": 1,
+                     *         "certificate_rule": "completion",
                      *         "meta_title": "Example meta title",
                      *         "meta_description": "Example meta description",
                      *         "meta_keys": "Example meta keys",
@@ -22820,6 +22884,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22868,6 +22933,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22916,6 +22982,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -22975,6 +23042,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -23049,6 +23117,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -23115,6 +23184,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -23163,6 +23233,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -23211,6 +23282,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -23270,6 +23342,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -23364,6 +23437,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -23412,6 +23486,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -23460,6 +23535,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -23519,6 +23595,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -23908,6 +23985,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -24031,6 +24109,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -24137,6 +24216,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -24281,8 +24361,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */
@@ -24398,7 +24479,9 @@ export interface operations {
                      *         "release_at": "2026-01-15T12:00:00Z",
                      *         "release_after": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "locked": true,
+                     *         "released_at": "2026-01-15T12:00:00Z"
                      *       }
                      *     ]
                      */
@@ -24445,7 +24528,9 @@ export interface operations {
                      *       "release_at": "2026-01-15T12:00:00Z",
                      *       "release_after": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "locked": true,
+                     *       "released_at": "2026-01-15T12:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Lesson"];
@@ -24722,6 +24807,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -24843,6 +24929,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -24949,6 +25036,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -26081,6 +26169,7 @@ export interface operations {
                      *         "certification": true,
                      *         "classes_auto_generation": true,
                      *         "certification_min_progress": 1,
+                     *         "certificate_rule": "completion",
                      *         "meta_title": "Example meta title",
                      *         "meta_description": "Example meta description",
                      *         "meta_keys": "Example meta keys",
@@ -26148,6 +26237,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -26196,6 +26286,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -26244,6 +26335,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -26303,6 +26395,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -26389,6 +26482,7 @@ export interface operations {
                      *         "certification": true,
                      *         "classes_auto_generation": true,
                      *         "certification_min_progress": 1,
+                     *         "certificate_rule": "completion",
                      *         "meta_title": "Example meta title",
                      *         "meta_description": "Example meta description",
                      *         "meta_keys": "Example meta keys",
@@ -26456,6 +26550,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -26504,6 +26599,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -26552,6 +26648,7 @@ export interface operations {
                  *         "certification": true,
                  *         "classes_auto_generation": true,
                  *         "certification_min_progress": 1,
+                 *         "certificate_rule": "completion",
                  *         "meta_title": "Example meta title",
                  *         "meta_description": "Example meta description",
                  *         "meta_keys": "Example meta keys",
@@ -26611,6 +26708,7 @@ export interface operations {
                      *       "certification": true,
                      *       "classes_auto_generation": true,
                      *       "certification_min_progress": 1,
+                     *       "certificate_rule": "completion",
                      *       "meta_title": "Example meta title",
                      *       "meta_description": "Example meta description",
                      *       "meta_keys": "Example meta keys",
@@ -27852,8 +27950,9 @@ export interface operations {
                      *         "course_class_ids": [
                      *           1
                      *         ],
-                     *         "certificate_code": "Example certificate code",
-                     *         "progress": 1
+                     *         "progress": 1,
+                     *         "completion": 1,
+                     *         "certificate_code": "Example certificate code"
                      *       }
                      *     ]
                      */

@@ -186,18 +186,19 @@ describe('fields', () => {
     expect(numbers(data.schoolProduct.courses)).toEqual([direct.id, course.id]);
   });
 
-  it('Enrollment.courses and Enrollment.lessons (released only)', async () => {
+  it('Enrollment.courses and Enrollment.lessons (a lesson not released yet is locked)', async () => {
     const course = await make.course();
     const m = await make.module(course.id);
     const open = await make.lesson({ course_module_id: m.id });
-    await make.lesson({ course_module_id: m.id, release_after: 2 });
+    const later = await make.lesson({ course_module_id: m.id, release_after: 2 });
     const product = await f.product(school);
     await f.offer(product.id, [course.id]);
     const enrollment = await f.enrollment(school, product.id);
-    const data = await dataOf(enrollment.student, `query { enrollment(id: "${enrollment.id}") { courses { id modules { lessons { id } } } lessons { id } } }`);
+    const data = await dataOf(enrollment.student, `query { enrollment(id: "${enrollment.id}") { courses { id modules { lessons { id locked } } } lessons { id locked } } }`);
     expect(numbers(data.enrollment.courses)).toEqual([course.id]);
-    expect(numbers(data.enrollment.lessons)).toEqual([open.id]);
-    expect(numbers(data.enrollment.courses[0].modules[0].lessons)).toEqual([open.id]);
+    const marked = [{ id: String(open.id), locked: false }, { id: String(later.id), locked: true }];
+    expect(data.enrollment.lessons).toEqual(marked);
+    expect(data.enrollment.courses[0].modules[0].lessons).toEqual(marked);
   });
 });
 

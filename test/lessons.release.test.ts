@@ -5,8 +5,10 @@ import { expectErrorBody, expectNotFound } from './support/rest-assertions.js';
 
 // What an enrollment's student sees of the lessons: /enrollments/:id/lessons/ and /:id, and the
 // same rules through GraphQL (lessons(enrollmentId), Enrollment.lessons, and the lessons nested
-// under Enrollment.courses). Lessons show once released: available, release_at passed,
-// release_after days passed since the enrollment was activated; nothing unless the enrollment is active.
+// under Enrollment.courses). Lessons open once released: available, release_at passed,
+// release_after days passed since the enrollment was activated; before that an available lesson is
+// listed as locked (test/progress/completion.test.ts: its opening date, no content); an unavailable
+// one is never listed; nothing unless the enrollment is active.
 
 let service: Service;
 let school: TestSchool;
@@ -30,45 +32,63 @@ async function productWith(specs: Record<string, unknown>[]) {
 
 const enrollmentQuery = `query ($id: ID!) {
   enrollment(id: $id) {
-    lessons { id title }
-    courses { id modules { id lessons { id } } }
+    lessons { id title locked }
+    courses { id modules { id lessons { id locked } } }
   }
-  lessons(enrollmentId: $id) { totalCount nodes { id module { lessons { id } } } }
+  lessons(enrollmentId: $id) { totalCount nodes { id locked module { lessons { id } } } }
 }`;
 
-/** What the student sees through every face: REST list, GraphQL root list, Enrollment.lessons, nested lessons. */
-async function seen(enrollment: { id: number; student: { get: Function; graphql: Function } }) {
-  const rest = ids(await enrollment.student.get(`/enrollments/${enrollment.id}/lessons/`));
+/**
+ * What the student sees through every face (REST list, GraphQL root list, Enrollment.lessons, nested
+ * lessons): the ids of the open lessons; `locked` the ids listed as locked.
+ */
+async function seen(enrollment: { id: number; student: { get: Function; graphql: Function } }, locked: number[] = []) {
+  const list = await enrollment.student.get(`/enrollments/${enrollment.id}/lessons/`);
+  const rest = ids(list);
+  const restLocked = list.body.filter((l: any) => l.locked).map((l: any) => l.id);
   const res = await enrollment.student.graphql(enrollmentQuery, { id: String(enrollment.id) });
   expect(res.errors).toBeUndefined();
-  const root = res.data.lessons.nodes.map((l: any) => Number(l.id));
-  const field = res.data.enrollment.lessons.map((l: any) => Number(l.id));
-  const nested = res.data.enrollment.courses.flatMap((c: any) => c.modules.flatMap((m: any) => m.lessons.map((l: any) => Number(l.id))));
+  const idsOf = (rows: any[]) => rows.map((l) => Number(l.id));
+  const lockedOf = (rows: any[]) => idsOf(rows.filter((l) => l.locked));
+  const root = res.data.lessons.nodes;
+  const field = res.data.enrollment.lessons;
+  const nested = res.data.enrollment.courses.flatMap((c: any) => c.modules.flatMap((m: any) => m.lessons));
   const viaModule = [...new Set(res.data.lessons.nodes.flatMap((l: any) => l.module.lessons.map((x: any) => Number(x.id))))];
   // Every face applies the same rules.
-  expect(root).toEqual(rest);
-  expect(field).toEqual(rest);
-  expect(nested).toEqual(rest);
+  for (const face of [root, field, nested]) {
+    expect(idsOf(face)).toEqual(rest);
+    expect(lockedOf(face)).toEqual(restLocked);
+  }
   if (rest.length) expect(viaModule).toEqual(rest);
   expect(res.data.lessons.totalCount).toBe(rest.length);
-  return rest;
+  expect(restLocked).toEqual(locked);
+  return rest.filter((id) => !restLocked.includes(id));
+}
+
+/** The show of a lesson through the enrollment: 200, locked or not as said. */
+async function shown(enrollment: { id: number; student: { get: Function } }, lessonId: number, locked: boolean) {
+  const res = await enrollment.student.get(`/enrollments/${enrollment.id}/lessons/${lessonId}`);
+  expect(res.status, res.text).toBe(200);
+  expect(res.body).toMatchObject({ id: lessonId, locked });
+  return res.body;
 }
 
 describe('release rules', () => {
-  it('a lesson with release_after: 3 is absent the day of activation and present three days later', async () => {
+  it('a lesson with release_after: 3 is locked the day of activation and open three days later', async () => {
     const { product, lessons } = await productWith([{ title: 'Now' }, { title: 'In three days', release_after: 3 }]);
     const [now, later] = lessons;
     const enrollment = await f.enrollment(school, product.id);
+    const opens = new Date(service.clock.now().getTime() + 3 * 86_400_000).toISOString();
 
-    expect(await seen(enrollment)).toEqual([now.id]);
-    expectNotFound(await enrollment.student.get(`/enrollments/${enrollment.id}/lessons/${later.id}`));
+    expect(await seen(enrollment, [later.id])).toEqual([now.id]);
+    expect(await shown(enrollment, later.id, true)).toMatchObject({ released_at: opens });
 
     service.clock.advanceDays(2);
-    expect(await seen(enrollment)).toEqual([now.id]);
+    expect(await seen(enrollment, [later.id])).toEqual([now.id]);
 
     service.clock.advanceDays(1);
     expect(await seen(enrollment)).toEqual([now.id, later.id]);
-    expect((await enrollment.student.get(`/enrollments/${enrollment.id}/lessons/${later.id}`)).body.id).toBe(later.id);
+    expect(await shown(enrollment, later.id, false)).toMatchObject({ released_at: opens });
   });
 
   it('release_after counts from each enrollment\'s own activation', async () => {
@@ -76,21 +96,21 @@ describe('release rules', () => {
     const early = await f.enrollment(school, product.id, { activatedAt: new Date(service.clock.now().getTime() - 86_400_000) });
     const today = await f.enrollment(school, product.id);
     expect(await seen(early)).toEqual([lessons[0].id]);
-    expect(await seen(today)).toEqual([]);
+    expect(await seen(today, [lessons[0].id])).toEqual([]);
     // Both at once, batched: each enrollment keeps its own answer.
     const res = await school.admin.graphql(
-      `query { a: enrollment(id: "${early.id}") { lessons { id } } b: enrollment(id: "${today.id}") { lessons { id } } }`,
+      `query { a: enrollment(id: "${early.id}") { lessons { id locked } } b: enrollment(id: "${today.id}") { lessons { id locked } } }`,
     );
-    expect(res.data.a.lessons.map((l: any) => Number(l.id))).toEqual([lessons[0].id]);
-    expect(res.data.b.lessons).toEqual([]);
+    expect(res.data.a.lessons).toEqual([{ id: String(lessons[0].id), locked: false }]);
+    expect(res.data.b.lessons).toEqual([{ id: String(lessons[0].id), locked: true }]);
   });
 
-  it('a lesson whose release_at is in the future is absent, then present once it passes', async () => {
+  it('a lesson whose release_at is in the future is locked until then, then open once it passes', async () => {
     const at = new Date(service.clock.now().getTime() + 5 * 3_600_000);
     const { product, lessons } = await productWith([{ title: 'Scheduled', release_at: at.toISOString() }, { title: 'Open' }]);
     const enrollment = await f.enrollment(school, product.id);
-    expect(await seen(enrollment)).toEqual([lessons[1].id]);
-    expectNotFound(await enrollment.student.get(`/enrollments/${enrollment.id}/lessons/${lessons[0].id}`));
+    expect(await seen(enrollment, [lessons[0].id])).toEqual([lessons[1].id]);
+    expect(await shown(enrollment, lessons[0].id, true)).toMatchObject({ released_at: at.toISOString() });
     service.clock.advanceDays(1);
     expect(await seen(enrollment)).toEqual([lessons[0].id, lessons[1].id]);
   });
@@ -148,10 +168,12 @@ describe('scope of an enrollment', () => {
     expectErrorBody(await service.anonymous.get(`/enrollments/${mine.id}/lessons/`), 401);
   });
 
-  it('lets staff read an enrollment as its student sees it', async () => {
-    const { product, lessons } = await productWith([{ release_after: 10 }, {}]);
+  it('lets staff read an enrollment as its student sees it, locked lessons marked (with their content)', async () => {
+    const { product, lessons } = await productWith([{ release_after: 10, description: 'Later' }, {}]);
     const enrollment = await f.enrollment(school, product.id);
-    expect(ids(await school.admin.get(`/enrollments/${enrollment.id}/lessons/`))).toEqual([lessons[1].id]);
+    const list = await school.admin.get(`/enrollments/${enrollment.id}/lessons/`);
+    expect(ids(list)).toEqual([lessons[0].id, lessons[1].id]);
+    expect(list.body.map((l: any) => [l.locked, l.description])).toEqual([[true, 'Later'], [false, null]]);
   });
 
   it('a student reading the whole school or a product through GraphQL is refused; module lessons outside an enrollment are hidden', async () => {

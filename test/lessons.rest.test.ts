@@ -58,6 +58,9 @@ describe('POST /lessons', () => {
       unlock_certificate: true,
       release_at: '2026-02-01T09:00:00.000Z',
       release_after: 3,
+      // Outside an enrollment, a lesson is never locked (test/progress/completion.test.ts).
+      locked: false,
+      released_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

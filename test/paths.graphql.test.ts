@@ -188,15 +188,17 @@ describe('the relation fields', () => {
     const path = await createPath({ courseIds: [String(courseId)] });
     const productId = await product(school, [Number(path.id)]);
     const active = await enrollment(school, productId);
-    const nested = graphql(`fragment PathLessons on Path { courses { modules { lessons { id } } } }`);
+    const nested = graphql(`fragment PathLessons on Path { courses { modules { lessons { id locked } } } }`);
     const viaEnrollment = await school.admin.graphql(graphql(`query ($id: ID!) { enrollment(id: $id) { paths { ...PathLessons } } }`, [nested]), { id: String(active.id) });
     expect(viaEnrollment.errors).toBeUndefined();
-    expect(idsOf(viaEnrollment.data.enrollment.paths[0].courses[0].modules[0].lessons)).toEqual([released.id]);
+    // Through the enrollment, the lesson not released yet is listed locked.
+    const marked = [{ id: String(released.id), locked: false }, { id: String(later.id), locked: true }];
+    expect(viaEnrollment.data.enrollment.paths[0].courses[0].modules[0].lessons).toEqual(marked);
     const viaScopedShow = await school.admin.graphql(graphql(`query ($id: ID!, $e: ID) { path(id: $id, enrollmentId: $e) { ...PathLessons } }`, [nested]), {
       id: path.id,
       e: String(active.id),
     });
-    expect(idsOf(viaScopedShow.data.path.courses[0].modules[0].lessons)).toEqual([released.id]);
+    expect(viaScopedShow.data.path.courses[0].modules[0].lessons).toEqual(marked);
     // Staff reading the path itself see every lesson.
     const direct = await school.admin.graphql(graphql(`query ($id: ID!) { path(id: $id) { ...PathLessons } }`, [nested]), { id: path.id });
     expect(idsOf(direct.data.path.courses[0].modules[0].lessons)).toEqual([released.id, later.id]);

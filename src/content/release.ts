@@ -1,4 +1,4 @@
-import { and, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { lessons } from '../modules/courses/course.table.js';
 import type { Reader } from './reader.js';
 
@@ -44,21 +44,55 @@ export function releasedInScope(scope: EnrollmentScope): SQL {
 }
 
 /**
- * Which of `keys` (a lesson of the reader's school in an enrollment scope) are released, for lessons
- * already loaded (nested fields: `enrollment { courses { modules { lessons } } }`), where each
- * enrollment has its own activation: ONE statement for the whole batch, by releaseRule.
+ * When a lesson opens to an enrollment activated at `activated`: the later of its `release_at` and
+ * `release_after` days after the activation (the same day arithmetic as releaseRule); null when it
+ * has neither (it is open from the start).
  */
-export async function releasedAmong(reader: Reader, keys: readonly { scope: EnrollmentScope; lessonId: number }[]): Promise<boolean[]> {
+export function opensAt(lesson: ReleaseColumns, activated: SQL): SQL {
+  return sql`greatest(${lesson.releaseAt}, case when ${lesson.releaseAfter} > 0 then ${activated} + make_interval(days => ${lesson.releaseAfter}) end)`;
+}
+
+/** Whether a lesson is released to an enrollment now, and when it opens (or opened) to it (opensAt). */
+export interface LessonRelease {
+  released: boolean;
+  releasedAt: Date | null;
+}
+
+/** The release of the `lessons` row in an enrollment scope, as columns to select beside it. */
+export function releaseColumns(scope: EnrollmentScope) {
+  const activated = momentSql(scope.activatedAt ?? scope.now);
+  return {
+    released: sql<boolean>`${releaseRule(lessons, activated, momentSql(scope.now))}`.mapWith(Boolean),
+    releasedAt: sql<Date | null>`${opensAt(lessons, activated)}`.mapWith(lessons.releaseAt),
+  };
+}
+
+/**
+ * The release of each of `keys` (a lesson of the reader's school in an enrollment scope), for lessons
+ * already loaded (nested fields: `enrollment { courses { modules { lessons } } }`), where each
+ * enrollment has its own activation: ONE statement for the whole batch, by releaseRule and opensAt.
+ * A lesson outside the reader's school is not released.
+ */
+export async function releaseAmong(reader: Reader, keys: readonly { scope: EnrollmentScope; lessonId: number }[]): Promise<LessonRelease[]> {
   if (keys.length === 0) return [];
   const values = sql.join(
     keys.map((k, i) => sql`(${i}::int, ${k.lessonId}::int, ${momentSql(k.scope.activatedAt ?? k.scope.now)}, ${momentSql(k.scope.now)})`),
     sql`, `,
   );
   const rows = await reader.db
-    .select({ i: sql<number>`k.i`.mapWith(Number) })
+    .select({
+      i: sql<number>`k.i`.mapWith(Number),
+      released: sql<boolean>`${releaseRule(lessons, sql`k.activated`, sql`k.at`)}`.mapWith(Boolean),
+      releasedAt: sql<Date | null>`${opensAt(lessons, sql`k.activated`)}`.mapWith(lessons.releaseAt),
+    })
     .from(lessons)
     .innerJoin(sql`(values ${values}) as k(i, lesson_id, activated, at)`, sql`${lessons.id} = k.lesson_id`)
-    .where(and(reader.inSchool(lessons.schoolId), releaseRule(lessons, sql`k.activated`, sql`k.at`)));
-  const released = new Set(rows.map((r) => r.i));
-  return keys.map((_, i) => released.has(i));
+    .where(reader.inSchool(lessons.schoolId));
+  const byKey = new Map(rows.map((r) => [r.i, { released: r.released, releasedAt: r.releasedAt }]));
+  return keys.map((_, i) => byKey.get(i) ?? { released: false, releasedAt: null });
+}
+
+/** Which of `keys` are released (releaseAmong). */
+export async function releasedAmong(reader: Reader, keys: readonly { scope: EnrollmentScope; lessonId: number }[]): Promise<boolean[]> {
+  return (await releaseAmong(reader, keys)).map((r) => r.released);
 }

@@ -79,9 +79,23 @@ export function pathCondition(on: DbHandle, scope: ContentScope, pathIdColumn: P
   return inArray(pathIdColumn, productPathIds(on, scope.productId));
 }
 
-/** Lessons of the scope; for an enrollment, released ones only (release.ts' releaseRule). */
+/**
+ * Lessons of the scope whose content may be read; for an enrollment, released ones only (release.ts'
+ * releaseRule): what a lesson's show, its activities, media and progress writes go through.
+ */
 export function lessonCondition(on: DbHandle, scope: ContentScope): SQL | undefined {
   const inModules = moduleCondition(on, scope, lessons.courseModuleId);
   if (scope.kind !== 'enrollment') return inModules;
   return and(inModules, releasedInScope(scope));
+}
+
+/**
+ * Lessons of the scope as a list shows them: for an enrollment, every available lesson, released or
+ * still locked by its release dates (a locked one is listed with when it opens, and without its
+ * content: modules/content/content-view.ts' withLocks). An unavailable lesson is never listed to it.
+ */
+export function listedLessonCondition(on: DbHandle, scope: ContentScope): SQL | undefined {
+  const inModules = moduleCondition(on, scope, lessons.courseModuleId);
+  if (scope.kind !== 'enrollment') return inModules;
+  return and(inModules, eq(lessons.available, true));
 }

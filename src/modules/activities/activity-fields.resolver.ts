@@ -5,6 +5,7 @@ import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { RelationFields } from '../../graphql/relations.js';
+import { contentWithheld } from '../content/content-view.js';
 import { lessonById } from '../courses/course.loaders.js';
 import type { LessonRow } from '../courses/course.table.js';
 import { Lesson } from '../courses/course.type.js';
@@ -29,10 +30,12 @@ import { ExamQuestionAnswer } from './exam-answer.type.js';
 export class ActivityFieldsResolver {}
 
 @Resolver(() => Lesson)
-@RelationFields<LessonRow>({
-  activities: { type: () => [Activity], loader: activitiesOfLesson, key: 'id', description: 'The activities the lesson presents, in id order.' },
-})
-export class LessonActivitiesResolver {}
+export class LessonActivitiesResolver {
+  @FieldResolver(() => [Activity], { description: "The activities the lesson presents, in id order (none to a student while the lesson is locked in its enrollment)." })
+  async activities(@Root() lesson: LessonRow, @Ctx() ctx: Context) {
+    return contentWithheld(lesson) ? [] : ctx.loaders.get(activitiesOfLesson).load(lesson.id);
+  }
+}
 
 @Resolver(() => ExamQuestion)
 @RelationFields<ExamQuestionRow>({

@@ -61,7 +61,7 @@ export class EnrollmentContentResolver {
 
   @FieldResolver(() => [Lesson], {
     description:
-      "The released lessons of the enrolled product, in the product's order: available, release_at passed, release_after days passed since activation. None unless the enrollment is active.",
+      "The available lessons of the enrolled product, in the product's order; one not released yet (release_at or release_after days since activation to come) is locked, with releasedAt, and shows a student no content. None unless the enrollment is active.",
   })
   async lessons(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
     const scope = activeScope(ctx, enrollment);

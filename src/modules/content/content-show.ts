@@ -19,6 +19,8 @@ export interface ScopedShowSpec {
   inScope: (ctx: Context, scope: ContentScope, id: PgColumn) => SQL | undefined;
   /** Throws when the caller may not read in this scope (students need an enrollment: requireEnrollmentForStudent). */
   guard?: (ctx: Context, scope: ContentScope) => void;
+  /** What the row read in the scope shows (a lesson through an enrollment: marked released or locked). */
+  shown?: (ctx: Context, scope: ContentScope, row: object) => Promise<object>;
 }
 
 /** A resolver base that names its resource (a `resourceResolver`). */
@@ -38,7 +40,8 @@ export function withScopedShow<TBase extends ResourceBase>(Base: TBase, spec: Sc
       const rowId = parseId(id, name);
       const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
       spec.guard?.(ctx, scope);
-      return scopedRow(ctx, scope, byId, table, rowId, spec.inScope(ctx, scope, table.id), name);
+      const row = await scopedRow(ctx, scope, byId, table, rowId, spec.inScope(ctx, scope, table.id), name);
+      return spec.shown ? spec.shown(ctx, scope, row) : row;
     }
   }
 

@@ -2,7 +2,8 @@ import { ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import type { ContentScope } from '../../content/scope.js';
 import type { LessonRow } from '../courses/course.table.js';
-import { releasedLessons } from './content-release.js';
+import type { EnrollmentScope, LessonRelease } from '../../content/release.js';
+import { releasesOf } from './content-release.js';
 
 /**
  * The scope a row was read in travels with it, so that the fields under it keep the scope's rules:
@@ -31,15 +32,44 @@ export function scopeOf(row: object): ContentScope | undefined {
 }
 
 /**
- * The lessons a reader sees among lessons loaded for a module: an enrollment's released ones (by
- * src/content/release.ts' releaseRule, in SQL, for the whole batch at once), none for an inactive
- * enrollment. A student outside an enrollment sees none: students read lessons only through their
- * enrollments (staff see every lesson).
+ * The lessons a reader sees among lessons loaded for a module: an enrollment's available ones, each
+ * marked released or locked (withLocks), none for an inactive enrollment. A student outside an
+ * enrollment sees none: students read lessons only through their enrollments (staff see every lesson).
  */
 export async function visibleLessons(ctx: Context, scope: ContentScope | undefined, rows: LessonRow[]): Promise<LessonRow[]> {
   if (scope?.kind === 'nothing') return [];
-  if (scope?.kind === 'enrollment') {
-    return (await releasedLessons(ctx, scope, rows)).map((l) => withScope(l, scope));
-  }
+  if (scope?.kind === 'enrollment') return withLocks(ctx, scope, rows.filter((l) => l.available));
   return ownStudentId(ctx) !== null ? [] : rows;
+}
+
+/** A lesson's release in the enrollment it was read through, and whether its content is withheld from the reader. */
+type Lock = LessonRelease & { withheld: boolean };
+const LOCK = Symbol('lessonRelease');
+type Locked = { [LOCK]?: Lock };
+
+/**
+ * Lessons read through an enrollment, each marked with its release there (src/content/release.ts'
+ * releaseRule and opensAt, ONE statement per batch): a lesson not released yet is listed as locked,
+ * with when it opens, and to a student its content stays unreadable until then: `description` and
+ * `media` read null, `activities` and `extraContents` empty (as a field rule hides a field from a role).
+ * Staff reading the enrollment see the same marks and the content.
+ */
+export async function withLocks(ctx: Context, scope: EnrollmentScope, rows: LessonRow[]): Promise<LessonRow[]> {
+  const releases = await releasesOf(ctx, scope, rows);
+  const student = ownStudentId(ctx) !== null;
+  return rows.map((row, i) => {
+    const withheld = student && !releases[i].released;
+    const shown = withheld ? { ...row, description: null, mediaId: null } : row;
+    return Object.assign(withScope(shown, scope), { [LOCK]: { ...releases[i], withheld } satisfies Lock });
+  });
+}
+
+/** The release of a lesson read through an enrollment (undefined when read outside one). */
+export function releaseOf(row: object): LessonRelease | undefined {
+  return (row as Locked)[LOCK];
+}
+
+/** Whether a lesson row's content is withheld from its reader (a student's locked lesson): its content fields read null or empty. */
+export function contentWithheld(row: object): boolean {
+  return (row as Locked)[LOCK]?.withheld ?? false;
 }

@@ -11,7 +11,7 @@ import { resourceResolver } from '../../graphql/resource-resolver.js';
 import { existingId } from '../../graphql/references.js';
 import { Checks } from '../../graphql/validation.js';
 import { lessonRanks, moduleLessonRanks } from '../../content/order.js';
-import { type ContentScope, lessonCondition, moduleCondition } from '../../content/scope.js';
+import { type ContentScope, listedLessonCondition, moduleCondition } from '../../content/scope.js';
 import { contentScope, requireEnrollmentForStudent } from '../content/content-scope.js';
 import { emitEvent } from '../events/events.js';
 import { mediaById } from '../media/media.loaders.js';
@@ -20,7 +20,8 @@ import { Media } from '../media/media.type.js';
 import { emptyConnection, rankedPage, scopedList } from '../content/content-order.js';
 import { scopedPage, scopedRow } from '../content/content-read.js';
 import { withScopedShow } from '../content/content-show.js';
-import { scopeOf, withModuleScope } from '../content/content-view.js';
+import { releaseOf, scopeOf, withLocks, withModuleScope } from '../content/content-view.js';
+import type { ConnectionData } from '../../graphql/pagination.js';
 import { LessonInput, LessonsArgs } from './course.input.js';
 import { courseModuleById, lessonById } from './course.loaders.js';
 import { courseModules, type LessonRow, lessons } from './course.table.js';
@@ -29,6 +30,11 @@ import { CourseModule, Lesson, LessonConnection } from './course.type.js';
 
 const guardStudent = (ctx: Context, scope: ContentScope) =>
   requireEnrollmentForStudent(ctx, scope, 'lessons', '/enrollments/:id/lessons');
+
+/** Lessons read through an enrollment carry their release there: locked ones show when they open, and no content to a student. */
+async function marked(ctx: Context, scope: ContentScope, page: ConnectionData<LessonRow>): Promise<ConnectionData<LessonRow>> {
+  return scope.kind === 'enrollment' ? { ...page, nodes: await withLocks(ctx, scope, page.nodes) } : page;
+}
 
 /** Checks a lesson input and resolves its media and module within the school. */
 async function checkLesson(tx: Queryable, schoolId: number, input: LessonInput, current?: LessonRow) {
@@ -95,26 +101,44 @@ const LessonBase = resourceResolver({
 @Resolver(() => Lesson)
 export class LessonResolver extends withScopedShow(LessonBase, {
   description:
-    'A lesson; with schoolProductId or enrollmentId, only a lesson of that scope (through an enrollment: released) and 404 otherwise. Students need enrollmentId.',
-  inScope: lessonCondition,
+    'A lesson; with schoolProductId or enrollmentId, only a lesson of that scope and 404 otherwise. Through an enrollment, an available lesson not released yet reads with locked and releasedAt, and to a student without its content (null description and media, no activities or extra contents). Students need enrollmentId.',
+  inScope: listedLessonCondition,
   guard: guardStudent,
+  shown: async (ctx, scope, row) => (scope.kind === 'enrollment' ? (await withLocks(ctx, scope, [row as LessonRow]))[0] : row),
 }) {
   @Query(() => LessonConnection, {
     description:
-      "Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order; through an enrollment, released ones only). Students need enrollmentId.",
+      "Lessons of the school (id order), of a module (courseModuleId, by position), or of a product's or enrollment's courses (in the product's order). Through an enrollment, its available lessons: those not released yet with locked and releasedAt, and to a student without their content. Students need enrollmentId.",
   })
   async lessons(@Args(() => LessonsArgs) args: LessonsArgs, @Ctx() ctx: Context) {
     windowOf(args);
     const scope = await contentScope(ctx, args);
     guardStudent(ctx, scope);
     if (scope.kind === 'nothing') return emptyConnection();
-    const where = and(inSchool(ctx, lessons.schoolId), lessonCondition(ctx, scope));
+    const where = and(inSchool(ctx, lessons.schoolId), listedLessonCondition(ctx, scope));
     if (args.courseModuleId !== undefined && args.courseModuleId !== null) {
       const moduleId = parseId(args.courseModuleId, 'CourseModule');
       const module = await scopedRow(ctx, scope, courseModuleById, courseModules, moduleId, moduleCondition(ctx, scope, courseModules.id), 'CourseModule');
-      return scopedPage(await rankedPage(ctx, lessons, moduleLessonRanks(ctx.db, module.id), where, args), scope);
+      return marked(ctx, scope, scopedPage(await rankedPage(ctx, lessons, moduleLessonRanks(ctx.db, module.id), where, args), scope));
     }
-    return scopedList(ctx, scope, lessons, where, args, (productId) => lessonRanks(ctx.db, [productId]));
+    return marked(ctx, scope, await scopedList(ctx, scope, lessons, where, args, (productId) => lessonRanks(ctx.db, [productId])));
+  }
+
+  @FieldResolver(() => Boolean, {
+    description:
+      'Read through an enrollment: true while the lesson is not released to it yet (its release_at or release_after days to come); its content is not shown to the student until releasedAt. False elsewhere.',
+  })
+  locked(@Root() lesson: LessonRow): boolean {
+    return releaseOf(lesson)?.released === false;
+  }
+
+  @FieldResolver(() => Date, {
+    nullable: true,
+    description:
+      "Read through an enrollment: when the lesson opens (or opened) to it, the later of releaseAt and releaseAfter days after the enrollment's activation. Null for a lesson open from the start, and outside an enrollment.",
+  })
+  releasedAt(@Root() lesson: LessonRow): Date | null {
+    return releaseOf(lesson)?.releasedAt ?? null;
   }
 
   @FieldResolver(() => CourseModule, { nullable: true, description: 'The module holding the lesson (null for a draft).' })

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
-import { scopeOf } from '../content/content-view.js';
+import { contentWithheld, scopeOf } from '../content/content-view.js';
 import { Course, Lesson } from '../courses/course.type.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
 import { type ExtraContentResourceType, extraContentsOfResource } from './extra-content.loaders.js';
@@ -18,7 +18,8 @@ const description =
  */
 async function extraContentsOf(ctx: Context, resourceType: ExtraContentResourceType, row: { id: number }) {
   const scope = scopeOf(row);
-  if (scope?.kind === 'nothing') return [];
+  // A student's lesson locked in its enrollment shows none until it opens (content-view.ts' withLocks).
+  if (scope?.kind === 'nothing' || contentWithheld(row)) return [];
   const rows = await ctx.loaders.get(extraContentsOfResource).load({ resourceType, resourceId: row.id });
   const availableOnly = scope?.kind === 'enrollment' || ownStudentId(ctx) !== null;
   return availableOnly ? rows.filter((r) => r.available) : rows;

@@ -9,14 +9,13 @@ import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload } from '../../graphql/mutation.js';
 import { paginate } from '../../graphql/pagination.js';
-import { RelationFields } from '../../graphql/relations.js';
 import { enrollmentById, studentById } from '../enrollments/enrollment.loaders.js';
 import { enrollments, type EnrollmentRow } from '../enrollments/enrollment.table.js';
 import { Enrollment } from '../enrollments/enrollment.type.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { ActivityAttemptInput, LessonProgressInput, ProgressArgs } from './progress.input.js';
 import { certificateByCode } from './certificate.lookup.js';
-import { certificateOfEnrollment, enrollmentProgress } from './progress.loaders.js';
+import { certificateOfEnrollment, figuresOf } from './progress.loaders.js';
 import type { LessonRow } from '../courses/course.table.js';
 import { activityAttempts, lessonProgress } from './progress.table.js';
 import { ActivityAttempt, ActivityAttemptConnection, CertificateVerification, LessonProgress, LessonProgressConnection } from './progress.type.js';
@@ -133,17 +132,25 @@ export class ProgressResolver {
   }
 }
 
-/** `Enrollment.progress` and `Enrollment.certificateCode`, batched per request. */
+/** `Enrollment.progress`, `Enrollment.completion` and `Enrollment.certificateCode`, batched per request. */
 @Resolver(() => Enrollment)
-@RelationFields<EnrollmentRow>({
-  progress: {
-    type: () => Int,
-    loader: enrollmentProgress,
-    key: 'id',
-    description: 'Percent (0-100, rounded down) of the required items completed: every lesson the enrollment releases and every activity on one (see the README).',
-  },
-})
 export class EnrollmentProgressResolver {
+  @FieldResolver(() => Int, {
+    description:
+      'Percent (0-100, rounded down) of what the enrollment releases now that is completed: every available lesson released to it and every activity on one (see the README).',
+  })
+  async progress(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return (await figuresOf(ctx, enrollment.id)).progress.percent;
+  }
+
+  @FieldResolver(() => Int, {
+    description:
+      "Percent (0-100, rounded down) of the whole product that is completed: every available lesson, released or still locked by drip, and every activity on one. The certificate follows it unless the product's certificateRule says released_progress.",
+  })
+  async completion(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    return (await figuresOf(ctx, enrollment.id)).completion.percent;
+  }
+
   @FieldResolver(() => String, { nullable: true, description: "The verification code of the enrollment's certificate, once issued (GET /certificates/:code)." })
   async certificateCode(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
     return (await ctx.loaders.get(certificateOfEnrollment).load(enrollment.id))?.code ?? null;

@@ -3,11 +3,12 @@ import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
-import { forbidden, notFound } from '../../graphql/errors.js';
+import { AppError, forbidden, notFound } from '../../graphql/errors.js';
 import { idOrNull } from '../../graphql/ids.js';
 import { Checks } from '../../graphql/validation.js';
 import { activities, examQuestionOptions, examQuestions, type ActivityRow } from '../activities/activity.table.js';
-import { enrollmentScope, isActiveEnrollment, lessonCondition } from '../../content/scope.js';
+import { enrollmentScope, isActiveEnrollment, listedLessonCondition } from '../../content/scope.js';
+import { releaseColumns } from '../../content/release.js';
 import { lessons, type LessonRow } from '../courses/course.table.js';
 import { visibleEnrollments } from '../enrollments/enrollment.loaders.js';
 import { effectiveStatus } from '../enrollments/enrollment.status.js';
@@ -35,25 +36,31 @@ export async function lockEnrollment(tx: Queryable, ctx: Context, id: number): P
   return row;
 }
 
-/** A lesson the enrollment releases now (else 404, as the enrollment's content reads answer). */
+/**
+ * A lesson the enrollment releases now: one of its product that is locked (its release dates to
+ * come; the student's list shows it, with when it opens) is a 403 saying when it opens, any other a
+ * 404, as the enrollment's content reads answer.
+ */
 export async function releasedLesson(tx: Queryable, ctx: Context, e: EnrollmentRow, lessonId: number): Promise<LessonRow> {
+  const scope = enrollmentScope(e, ctx.now());
   const [row] = await tx
-    .select()
+    .select({ lesson: lessons, ...releaseColumns(scope) })
     .from(lessons)
-    .where(and(eq(lessons.id, lessonId), inSchool(ctx, lessons.schoolId), lessonCondition(ctx, enrollmentScope(e, ctx.now()))));
+    .where(and(eq(lessons.id, lessonId), inSchool(ctx, lessons.schoolId), listedLessonCondition(ctx, scope)));
   if (!row) throw notFound('Lesson');
-  return row;
+  if (!row.released) throw forbidden(`This lesson is locked until ${row.releasedAt?.toISOString() ?? 'it is released'}`);
+  return row.lesson;
 }
 
-/** An activity on a lesson the enrollment releases (else 404), with that lesson. */
+/** An activity on a lesson the enrollment releases (else 404; 403 while its lesson is locked), with that lesson. */
 export async function releasedActivity(tx: Queryable, ctx: Context, e: EnrollmentRow, activityId: number): Promise<{ activity: ActivityRow; lesson: LessonRow }> {
   const [activity] = await tx
     .select()
     .from(activities)
     .where(and(eq(activities.id, activityId), inSchool(ctx, activities.schoolId)));
   if (!activity) throw notFound('Activity');
-  const lesson = await releasedLesson(tx, ctx, e, activity.examLessonId).catch(() => {
-    throw notFound('Activity');
+  const lesson = await releasedLesson(tx, ctx, e, activity.examLessonId).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === 'forbidden' ? error : notFound('Activity');
   });
   return { activity, lesson };
 }
@@ -166,25 +173,29 @@ export async function writeAttempt(tx: Queryable, ctx: Context, e: EnrollmentRow
 }
 
 /**
- * Issues the enrollment's certificate once its progress reaches the product's
- * certification_min_progress (100 when unset), on a product with certification; the unique
- * enrollment key makes it once, and only the write that issues it emits the events.
+ * Issues the enrollment's certificate once the figure its product's certificate_rule names reaches
+ * the product's certification_min_progress (100 when unset), on a product with certification:
+ * `completion` (the default) counts the whole product, drip-locked lessons included, so a lesson that
+ * opens later and is completed then issues it; `released_progress` counts what is released now. The
+ * unique enrollment key makes it once, and only the write that issues it emits the events.
  */
 export async function certifyIfDue(tx: Queryable, ctx: Context, e: EnrollmentRow): Promise<void> {
   const [product] = await tx
-    .select({ certification: schoolProducts.certification, min: schoolProducts.certificationMinProgress })
+    .select({ certification: schoolProducts.certification, min: schoolProducts.certificationMinProgress, rule: schoolProducts.certificateRule })
     .from(schoolProducts)
     .where(eq(schoolProducts.id, e.schoolProductId));
   if (!product?.certification) return;
   const figures = (await progressOf(tx, [e.id], ctx.now())).get(e.id);
-  if (!figures || figures.total === 0 || figures.percent < (product.min ?? 100)) return;
+  const earned = figures && (product.rule === 'released_progress' ? figures.progress : figures.completion);
+  if (!figures || !earned || earned.total === 0 || earned.percent < (product.min ?? 100)) return;
   const [certificate] = await tx
     .insert(certificates)
     .values({ schoolId: e.schoolId, enrollmentId: e.id, studentId: e.studentId, schoolProductId: e.schoolProductId, code: randomBytes(12).toString('base64url'), issuedAt: ctx.now() })
     .onConflictDoNothing({ target: certificates.enrollmentId })
     .returning();
   if (!certificate) return;
-  const base = { schoolId: e.schoolId, payload: { enrollmentId: e.id, studentId: e.studentId, schoolProductId: e.schoolProductId, progress: figures.percent } };
+  const payload = { enrollmentId: e.id, studentId: e.studentId, schoolProductId: e.schoolProductId, progress: figures.progress.percent, completion: figures.completion.percent };
+  const base = { schoolId: e.schoolId, payload };
   await emitEvents(tx, [
     { ...base, name: 'enrollment.completed', subjectType: 'Enrollment', subjectId: e.id },
     { ...base, name: 'certificate.issued', subjectType: 'Certificate', subjectId: certificate.id, payload: { ...base.payload, code: certificate.code } },

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ArgsType, Field, ID, InputType, Int } from 'type-graphql';
 import { ConnectionArgs } from '../../graphql/pagination.js';
-import { AvailableTimeTypeEnum, AvailableTimeUnitEnum, ProductMaxAttendanceTypeEnum } from './school-product.type.js';
+import { AvailableTimeTypeEnum, AvailableTimeUnitEnum, CertificateRuleEnum, ProductMaxAttendanceTypeEnum } from './school-product.type.js';
 import { RequiredFields } from '../../graphql/required-fields.js';
 
 /** Create and update take the same fields; `title` is required on create and may not be cleared. */
@@ -22,6 +22,11 @@ export class SchoolProductInput {
   @Field(() => Boolean, { nullable: true }) classesAutoGeneration?: boolean | null;
   @Field(() => Int, { nullable: true, description: 'Percent of progress (0..100) that earns the certificate.' })
   certificationMinProgress?: number | null;
+  @Field(() => CertificateRuleEnum, {
+    nullable: true,
+    description: "Which figure reaches certificationMinProgress to earn the certificate: completion of the whole product (the default) or released_progress (what is released so far).",
+  })
+  certificateRule?: 'completion' | 'released_progress' | null;
   @Field(() => String, { nullable: true }) metaTitle?: string | null;
   @Field(() => String, { nullable: true }) metaDescription?: string | null;
   @Field(() => String, { nullable: true }) metaKeys?: string | null;

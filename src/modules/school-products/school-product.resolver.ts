@@ -57,6 +57,7 @@ async function checkProduct(tx: Queryable, schoolId: number, input: SchoolProduc
   const checks = new Checks();
   if (current) checks.notCleared('title', input.title);
   else checks.required('title', input.title);
+  checks.notCleared('certificateRule', input.certificateRule);
   const after = { ...current, ...given(input) };
   checks
     .requiredWhen(after.availableTimeType === 'time', 'availableTimeLength', after.availableTimeLength, 'when available_time_type is time')

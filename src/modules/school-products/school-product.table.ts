@@ -10,6 +10,12 @@ import { users } from '../users/user.table.js';
 export const availableTimeType = pgEnum('available_time_type', ['time', 'date']);
 export const availableTimeUnit = pgEnum('available_time_unit', ['days', 'weeks', 'months', 'years']);
 export const productMaxAttendanceType = pgEnum('product_max_attendance_type', ['time', 'attempts']);
+/**
+ * What earns a product's certificate (README, "Progress and certificates"): `completion` of the whole
+ * product, drip-locked lessons included (the default), or `released_progress`, the progress of what is
+ * released so far (the older rule: a certificate before the last lessons open).
+ */
+export const certificateRule = pgEnum('certificate_rule', ['completion', 'released_progress']);
 
 export const schoolProducts = schoolTable(
   'school_products',
@@ -27,6 +33,7 @@ export const schoolProducts = schoolTable(
     certification: boolean().notNull().default(false),
     classesAutoGeneration: boolean().notNull().default(false),
     certificationMinProgress: integer(),
+    certificateRule: certificateRule().notNull().default('completion'),
     metaTitle: text(),
     metaDescription: text(),
     metaKeys: text(),

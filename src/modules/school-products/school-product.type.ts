@@ -3,12 +3,17 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum } from '../../graphql/enums.js';
 import { Payload } from '../../graphql/mutation.js';
 import { connectionType } from '../../graphql/pagination.js';
-import { availableTimeType, availableTimeUnit, productMaxAttendanceType } from './school-product.table.js';
+import { availableTimeType, availableTimeUnit, certificateRule, productMaxAttendanceType } from './school-product.table.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
 
 export const AvailableTimeTypeEnum = graphqlEnum('AvailableTimeType', availableTimeType.enumValues, 'time: for a length of time after enrollment; date: until expireDate.');
 export const AvailableTimeUnitEnum = graphqlEnum('AvailableTimeUnit', availableTimeUnit.enumValues);
 export const ProductMaxAttendanceTypeEnum = graphqlEnum('ProductMaxAttendanceType', productMaxAttendanceType.enumValues);
+export const CertificateRuleEnum = graphqlEnum(
+  'CertificateRule',
+  certificateRule.enumValues,
+  "What earns a product's certificate, at certificationMinProgress: completion (of the whole product, drip-locked lessons included; the default) or released_progress (progress of what is released so far).",
+);
 
 @Timestamped()
 @ObjectType({ description: 'Something a school sells or enrolls students in: courses and learning paths with their terms.' })
@@ -26,6 +31,8 @@ export class SchoolProduct extends SchoolRecord {
   @Field(() => Boolean) certification!: boolean;
   @Field(() => Boolean) classesAutoGeneration!: boolean;
   @Field(() => Int, { nullable: true }) certificationMinProgress!: number | null;
+  @Field(() => CertificateRuleEnum, { description: 'Which figure of an enrollment earns the certificate: completion (default) or released_progress.' })
+  certificateRule!: string;
   @Field(() => String, { nullable: true }) metaTitle!: string | null;
   @Field(() => String, { nullable: true }) metaDescription!: string | null;
   @Field(() => String, { nullable: true }) metaKeys!: string | null;

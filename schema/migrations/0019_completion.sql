@@ -1,0 +1,2 @@
+CREATE TYPE "public"."certificate_rule" AS ENUM('completion', 'released_progress');--> statement-breakpoint
+ALTER TABLE "school_products" ADD COLUMN "certificate_rule" "certificate_rule" DEFAULT 'completion' NOT NULL;
