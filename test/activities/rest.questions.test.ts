@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Fixtures } from '../support/activities.fixtures.js';
-import { expectErrorBody } from '../support/rest-assertions.js';
+import { expectNotFound } from '../support/rest-assertions.js';
 import { type Service, type TestSchool } from '../support/service.js';
 import { twoSchools } from '../support/world.js';
 
@@ -85,7 +85,7 @@ describe('GET /activities/:id with its questions', () => {
 
   it("given another school's admin, then 404 and nothing of the activity", async () => {
     const res = await other.admin.get(`/activities/${activityId}`);
-    expectErrorBody(res, 404, 'not_found');
+    expectNotFound(res);
     expect(res.text).not.toContain('primes');
   });
 
