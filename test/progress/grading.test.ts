@@ -152,6 +152,7 @@ describe('gradeAttempt: an essay graded by hand', () => {
       enrollmentId: learner.enrollmentId,
       studentId: learner.id,
       activityId: c.activityId,
+      activityTitle: 'Final exam',
       gradedById: collaborator.id,
       score: 50,
       passed: true,

@@ -7,11 +7,12 @@ export const gradingEventCatalog = {
     version: 1,
     subject: 'ActivityAttempt',
     emittedBy: ['gradeAttempt'],
-    description: "Staff graded open answers of an attempt by hand: its score and pass/fail recomputed; `complete` once no open answer awaits grading.",
+    description: "Staff graded open answers of an attempt by hand: its score and pass/fail recomputed; `complete` once no open answer awaits grading. The student is notified (notifications' consumer).",
     payload: z.object({
       enrollmentId: id,
       studentId: id,
       activityId: id,
+      activityTitle: z.string(),
       gradedById: nullableId,
       score: z.number().int().nullable(),
       passed: z.boolean(),

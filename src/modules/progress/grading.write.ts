@@ -9,7 +9,6 @@ import { activities, examQuestions } from '../activities/activity.table.js';
 import { lessons } from '../courses/course.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
 import { emitRowEvent } from '../events/events.js';
-import { notify } from '../notifications/notification.notify.js';
 import type { AttemptGradingInput } from './grading.input.js';
 import { passes, scoreOf } from './grading.score.js';
 import { activityAttempts, type AttemptAnswer } from './progress.table.js';
@@ -62,7 +61,7 @@ function checkGrades(answers: readonly AttemptAnswer[], weights: Map<number, num
  * Grades open answers of an attempt by hand, in the mutation's transaction: the score and pass/fail
  * recomputed by the scoring rule of submissions (grading.score.ts), the exam lesson completed when it
  * now passes and the certificate issued when due (the progress writes' own steps), `attempt.graded`
- * emitted and the student notified. Another school's attempt is a 404.
+ * emitted (which notifies the student). Another school's attempt is a 404.
  */
 export async function gradeAttempt(tx: Queryable, ctx: Context, attemptId: number, input: AttemptGradingInput) {
   const [found] = await tx
@@ -98,16 +97,16 @@ export async function gradeAttempt(tx: Queryable, ctx: Context, attemptId: numbe
 
   if (passed) await writeLessonProgress(tx, ctx, enrollment, lesson.id, { completed: true });
   await certifyIfDue(tx, ctx, enrollment);
+  // The student's notification follows the event (notifications/notification.consumer.ts), in this transaction.
   await emitRowEvent(tx, 'attempt.graded', row, {
     enrollmentId: row.enrollmentId,
     studentId: row.studentId,
     activityId: row.activityId,
+    activityTitle: activity.title,
     gradedById,
     score: row.score,
     passed,
     complete,
   });
-  const result = row.score === null ? (passed ? 'passed' : 'not passed') : `${row.score}%, ${passed ? 'passed' : 'not passed'}`;
-  await notify(tx, row.schoolId, [{ userId: row.studentId, text: `Your answers to "${activity.title}" were graded: ${result}`, url: `/activity_attempts/${row.id}` }]);
   return row;
 }
