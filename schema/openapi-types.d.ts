@@ -71,6 +71,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/activity_attempts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an activity attempt
+         * @description One attempt with its answers, grades and comments. A student's credential reads its own (another's is a 404).
+         */
+        get: operations["getActivityAttempt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/activity_attempts/{id}/grade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grade an attempt's open answers by hand
+         * @description Grades open answers of an attempt by hand (points and a comment each): its score and pass/fail are recomputed as at submission, the exam lesson completed and the certificate issued when due, `attempt.graded` emitted and the student notified. Points from 0 to the question's points; a question its options graded, or one the attempt does not answer: errors naming each.
+         */
+        post: operations["gradeAttempt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api_tokens": {
         parameters: {
             query?: never;
@@ -110,6 +150,26 @@ export interface paths {
          * @description Revokes a credential at once, on every instance (the platform any, an admin its school's); a session's access token takes its session (and refresh token) along. Revoking twice keeps the first time.
          */
         delete: operations["deleteApiToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/attempts_to_grade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the attempts to grade
+         * @description The grading queue: attempts with open answers (texts) awaiting grading by hand, oldest first, narrowed to the activities of a course or the enrollments in a school product (arguments combine).
+         */
+        get: operations["listAttemptsToGrade"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -630,6 +690,26 @@ export interface paths {
          * @description Activities of the school (id order), narrowed to a course, a lesson, a school product or what an enrollment may see (arguments combine). Students need enrollmentId.
          */
         get: operations["listCourseActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/courses/{course_id}/attempts_to_grade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the attempts to grade of a course
+         * @description The grading queue: attempts with open answers (texts) awaiting grading by hand, oldest first, narrowed to the activities of a course or the enrollments in a school product (arguments combine).
+         */
+        get: operations["listCourseAttemptsToGrade"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2822,6 +2902,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/school_products/{school_product_id}/attempts_to_grade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the attempts to grade of a school product
+         * @description The grading queue: attempts with open answers (texts) awaiting grading by hand, oldest first, narrowed to the activities of a course or the enrollments in a school product (arguments combine).
+         */
+        get: operations["listSchoolProductAttemptsToGrade"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/school_products/{school_product_id}/course_modules/{id}": {
         parameters: {
             query?: never;
@@ -3846,6 +3946,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description The questions, by position. */
+            questions: components["schemas"]["ExamQuestion"][];
         };
         /** @description A student's submitted attempt at an activity (exam), scored where its questions have correct options. */
         ActivityAttempt: {
@@ -3857,18 +3959,27 @@ export interface components {
             /** @description The client's idempotency key: the same key again answers this attempt. */
             key: string | null;
             answers: components["schemas"]["AttemptAnswer"][];
-            /** @description Questions with correct options answered right. */
+            /** @description Gradable questions with full credit: answered right, or given full points by hand. */
             correct_count: number;
-            /** @description Questions with correct options. */
+            /** @description Gradable questions: those with correct options, and open answers once graded by hand. */
             gradable_count: number;
-            /** @description Percent of gradable questions answered right; null when none is gradable. */
+            /** @description Percent of the credit of the gradable questions, each counting one (grading.score.ts); null when none is gradable. */
             score: number | null;
             /** @description Score at least the exam lesson's minGrade (percent), or nothing to grade: the activity counts as completed. */
             passed: boolean;
             /** Format: date-time */
             submitted_at: string;
+            /**
+             * Format: date-time
+             * @description When staff graded its last open answer by hand (gradeAttempt); null while one awaits grading.
+             */
+            graded_at: string | null;
+            /** @description Who graded it last (null for a platform credential). */
+            graded_by_id: number | null;
             /** Format: date-time */
             created_at: string;
+            /** @description An open answer (a text) still awaits grading by hand: the attempt is in the grading queue (attemptsToGrade). */
+            awaiting_grading: boolean;
         };
         /** @description A submitted attempt at an activity. */
         ActivityAttemptInput: {
@@ -3892,6 +4003,15 @@ export interface components {
             max_attempts?: number | null;
             /** @description The questions; on update they replace the current ones. */
             exam_questions_attributes?: components["schemas"]["ExamQuestionInput"][] | null;
+        };
+        /** @description The grade of one open answer of an attempt: the question it answers, the points (0 up to the question's points) and a comment. */
+        AnswerGradeInput: {
+            /** @description The question the open answer answers (an answer of the attempt). */
+            exam_question_id?: number | null;
+            /** @description Points given: 0 up to the question's points (1 when it has none). */
+            points?: number | null;
+            /** @description Shown to the student on its attempt. */
+            comment?: string | null;
         };
         /** @description An API credential. The token itself is shown once, by the mutation that creates it; only its digest is kept. */
         ApiToken: {
@@ -3937,19 +4057,29 @@ export interface components {
              */
             expires_at?: string | null;
         };
-        /** @description One answer of an attempt, and whether it was right. */
+        /** @description One answer of an attempt: whether it was right, or, for an open answer, its grade by hand. */
         AttemptAnswer: {
             exam_question_id: number;
             exam_question_option_id: number | null;
             text: string | null;
             /** @description Null for a question with no correct option (an essay). */
             correct: boolean | null;
+            /** @description An open answer graded by hand (gradeAttempt): the points given; null until graded. */
+            points: number | null;
+            /** @description An open answer graded by hand: the question's points (1 when it has none). */
+            max_points: number | null;
+            /** @description An open answer graded by hand: the grader's comment. */
+            comment: string | null;
         };
         /** @description The answer to one question: a chosen option (one entry per option chosen) or a text. */
         AttemptAnswerInput: {
             exam_question_id?: number | null;
             exam_question_option_id?: number | null;
             text?: string | null;
+        };
+        /** @description Grades by hand of an attempt's open answers (regrading one replaces its grade). */
+        AttemptGradingInput: {
+            answers?: components["schemas"]["AnswerGradeInput"][] | null;
         };
         /** @description A school's terms for recurring invoices (its own, else the environment's defaults). */
         BillingSettings: {
@@ -4402,7 +4532,7 @@ export interface components {
             id: number;
             school_id: number;
             /** @enum {string} */
-            name: "school.status_changed" | "school_product.created" | "school_product.updated" | "enrollment.created" | "enrollment.updated" | "enrollment.activated" | "enrollment.canceled" | "enrollment.expired" | "enrollment.completed" | "certificate.issued" | "order.created" | "order.confirmed" | "order.canceled" | "order.imported" | "order.refunded" | "invoice.paid" | "invoice.created" | "invoice.overdue" | "subscription.suspended" | "subscription.resumed" | "subscription.canceled" | "payment.created" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "course.created" | "course.updated" | "course.deleted" | "lesson.created" | "lesson.updated" | "lesson.deleted" | "media.reprocess_requested" | "media.processed" | "forum_question.created" | "forum_question.answered" | "forum_answer.created" | "message.created" | "notification.created" | "collaborative_comment.created" | "user.signed_in" | "user.password_changed" | "token.revoked" | "user.erased" | "mail.failed";
+            name: "school.status_changed" | "school_product.created" | "school_product.updated" | "enrollment.created" | "enrollment.updated" | "enrollment.activated" | "enrollment.canceled" | "enrollment.expired" | "enrollment.completed" | "certificate.issued" | "attempt.graded" | "order.created" | "order.confirmed" | "order.canceled" | "order.imported" | "order.refunded" | "invoice.paid" | "invoice.created" | "invoice.overdue" | "subscription.suspended" | "subscription.resumed" | "subscription.canceled" | "payment.created" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "course.created" | "course.updated" | "course.deleted" | "lesson.created" | "lesson.updated" | "lesson.deleted" | "media.reprocess_requested" | "media.processed" | "forum_question.created" | "forum_question.answered" | "forum_answer.created" | "message.created" | "notification.created" | "collaborative_comment.created" | "user.signed_in" | "user.password_changed" | "token.revoked" | "user.erased" | "mail.failed";
             /** @description The dotted name (enrollment.created), as webhooks send it and integration metadata names it. */
             type: string;
             /** @description The version of the payload's shape. */
@@ -4437,6 +4567,27 @@ export interface components {
             updated_at: string;
             /** @description The student making the attempt. */
             student_id: number;
+        };
+        /** @description A question of an activity. */
+        ExamQuestion: {
+            id: number;
+            school_id: number;
+            activity_id: number;
+            /** @description Order within the activity. */
+            position: number;
+            title: string | null;
+            /** @enum {string} */
+            type: "multiple_choice" | "associative" | "essay";
+            /** @description Shown to the student as showComments says. */
+            comment: string | null;
+            /** @description Points the question is worth. */
+            point: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The options, by position. */
+            options: components["schemas"]["ExamQuestionOption"][];
         };
         /** @description The answer to one question within an attempt: a chosen option and/or a text. For a multiple-choice question `correct` is the chosen option's correctness; otherwise null (not graded automatically). */
         ExamQuestionAnswer: {
@@ -4482,6 +4633,20 @@ export interface components {
             position?: number | null;
             /** @description multiple_choice: at least one option, one of them correct; associative: at least one pair; essay: none. */
             options_attributes?: components["schemas"]["ExamQuestionOptionInput"][] | null;
+        };
+        /** @description An option of a question: a choice (title, correct) or, for an associative question, a pair of assertions. */
+        ExamQuestionOption: {
+            id: number;
+            school_id: number;
+            exam_question_id: number;
+            position: number;
+            title: string | null;
+            /** @description Whether a multiple-choice option is correct; null for a student credential (the answer key: not shown to those taking the exam). */
+            correct: boolean | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description An option: for a multiple-choice question a title and whether it is correct; for an associative question both assertions. */
         ExamQuestionOptionInput: {
@@ -6457,7 +6622,33 @@ export interface operations {
                      *       "retry_time": 1,
                      *       "max_attempts": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "questions": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": 1,
+                     *           "activity_id": 1,
+                     *           "position": 1,
+                     *           "title": "Example title",
+                     *           "type": "multiple_choice",
+                     *           "comment": "Example comment",
+                     *           "point": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "options": [
+                     *             {
+                     *               "id": 1,
+                     *               "school_id": 1,
+                     *               "exam_question_id": 1,
+                     *               "position": 1,
+                     *               "title": "Example title",
+                     *               "correct": true,
+                     *               "created_at": "2026-01-15T12:00:00Z",
+                     *               "updated_at": "2026-01-15T12:00:00Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Activity"];
@@ -6499,7 +6690,33 @@ export interface operations {
                      *       "retry_time": 1,
                      *       "max_attempts": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "questions": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": 1,
+                     *           "activity_id": 1,
+                     *           "position": 1,
+                     *           "title": "Example title",
+                     *           "type": "multiple_choice",
+                     *           "comment": "Example comment",
+                     *           "point": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "options": [
+                     *             {
+                     *               "id": 1,
+                     *               "school_id": 1,
+                     *               "exam_question_id": 1,
+                     *               "position": 1,
+                     *               "title": "Example title",
+                     *               "correct": true,
+                     *               "created_at": "2026-01-15T12:00:00Z",
+                     *               "updated_at": "2026-01-15T12:00:00Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Activity"];
@@ -6730,7 +6947,33 @@ export interface operations {
                      *       "retry_time": 1,
                      *       "max_attempts": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "questions": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": 1,
+                     *           "activity_id": 1,
+                     *           "position": 1,
+                     *           "title": "Example title",
+                     *           "type": "multiple_choice",
+                     *           "comment": "Example comment",
+                     *           "point": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "options": [
+                     *             {
+                     *               "id": 1,
+                     *               "school_id": 1,
+                     *               "exam_question_id": 1,
+                     *               "position": 1,
+                     *               "title": "Example title",
+                     *               "correct": true,
+                     *               "created_at": "2026-01-15T12:00:00Z",
+                     *               "updated_at": "2026-01-15T12:00:00Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Activity"];
@@ -6989,7 +7232,33 @@ export interface operations {
                      *       "retry_time": 1,
                      *       "max_attempts": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "questions": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": 1,
+                     *           "activity_id": 1,
+                     *           "position": 1,
+                     *           "title": "Example title",
+                     *           "type": "multiple_choice",
+                     *           "comment": "Example comment",
+                     *           "point": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "options": [
+                     *             {
+                     *               "id": 1,
+                     *               "school_id": 1,
+                     *               "exam_question_id": 1,
+                     *               "position": 1,
+                     *               "title": "Example title",
+                     *               "correct": true,
+                     *               "created_at": "2026-01-15T12:00:00Z",
+                     *               "updated_at": "2026-01-15T12:00:00Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Activity"];
@@ -7047,7 +7316,10 @@ export interface operations {
                      *             "exam_question_id": 1,
                      *             "exam_question_option_id": 1,
                      *             "text": "Example text",
-                     *             "correct": true
+                     *             "correct": true,
+                     *             "points": 1.5,
+                     *             "max_points": 1.5,
+                     *             "comment": "Example comment"
                      *           }
                      *         ],
                      *         "correct_count": 1,
@@ -7055,7 +7327,10 @@ export interface operations {
                      *         "score": 1,
                      *         "passed": true,
                      *         "submitted_at": "2026-01-15T12:00:00Z",
-                     *         "created_at": "2026-01-15T12:00:00Z"
+                     *         "graded_at": "2026-01-15T12:00:00Z",
+                     *         "graded_by_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "awaiting_grading": true
                      *       }
                      *     ]
                      */
@@ -7065,6 +7340,171 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    getActivityAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "enrollment_id": 1,
+                     *       "student_id": 1,
+                     *       "activity_id": 1,
+                     *       "key": "Example key",
+                     *       "answers": [
+                     *         {
+                     *           "exam_question_id": 1,
+                     *           "exam_question_option_id": 1,
+                     *           "text": "Example text",
+                     *           "correct": true,
+                     *           "points": 1.5,
+                     *           "max_points": 1.5,
+                     *           "comment": "Example comment"
+                     *         }
+                     *       ],
+                     *       "correct_count": 1,
+                     *       "gradable_count": 1,
+                     *       "score": 1,
+                     *       "passed": true,
+                     *       "submitted_at": "2026-01-15T12:00:00Z",
+                     *       "graded_at": "2026-01-15T12:00:00Z",
+                     *       "graded_by_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "awaiting_grading": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ActivityAttempt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    gradeAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grade": {
+                 *         "answers": [
+                 *           {
+                 *             "exam_question_id": 1,
+                 *             "points": 1.5,
+                 *             "comment": "Example comment"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    grade: components["schemas"]["AttemptGradingInput"];
+                };
+                /**
+                 * @example {
+                 *       "grade": {
+                 *         "answers": [
+                 *           {
+                 *             "exam_question_id": 1,
+                 *             "points": 1.5,
+                 *             "comment": "Example comment"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    grade: components["schemas"]["AttemptGradingInput"];
+                };
+                /**
+                 * @example {
+                 *       "grade": {
+                 *         "answers": [
+                 *           {
+                 *             "exam_question_id": 1,
+                 *             "points": 1.5,
+                 *             "comment": "Example comment"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    grade: components["schemas"]["AttemptGradingInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "enrollment_id": 1,
+                     *       "student_id": 1,
+                     *       "activity_id": 1,
+                     *       "key": "Example key",
+                     *       "answers": [
+                     *         {
+                     *           "exam_question_id": 1,
+                     *           "exam_question_option_id": 1,
+                     *           "text": "Example text",
+                     *           "correct": true,
+                     *           "points": 1.5,
+                     *           "max_points": 1.5,
+                     *           "comment": "Example comment"
+                     *         }
+                     *       ],
+                     *       "correct_count": 1,
+                     *       "gradable_count": 1,
+                     *       "score": 1,
+                     *       "passed": true,
+                     *       "submitted_at": "2026-01-15T12:00:00Z",
+                     *       "graded_at": "2026-01-15T12:00:00Z",
+                     *       "graded_by_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "awaiting_grading": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ActivityAttempt"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listApiTokens: {
@@ -7233,6 +7673,74 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listAttemptsToGrade: {
+        parameters: {
+            query?: {
+                /** @description Attempts at the activities of this course's lessons. */
+                course_id?: number;
+                /** @description Attempts through the enrollments in this school product. */
+                school_product_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "enrollment_id": 1,
+                     *         "student_id": 1,
+                     *         "activity_id": 1,
+                     *         "key": "Example key",
+                     *         "answers": [
+                     *           {
+                     *             "exam_question_id": 1,
+                     *             "exam_question_option_id": 1,
+                     *             "text": "Example text",
+                     *             "correct": true,
+                     *             "points": 1.5,
+                     *             "max_points": 1.5,
+                     *             "comment": "Example comment"
+                     *           }
+                     *         ],
+                     *         "correct_count": 1,
+                     *         "gradable_count": 1,
+                     *         "score": 1,
+                     *         "passed": true,
+                     *         "submitted_at": "2026-01-15T12:00:00Z",
+                     *         "graded_at": "2026-01-15T12:00:00Z",
+                     *         "graded_by_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "awaiting_grading": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ActivityAttempt"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     getBillingSettings: {
@@ -10713,11 +11221,106 @@ export interface operations {
                      *         "retry_time": 1,
                      *         "max_attempts": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "questions": [
+                     *           {
+                     *             "id": 1,
+                     *             "school_id": 1,
+                     *             "activity_id": 1,
+                     *             "position": 1,
+                     *             "title": "Example title",
+                     *             "type": "multiple_choice",
+                     *             "comment": "Example comment",
+                     *             "point": 1,
+                     *             "created_at": "2026-01-15T12:00:00Z",
+                     *             "updated_at": "2026-01-15T12:00:00Z",
+                     *             "options": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "school_id": 1,
+                     *                 "exam_question_id": 1,
+                     *                 "position": 1,
+                     *                 "title": "Example title",
+                     *                 "correct": true,
+                     *                 "created_at": "2026-01-15T12:00:00Z",
+                     *                 "updated_at": "2026-01-15T12:00:00Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
                      *       }
                      *     ]
                      */
                     "application/json": components["schemas"]["Activity"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listCourseAttemptsToGrade: {
+        parameters: {
+            query?: {
+                /** @description Attempts through the enrollments in this school product. */
+                school_product_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                course_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "enrollment_id": 1,
+                     *         "student_id": 1,
+                     *         "activity_id": 1,
+                     *         "key": "Example key",
+                     *         "answers": [
+                     *           {
+                     *             "exam_question_id": 1,
+                     *             "exam_question_option_id": 1,
+                     *             "text": "Example text",
+                     *             "correct": true,
+                     *             "points": 1.5,
+                     *             "max_points": 1.5,
+                     *             "comment": "Example comment"
+                     *           }
+                     *         ],
+                     *         "correct_count": 1,
+                     *         "gradable_count": 1,
+                     *         "score": 1,
+                     *         "passed": true,
+                     *         "submitted_at": "2026-01-15T12:00:00Z",
+                     *         "graded_at": "2026-01-15T12:00:00Z",
+                     *         "graded_by_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "awaiting_grading": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ActivityAttempt"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -11676,7 +12279,33 @@ export interface operations {
                      *         "retry_time": 1,
                      *         "max_attempts": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "questions": [
+                     *           {
+                     *             "id": 1,
+                     *             "school_id": 1,
+                     *             "activity_id": 1,
+                     *             "position": 1,
+                     *             "title": "Example title",
+                     *             "type": "multiple_choice",
+                     *             "comment": "Example comment",
+                     *             "point": 1,
+                     *             "created_at": "2026-01-15T12:00:00Z",
+                     *             "updated_at": "2026-01-15T12:00:00Z",
+                     *             "options": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "school_id": 1,
+                     *                 "exam_question_id": 1,
+                     *                 "position": 1,
+                     *                 "title": "Example title",
+                     *                 "correct": true,
+                     *                 "created_at": "2026-01-15T12:00:00Z",
+                     *                 "updated_at": "2026-01-15T12:00:00Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
                      *       }
                      *     ]
                      */
@@ -11719,7 +12348,33 @@ export interface operations {
                      *       "retry_time": 1,
                      *       "max_attempts": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "questions": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": 1,
+                     *           "activity_id": 1,
+                     *           "position": 1,
+                     *           "title": "Example title",
+                     *           "type": "multiple_choice",
+                     *           "comment": "Example comment",
+                     *           "point": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "options": [
+                     *             {
+                     *               "id": 1,
+                     *               "school_id": 1,
+                     *               "exam_question_id": 1,
+                     *               "position": 1,
+                     *               "title": "Example title",
+                     *               "correct": true,
+                     *               "created_at": "2026-01-15T12:00:00Z",
+                     *               "updated_at": "2026-01-15T12:00:00Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Activity"];
@@ -11775,7 +12430,10 @@ export interface operations {
                      *             "exam_question_id": 1,
                      *             "exam_question_option_id": 1,
                      *             "text": "Example text",
-                     *             "correct": true
+                     *             "correct": true,
+                     *             "points": 1.5,
+                     *             "max_points": 1.5,
+                     *             "comment": "Example comment"
                      *           }
                      *         ],
                      *         "correct_count": 1,
@@ -11783,7 +12441,10 @@ export interface operations {
                      *         "score": 1,
                      *         "passed": true,
                      *         "submitted_at": "2026-01-15T12:00:00Z",
-                     *         "created_at": "2026-01-15T12:00:00Z"
+                     *         "graded_at": "2026-01-15T12:00:00Z",
+                     *         "graded_by_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "awaiting_grading": true
                      *       }
                      *     ]
                      */
@@ -12966,7 +13627,10 @@ export interface operations {
                      *           "exam_question_id": 1,
                      *           "exam_question_option_id": 1,
                      *           "text": "Example text",
-                     *           "correct": true
+                     *           "correct": true,
+                     *           "points": 1.5,
+                     *           "max_points": 1.5,
+                     *           "comment": "Example comment"
                      *         }
                      *       ],
                      *       "correct_count": 1,
@@ -12974,7 +13638,10 @@ export interface operations {
                      *       "score": 1,
                      *       "passed": true,
                      *       "submitted_at": "2026-01-15T12:00:00Z",
-                     *       "created_at": "2026-01-15T12:00:00Z"
+                     *       "graded_at": "2026-01-15T12:00:00Z",
+                     *       "graded_by_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "awaiting_grading": true
                      *     }
                      */
                     "application/json": components["schemas"]["ActivityAttempt"];
@@ -13243,7 +13910,7 @@ export interface operations {
                 /** @description The endCursor of the previous page. */
                 after?: string;
                 /** @description Only these events (absent: every event). */
-                names?: ("school.status_changed" | "school_product.created" | "school_product.updated" | "enrollment.created" | "enrollment.updated" | "enrollment.activated" | "enrollment.canceled" | "enrollment.expired" | "enrollment.completed" | "certificate.issued" | "order.created" | "order.confirmed" | "order.canceled" | "order.imported" | "order.refunded" | "invoice.paid" | "invoice.created" | "invoice.overdue" | "subscription.suspended" | "subscription.resumed" | "subscription.canceled" | "payment.created" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "course.created" | "course.updated" | "course.deleted" | "lesson.created" | "lesson.updated" | "lesson.deleted" | "media.reprocess_requested" | "media.processed" | "forum_question.created" | "forum_question.answered" | "forum_answer.created" | "message.created" | "notification.created" | "collaborative_comment.created" | "user.signed_in" | "user.password_changed" | "token.revoked" | "user.erased" | "mail.failed")[];
+                names?: ("school.status_changed" | "school_product.created" | "school_product.updated" | "enrollment.created" | "enrollment.updated" | "enrollment.activated" | "enrollment.canceled" | "enrollment.expired" | "enrollment.completed" | "certificate.issued" | "attempt.graded" | "order.created" | "order.confirmed" | "order.canceled" | "order.imported" | "order.refunded" | "invoice.paid" | "invoice.created" | "invoice.overdue" | "subscription.suspended" | "subscription.resumed" | "subscription.canceled" | "payment.created" | "payment.confirmed" | "payment.failed" | "payment.refunded" | "course.created" | "course.updated" | "course.deleted" | "lesson.created" | "lesson.updated" | "lesson.deleted" | "media.reprocess_requested" | "media.processed" | "forum_question.created" | "forum_question.answered" | "forum_answer.created" | "message.created" | "notification.created" | "collaborative_comment.created" | "user.signed_in" | "user.password_changed" | "token.revoked" | "user.erased" | "mail.failed")[];
                 /** @description Page number, from 1; without it the list is whole. */
                 page?: number;
                 /** @description Page size, only with page. */
@@ -23734,7 +24401,33 @@ export interface operations {
                      *         "retry_time": 1,
                      *         "max_attempts": 1,
                      *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "questions": [
+                     *           {
+                     *             "id": 1,
+                     *             "school_id": 1,
+                     *             "activity_id": 1,
+                     *             "position": 1,
+                     *             "title": "Example title",
+                     *             "type": "multiple_choice",
+                     *             "comment": "Example comment",
+                     *             "point": 1,
+                     *             "created_at": "2026-01-15T12:00:00Z",
+                     *             "updated_at": "2026-01-15T12:00:00Z",
+                     *             "options": [
+                     *               {
+                     *                 "id": 1,
+                     *                 "school_id": 1,
+                     *                 "exam_question_id": 1,
+                     *                 "position": 1,
+                     *                 "title": "Example title",
+                     *                 "correct": true,
+                     *                 "created_at": "2026-01-15T12:00:00Z",
+                     *                 "updated_at": "2026-01-15T12:00:00Z"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
                      *       }
                      *     ]
                      */
@@ -23777,7 +24470,33 @@ export interface operations {
                      *       "retry_time": 1,
                      *       "max_attempts": 1,
                      *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "questions": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": 1,
+                     *           "activity_id": 1,
+                     *           "position": 1,
+                     *           "title": "Example title",
+                     *           "type": "multiple_choice",
+                     *           "comment": "Example comment",
+                     *           "point": 1,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z",
+                     *           "options": [
+                     *             {
+                     *               "id": 1,
+                     *               "school_id": 1,
+                     *               "exam_question_id": 1,
+                     *               "position": 1,
+                     *               "title": "Example title",
+                     *               "correct": true,
+                     *               "created_at": "2026-01-15T12:00:00Z",
+                     *               "updated_at": "2026-01-15T12:00:00Z"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["Activity"];
@@ -23833,7 +24552,10 @@ export interface operations {
                      *             "exam_question_id": 1,
                      *             "exam_question_option_id": 1,
                      *             "text": "Example text",
-                     *             "correct": true
+                     *             "correct": true,
+                     *             "points": 1.5,
+                     *             "max_points": 1.5,
+                     *             "comment": "Example comment"
                      *           }
                      *         ],
                      *         "correct_count": 1,
@@ -23841,7 +24563,79 @@ export interface operations {
                      *         "score": 1,
                      *         "passed": true,
                      *         "submitted_at": "2026-01-15T12:00:00Z",
-                     *         "created_at": "2026-01-15T12:00:00Z"
+                     *         "graded_at": "2026-01-15T12:00:00Z",
+                     *         "graded_by_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "awaiting_grading": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ActivityAttempt"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSchoolProductAttemptsToGrade: {
+        parameters: {
+            query?: {
+                /** @description Attempts at the activities of this course's lessons. */
+                course_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                school_product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "enrollment_id": 1,
+                     *         "student_id": 1,
+                     *         "activity_id": 1,
+                     *         "key": "Example key",
+                     *         "answers": [
+                     *           {
+                     *             "exam_question_id": 1,
+                     *             "exam_question_option_id": 1,
+                     *             "text": "Example text",
+                     *             "correct": true,
+                     *             "points": 1.5,
+                     *             "max_points": 1.5,
+                     *             "comment": "Example comment"
+                     *           }
+                     *         ],
+                     *         "correct_count": 1,
+                     *         "gradable_count": 1,
+                     *         "score": 1,
+                     *         "passed": true,
+                     *         "submitted_at": "2026-01-15T12:00:00Z",
+                     *         "graded_at": "2026-01-15T12:00:00Z",
+                     *         "graded_by_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "awaiting_grading": true
                      *       }
                      *     ]
                      */
@@ -27876,7 +28670,10 @@ export interface operations {
                      *             "exam_question_id": 1,
                      *             "exam_question_option_id": 1,
                      *             "text": "Example text",
-                     *             "correct": true
+                     *             "correct": true,
+                     *             "points": 1.5,
+                     *             "max_points": 1.5,
+                     *             "comment": "Example comment"
                      *           }
                      *         ],
                      *         "correct_count": 1,
@@ -27884,7 +28681,10 @@ export interface operations {
                      *         "score": 1,
                      *         "passed": true,
                      *         "submitted_at": "2026-01-15T12:00:00Z",
-                     *         "created_at": "2026-01-15T12:00:00Z"
+                     *         "graded_at": "2026-01-15T12:00:00Z",
+                     *         "graded_by_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "awaiting_grading": true
                      *       }
                      *     ]
                      */

@@ -98,7 +98,14 @@ describe('POST /activities', () => {
       max_attempts: 3,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      // The reply carries the tree it stored (test/activities/rest.questions.test.ts).
+      questions: expect.any(Array),
     });
+    expect(res.body.questions.map((q: { title: string; options: unknown[] }) => [q.title, q.options.length])).toEqual([
+      ['Which are primes?', 3],
+      ['Match the capitals', 2],
+      ['Explain recursion', 0],
+    ]);
     expect(await activityRow(res.body.id)).toMatchObject({ schoolId: school.id, title: 'Final exam', showComments: 'approved', timeLimit: 60 });
     expect(await fx.tree(res.body.id)).toEqual(storedFullTree(school.id));
   });

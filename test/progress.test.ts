@@ -134,8 +134,9 @@ describe('the learning loop', () => {
     expect(right.status, right.text).toBe(201);
     expect(right.body).toMatchObject({ score: 100, passed: true, key: 'try-2' });
     expect(right.body.answers).toEqual([
-      { exam_question_id: c.questionId, exam_question_option_id: c.right, text: null, correct: true },
-      { exam_question_id: c.essayId, exam_question_option_id: null, text: 'Because.', correct: null },
+      // Not graded by hand (grading.test.ts): no points, no comment.
+      { exam_question_id: c.questionId, exam_question_option_id: c.right, text: null, correct: true, points: null, max_points: null, comment: null },
+      { exam_question_id: c.essayId, exam_question_option_id: null, text: 'Because.', correct: null, points: null, max_points: null, comment: null },
     ]);
     // The same key again is the same attempt (a retried request).
     const retried = await me.post(attempts, { attempt: { key: 'try-2', answers } });

@@ -86,8 +86,9 @@ export type Topic = (typeof TOPICS)[number];
  * returning the type cannot leak it.
  * - `secret`: tokens and keys, to the platform and the school's admin only.
  * - `personal`: e-mail, document, phone and address of a person, to staff and to the person.
+ * - `answerKey`: what reveals an exam's answers (an option's `correct`), to staff, never to a student.
  */
-export type FieldRule = 'secret' | 'personal';
+export type FieldRule = 'secret' | 'personal' | 'answerKey';
 
 /** What one module declares: its root fields' rows by topic, and the rules of its types' fields (`'School.crmToken': 'secret'`). */
 export interface ModuleRules {
@@ -129,6 +130,7 @@ export function roleMatrixOf(modules: readonly { name: string; rules?: ModuleRul
 export const fieldReaders: Readonly<Record<FieldRule, { roles: readonly Role[]; self: boolean }>> = {
   secret: { roles: ['platform', 'admin'], self: false },
   personal: { roles: ['platform', 'admin', 'collaborator', 'app'], self: true },
+  answerKey: { roles: ['platform', 'admin', 'collaborator', 'app'], self: false },
 };
 
 /** What a role gets for an operation: absent rows and absent roles are denied. */

@@ -163,8 +163,9 @@ const aboutPerson: PersonRows = (userId) => {
 /** An event payload with its free-text fields replaced (ids, statuses and amounts kept). */
 const erasedPayload = sql`coalesce((select jsonb_object_agg(k, case when k in ('text', 'title', 'description', 'subject', 'url', 'name', 'email')
   and jsonb_typeof(v) = 'string' then to_jsonb(${ERASED_TEXT}::text) else v end) from jsonb_each(${domainEvents.payload}) as e(k, v)), '{}'::jsonb)`;
-/** An attempt's answers with their essay texts replaced. */
-const erasedAnswers = sql`coalesce((select jsonb_agg(case when a->>'text' is null then a else a || jsonb_build_object('text', ${ERASED_TEXT}::text) end)
+/** An attempt's answers with their essay texts and the graders' comments on them replaced. */
+const erasedAnswers = sql`coalesce((select jsonb_agg(a || jsonb_strip_nulls(jsonb_build_object(
+    'text', case when a->>'text' is not null then ${ERASED_TEXT}::text end, 'comment', case when a->>'comment' is not null then ${ERASED_TEXT}::text end)))
   from jsonb_array_elements(${activityAttempts.answers}) as a), '[]'::jsonb)`;
 
 export const personalData: readonly PersonalTable[] = [
@@ -196,7 +197,7 @@ export const personalData: readonly PersonalTable[] = [
   owned(lessonProgress, by(lessonProgress.studentId), 'keep', 'Times and positions.'),
   owned(contentOpenings, through(contentOpenings.enrollmentId, enrollments.id, ownEnrollments), 'keep', 'Days.'),
   owned(enrollmentExpirations, through(enrollmentExpirations.enrollmentId, enrollments.id, ownEnrollments), 'keep', 'Dates.'),
-  owned(activityAttempts, by(activityAttempts.studentId), 'anonymise', 'Scores kept; essay texts erased.', { anonymise: { answers: erasedAnswers } }),
+  owned(activityAttempts, by(activityAttempts.studentId), 'anonymise', 'Scores and grades kept; essay texts and the comments on them erased.', { anonymise: { answers: erasedAnswers } }),
   owned(examAnswers, ownExamAnswers, 'keep', 'Grades and times.'),
   owned(examQuestionAnswers, through(examQuestionAnswers.examAnswerId, examAnswers.id, ownExamAnswers), 'anonymise', 'Essay texts erased.', { anonymise: text }),
   owned(certificates, by(certificates.studentId), 'keep', 'Issued certificates are kept (ids, code, date); they now name the erased person.'),

@@ -49,6 +49,8 @@ export const errorCodes = {
   payment_required: { message: 'needs a paid invoice: an order with something to pay is confirmed by its payment' },
   refund_required: { message: 'is paid: refund its payment (refundPayment, POST /payments/:id/refund) instead' },
   not_subscription: { message: 'is not a subscription (kind 1 with a period 1..4)' },
+  // Grading by hand (progress/grading.write.ts).
+  auto_graded: { message: 'was graded automatically by its correct options: only open answers are graded by hand' },
   // Raised instead of a result (AppError); `not_found`, `forbidden`, `too_long` and `too_short` above are raised too.
   bad_request: { message: 'The request is malformed', raised: { status: 400, graphql: 'BAD_USER_INPUT' } },
   unauthenticated: { message: 'A valid credential is required (Authorization: Bearer <token>)', raised: { status: 401, graphql: 'UNAUTHENTICATED' } },

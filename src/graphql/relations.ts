@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { type ClassType, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { type ClassType, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context, LoaderDefinition } from './context.js';
 import { loadMany } from './loaders.js';
 
@@ -21,6 +21,8 @@ export interface Relation<TRow> {
   /** A nullable field: a null key is null, with no load. */
   nullable?: boolean;
   description?: string;
+  /** REST shows the related rows inside the parent's replies (`@Extensions({ rest: 'embed' })`, rest/compile.ts). */
+  embed?: boolean;
 }
 
 function resolveRelation<TRow>({ loader, key, through, nullable }: Relation<TRow>) {
@@ -43,10 +45,12 @@ export function RelationFields<TRow>(relations: Record<string, Relation<TRow>>) 
   return (target: abstract new (...args: never[]) => object) => {
     const proto = target.prototype as Record<string, unknown>;
     for (const [field, relation] of Object.entries(relations)) {
-      const { type, nullable, description } = relation;
+      const { type, nullable, description, embed } = relation;
       proto[field] = resolveRelation(relation);
       const options = { ...(nullable ? { nullable } : {}), ...(description ? { description } : {}) };
-      FieldResolver(type, options)(proto, field, Object.getOwnPropertyDescriptor(proto, field)!);
+      const descriptor = Object.getOwnPropertyDescriptor(proto, field)!;
+      FieldResolver(type, options)(proto, field, descriptor);
+      if (embed) Extensions({ rest: 'embed' })(proto, field, descriptor);
       Root()(proto, field, 0);
       Ctx()(proto, field, 1);
     }

@@ -232,7 +232,7 @@ async function build(gql: Gql, platform: string, schema: GraphQLSchema, log: (li
       point: 1,
       optionsAttributes: options.map(([t, correct]) => ({ title: t, correct })),
     });
-    await as('exam activity', `mutation ($input: ActivityInput!) { createActivity(input: $input) { activity { id } ${E} } }`, {
+    const exam = await as('exam activity', `mutation ($input: ActivityInput!) { createActivity(input: $input) { activity { id questions { id type options { id correct } } } ${E} } }`, {
       input: {
         title: 'A1 final exam',
         type: 'exam',
@@ -311,6 +311,19 @@ async function build(gql: Gql, platform: string, schema: GraphQLSchema, log: (li
             { e: enrollmentIds[i], l: lessonId, input: { completed: true, timeSpent: 600 } },
           );
     } else log('Note: this schema has no recordLessonProgress: enrollments start with no progress.');
+
+    // An attempt at the A1 exam, its essay awaiting grading by hand (attemptsToGrade, gradeAttempt).
+    if (hasMutation(schema, 'submitActivityAttempt')) {
+      const questions = exam.activity.questions as { id: string; type: string; options: { id: string; correct: boolean }[] }[];
+      const answers = questions.map((q) =>
+        q.type === 'essay' ? { examQuestionId: q.id, text: 'I have two brothers. My mother is a teacher. We live in Recife.' } : { examQuestionId: q.id, examQuestionOptionId: q.options.find((o) => o.correct)?.id },
+      );
+      await as(
+        'exam attempt',
+        `mutation ($e: ID!, $a: ID!, $input: ActivityAttemptInput!) { submitActivityAttempt(enrollmentId: $e, activityId: $a, input: $input) { activityAttempt { id } ${E} } }`,
+        { e: enrollmentIds[0], a: exam.activity.id, input: { answers } },
+      );
+    }
 
     // Orders, paid: payment options, a gateway, a coupon with tokens, then imports.
     const gateway = await as('gateway credential', `mutation ($input: GatewayCredentialInput!) { createGatewayCredential(input: $input) { gatewayCredential { id } ${E} } }`, {

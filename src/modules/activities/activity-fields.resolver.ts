@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { ownStudentId } from '../../auth/tenancy.js';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
@@ -24,7 +23,8 @@ import { ExamQuestionAnswer } from './exam-answer.type.js';
 
 @Resolver(() => Activity)
 @RelationFields<ActivityRow>({
-  questions: { type: () => [ExamQuestion], loader: questionsOfActivity, key: 'id', description: 'The questions, by position.' },
+  // Embedded in REST replies so a REST client can answer the exam (the answer key reads null for students: index.ts' field rules).
+  questions: { type: () => [ExamQuestion], loader: questionsOfActivity, key: 'id', description: 'The questions, by position.', embed: true },
   lesson: { type: () => Lesson, loader: lessonById, key: 'examLessonId', description: 'The lesson that presents the activity.' },
 })
 export class ActivityFieldsResolver {}
@@ -40,7 +40,7 @@ export class LessonActivitiesResolver {
 @Resolver(() => ExamQuestion)
 @RelationFields<ExamQuestionRow>({
   activity: { type: () => Activity, loader: activityById, key: 'activityId' },
-  options: { type: () => [ExamQuestionOption], loader: optionsOfQuestion, key: 'id', description: 'The options, by position.' },
+  options: { type: () => [ExamQuestionOption], loader: optionsOfQuestion, key: 'id', description: 'The options, by position.', embed: true },
   answers: { type: () => [ExamQuestionAnswer], loader: answersOfQuestion, key: 'id', description: 'The answers given to the question (a student credential: its own).' },
 })
 export class ExamQuestionResolver {
@@ -52,14 +52,6 @@ export class ExamQuestionResolver {
 
 @Resolver(() => ExamQuestionOption)
 export class ExamQuestionOptionResolver {
-  @FieldResolver(() => Boolean, {
-    nullable: true,
-    description: 'Whether a multiple-choice option is correct; null for a student credential (the key is not shown to those taking the exam).',
-  })
-  correct(@Root() option: ExamQuestionOptionRow, @Ctx() ctx: Context): boolean | null {
-    return ownStudentId(ctx) === null ? option.correct : null;
-  }
-
   @FieldResolver(() => ExamQuestionAssertion, { nullable: true, description: 'Associative options: the first assertion.' })
   async firstAssertion(@Root() option: ExamQuestionOptionRow, @Ctx() ctx: Context) {
     return (await ctx.loaders.get(assertionsOfOption).load(option.id)).first;

@@ -56,6 +56,11 @@ export class ExamQuestionOption extends SchoolRecord {
   @Field(() => ID) examQuestionId!: number;
   @Field(() => Int) position!: number;
   @Field(() => String, { nullable: true }) title!: string | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether a multiple-choice option is correct; null for a student credential (the answer key: not shown to those taking the exam).',
+  })
+  correct!: boolean | null;
 }
 
 @ObjectType({ description: 'One side of an associative option.' })

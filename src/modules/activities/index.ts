@@ -31,6 +31,8 @@ export const activitiesModule = defineModule({
         ...resource('examQuestionAnswer', 'examQuestionAnswers', STAFF_AND_OWN, { ...ENROLLERS, student: 'own' }),
       },
     },
+    // Wherever an option is reached (GraphQL or an embedded REST reply), a student reads its key as null.
+    fields: { 'ExamQuestionOption.correct': 'answerKey' },
   },
   errors: { name: 'Activity', nodes: ['Activity', 'ExamAnswer', 'ExamQuestionAnswer'], codes: ['forbidden', 'present', 'too_many_attempts'] },
 });

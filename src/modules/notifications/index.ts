@@ -1,6 +1,7 @@
 import { ENROLLERS, reads, STAFF_AND_OWN } from '../../auth/role-matrix.js';
 import { defineModule } from '../define-module.js';
 import { CollaboratorNotificationsResolver, StudentNotificationsResolver } from './notification-fields.resolver.js';
+import './notification.consumer.js';
 import { notificationEventCatalog } from './notification.events.js';
 import { NotificationResolver } from './notification.resolver.js';
 import { notificationRoutes } from './notification.routes.js';

@@ -6,7 +6,7 @@ export const notificationEventCatalog = {
   'notification.created': event({
     version: 1,
     subject: 'Notification',
-    emittedBy: ['createNotification', 'createMessage', 'createForumQuestion', 'createForumAnswer'],
+    emittedBy: ['createNotification', 'createMessage', 'createForumQuestion', 'createForumAnswer', 'gradeAttempt'],
     description: 'A person was notified.',
     payload: z.object({ userId: id, text: z.string().nullable(), url: z.string().nullable() }),
     recipient: 'userId',

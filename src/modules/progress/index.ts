@@ -1,14 +1,17 @@
-import { PUBLIC, SELLERS, STAFF_AND_OWN } from '../../auth/role-matrix.js';
+import { AUTHORS, PUBLIC, SELLERS, STAFF_AND_OWN } from '../../auth/role-matrix.js';
 import { defineModule } from '../define-module.js';
 import { CertificatePrintResolver } from './certificate.resolver.js';
+import { gradingEventCatalog } from './grading.events.js';
+import { GradingResolver } from './grading.resolver.js';
+import { gradingRoutes } from './grading.routes.js';
 import { progressEventCatalog } from './progress.events.js';
 import { EnrollmentProgressResolver, ProgressResolver } from './progress.resolver.js';
 import { progressRoutes } from './progress.routes.js';
 
 export const progressModule = defineModule({
   name: 'progress',
-  resolvers: [ProgressResolver, EnrollmentProgressResolver, CertificatePrintResolver],
-  routes: progressRoutes,
+  resolvers: [ProgressResolver, EnrollmentProgressResolver, CertificatePrintResolver, GradingResolver],
+  routes: [...progressRoutes, ...gradingRoutes],
   rules: {
     operations: {
       // Staff read it; the managers and integrations write it, a student its own (through its own
@@ -20,9 +23,13 @@ export const progressModule = defineModule({
         'Mutation.submitActivityAttempt': { ...SELLERS, student: 'own' },
         'Query.certificate': PUBLIC,
         'Query.printableCertificate': PUBLIC,
+        // Grading by hand: the teaching staff grade and read the queue; a student reads its own attempt (grades and comments).
+        'Query.activityAttempt': STAFF_AND_OWN,
+        'Query.attemptsToGrade': AUTHORS,
+        'Mutation.gradeAttempt': AUTHORS,
       },
     },
   },
-  errors: { name: 'Progress', nodes: ['LessonProgress', 'ActivityAttempt'], codes: ['too_many_attempts'] },
-  events: progressEventCatalog,
+  errors: { name: 'Progress', nodes: ['LessonProgress', 'ActivityAttempt'], codes: ['too_many_attempts', 'duplicate', 'auto_graded'] },
+  events: { ...progressEventCatalog, ...gradingEventCatalog },
 });

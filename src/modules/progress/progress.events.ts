@@ -5,7 +5,7 @@ import { event, id } from '../events/catalog.js';
 const completion = z.object({ enrollmentId: id, studentId: id, schoolProductId: id, progress: z.number().int(), completion: z.number().int().optional() });
 /** An event of an enrollment's completion, recorded by the progress writes that complete it. */
 const onCompletion = <const S extends string, P extends z.ZodObject>(subject: S, description: string, payload: P) =>
-  event({ version: 1, subject, emittedBy: ['recordLessonProgress', 'submitActivityAttempt'], description, payload });
+  event({ version: 1, subject, emittedBy: ['recordLessonProgress', 'submitActivityAttempt', 'gradeAttempt'], description, payload });
 
 /** The events of an enrollment's completion (the catalog: events/catalog.ts). */
 export const progressEventCatalog = {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, integer, jsonb, type PgColumn, text } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, jsonb, type PgColumn, text } from 'drizzle-orm/pg-core';
 import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
 import { schoolEntryTable, schoolTable } from '../../db/tables.js';
@@ -53,7 +53,17 @@ export interface AttemptAnswer {
   text: string | null;
   /** Whether the question was answered right; null for a question with no correct option (an essay). */
   correct: boolean | null;
+  /** Graded by hand (an open answer: grading.write.ts): the points given, of the question's `maxPoints`, and the grader's comment. */
+  points?: number | null;
+  maxPoints?: number | null;
+  comment?: string | null;
 }
+
+/**
+ * An attempt awaiting grading by hand: an open answer (a text no option judged) and not yet graded.
+ * Written on raw column names: it is also the predicate of the queue's partial index, which a query matches by it.
+ */
+export const AWAITING_GRADING = sql`graded_at is null and jsonb_path_exists(answers, '$[*] ? (@.correct == null && @.text != null)')`;
 
 /** One submitted attempt at an activity (exam): its answers and score. */
 export const activityAttempts = schoolTable(
@@ -70,9 +80,16 @@ export const activityAttempts = schoolTable(
     score: integer(),
     passed: boolean().notNull(),
     submittedAt: tstz().notNull(),
+    /** When staff graded its last open answer (gradeAttempt); null while one awaits grading, or none has any. */
+    gradedAt: tstz(),
+    gradedById: integer().references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndexOn(t.enrollmentId, t.activityId, t.key),
+    // The grading queue (attemptsToGrade): a school's attempts awaiting grading, oldest (id order) first.
+    index('activity_attempts_awaiting_grading_idx').on(t.schoolId, t.id).where(AWAITING_GRADING),
+    // Erasing or deleting a grader sets its attempts' grader to null: found by this index, not a scan.
+    indexOn(t.gradedById),
     indexOn(t.enrollmentId, t.activityId),
     ...schoolAndStudentIndexes(t),
     indexOn(t.activityId),

@@ -17,6 +17,7 @@ import { emitEvents } from '../events/events.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import type { ActivityAttemptInput, LessonProgressInput } from './progress.input.js';
 import { attendanceRefusal, dayOf } from '../../content/attendance.js';
+import { passes, scoreOf } from './grading.score.js';
 import { progressOf } from './progress.sql.js';
 import { activityAttempts, type AttemptAnswer, certificates, contentOpenings, lessonProgress } from './progress.table.js';
 
@@ -135,10 +136,7 @@ async function scoreAnswers(tx: Queryable, activity: ActivityRow, input: Activit
     right.set(id, chosen.size === correct.length && correct.every((o) => chosen.has(o)));
   }
   const answers: AttemptAnswer[] = given.map((g) => ({ ...g, correct: right.has(g.examQuestionId) ? right.get(g.examQuestionId)! : null }));
-  const correctCount = [...right.values()].filter(Boolean).length;
-  const gradableCount = right.size;
-  const score = gradableCount ? Math.round((100 * correctCount) / gradableCount) : null;
-  return { answers, correctCount, gradableCount, score };
+  return { answers, ...scoreOf([...right.values()].map((r) => (r ? 1 : 0))) };
 }
 
 /**
@@ -163,7 +161,7 @@ export async function writeAttempt(tx: Queryable, ctx: Context, e: EnrollmentRow
     if (Number(n) >= activity.maxAttempts) new Checks().add(null, 'too_many_attempts', `this activity allows ${activity.maxAttempts} attempts`).throwIfAny();
   }
   const scored = await scoreAnswers(tx, activity, input);
-  const passed = scored.score === null || scored.score >= (lesson.minGrade ?? 0);
+  const passed = passes(scored.score, lesson.minGrade);
   const [row] = await tx
     .insert(activityAttempts)
     .values({ schoolId: e.schoolId, enrollmentId: e.id, studentId: e.studentId, activityId: activity.id, key, ...scored, passed, submittedAt: ctx.now() })
