@@ -1232,6 +1232,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an export
+         * @description Starts an export job (a large school): the background job writes the file; export(id) tells when it is done and where to download it.
+         */
+        post: operations["createExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/enrollments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the school's enrollments as CSV, with the filters of the matching list.
+         * @description A CSV file of the school's enrollments, orders or progress, with the filters of the matching list: its name and the path (GET) that streams it now. A student named by the filters, or a product or class, of another school is not found.
+         */
+        get: operations["exportEnrollmentsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the school's orders as CSV, with the filters of the matching list.
+         * @description A CSV file of the school's enrollments, orders or progress, with the filters of the matching list: its name and the path (GET) that streams it now. A student named by the filters, or a product or class, of another school is not found.
+         */
+        get: operations["exportOrdersCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/progress.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the school's progress as CSV, with the filters of the matching list.
+         * @description A CSV file of the school's enrollments, orders or progress, with the filters of the matching list: its name and the path (GET) that streams it now. A student named by the filters, or a product or class, of another school is not found.
+         */
+        get: operations["exportProgressCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export
+         * @description An export job of the school: its status, and once done its row count and download path.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the export
+         * @description An export job of the school: its status, and once done its row count and download path.
+         */
+        get: operations["getExportViaExportsDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/extra_content/{id}": {
         parameters: {
             query?: never;
@@ -4262,6 +4382,56 @@ export interface components {
             first_assertion_attributes?: components["schemas"]["ExamQuestionAssertionInput"] | null;
             /** @description Required for an associative option. */
             second_assertion_attributes?: components["schemas"]["ExamQuestionAssertionInput"] | null;
+        };
+        /** @description A CSV export run by the background job: its file is downloaded from downloadPath once done. */
+        Export: {
+            id: number;
+            school_id: number;
+            /** @enum {string} */
+            kind: "enrollments" | "orders" | "progress";
+            /** @description The filters it was started with (those of the matching list). */
+            filters: Record<string, never>;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description The lines of data written (the header not counted), once done. */
+            row_count: number | null;
+            /** @description Why it failed. */
+            failure: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description Where the file downloads (GET), once done. */
+            download_path: string | null;
+        };
+        /** @description A CSV file of the school as it streams now (GET downloadPath); a large school starts an export job instead (startExport). */
+        ExportFile: {
+            /** @enum {string} */
+            kind: "enrollments" | "orders" | "progress";
+            /** @description The name the download is saved as. */
+            filename: string;
+            /** @description The path that streams it (GET), its filters in the query string. */
+            download_path: string;
+        };
+        ExportFiltersInput: {
+            /** @description The student's rows. */
+            student_id?: number | null;
+            /** @description enrollments, progress: the enrollments in this course class. */
+            course_class_id?: number | null;
+            /** @description enrollments, progress: the enrollments in this school product. */
+            school_product_id?: number | null;
+            /** @description The list's status: an enrollment's (enrollments, progress), an order's (orders). */
+            status?: string | null;
+            /**
+             * Format: date-time
+             * @description orders: created at or after this time.
+             */
+            created_from?: string | null;
+            /**
+             * Format: date-time
+             * @description orders: created before this time.
+             */
+            created_to?: string | null;
         };
         /** @description A media attached to a lesson, a course or a school product: downloadable material and the like. */
         ExtraContent: {
@@ -12852,6 +13022,262 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createExport: {
+        parameters: {
+            query: {
+                kind: "enrollments" | "orders" | "progress";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "student_id": 1,
+                 *         "course_class_id": 1,
+                 *         "school_product_id": 1,
+                 *         "status": "Example status",
+                 *         "created_from": "2026-01-15T12:00:00Z",
+                 *         "created_to": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    filters?: components["schemas"]["ExportFiltersInput"];
+                };
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "student_id": 1,
+                 *         "course_class_id": 1,
+                 *         "school_product_id": 1,
+                 *         "status": "Example status",
+                 *         "created_from": "2026-01-15T12:00:00Z",
+                 *         "created_to": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    filters?: components["schemas"]["ExportFiltersInput"];
+                };
+                /**
+                 * @example {
+                 *       "filters": {
+                 *         "student_id": 1,
+                 *         "course_class_id": 1,
+                 *         "school_product_id": 1,
+                 *         "status": "Example status",
+                 *         "created_from": "2026-01-15T12:00:00Z",
+                 *         "created_to": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    filters?: components["schemas"]["ExportFiltersInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "kind": "enrollments",
+                     *       "filters": {},
+                     *       "status": "queued",
+                     *       "row_count": 1,
+                     *       "failure": "Example failure",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "finished_at": "2026-01-15T12:00:00Z",
+                     *       "download_path": "Example download path"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    exportEnrollmentsCsv: {
+        parameters: {
+            query?: {
+                /** @description The student's rows. */
+                student_id?: number;
+                /** @description enrollments, progress: the enrollments in this course class. */
+                course_class_id?: number;
+                /** @description enrollments, progress: the enrollments in this school product. */
+                school_product_id?: number;
+                /** @description The list's status: an enrollment's (enrollments, progress), an order's (orders). */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    exportOrdersCsv: {
+        parameters: {
+            query?: {
+                /** @description The student's rows. */
+                student_id?: number;
+                /** @description The list's status: an enrollment's (enrollments, progress), an order's (orders). */
+                status?: string;
+                /** @description orders: created at or after this time. */
+                created_from?: string;
+                /** @description orders: created before this time. */
+                created_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    exportProgressCsv: {
+        parameters: {
+            query?: {
+                /** @description The student's rows. */
+                student_id?: number;
+                /** @description enrollments, progress: the enrollments in this course class. */
+                course_class_id?: number;
+                /** @description enrollments, progress: the enrollments in this school product. */
+                school_product_id?: number;
+                /** @description The list's status: an enrollment's (enrollments, progress), an order's (orders). */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "kind": "enrollments",
+                     *       "filters": {},
+                     *       "status": "queued",
+                     *       "row_count": 1,
+                     *       "failure": "Example failure",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "finished_at": "2026-01-15T12:00:00Z",
+                     *       "download_path": "Example download path"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getExportViaExportsDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     getExtraContentViaExtraContent: {

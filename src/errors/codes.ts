@@ -90,6 +90,8 @@ export const errorCodes = {
   // An operation's budget, spent while it ran (graphql/budget.ts).
   result_too_large: { message: 'The reply would be too large', raised: { status: 400 } },
   query_timeout: { message: 'The operation ran too long', raised: { status: 503 } },
+  // Exports (modules/exports/): a file asked for before its job has written it.
+  export_not_ready: { message: 'The export is not finished: export(id) tells its status', raised: { status: 409, graphql: 'EXPORT_NOT_READY' } },
 } as const satisfies Record<string, CodeEntry>;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -25,6 +25,7 @@ import { ssoModule } from './sso/index.js';
 import { privacyModule } from './privacy/index.js';
 import { mailModule } from './mail/index.js';
 import type { ModuleDeclaration } from './define-module.js';
+import { exportsModule } from './exports/index.js';
 
 /**
  * The service's modules, each its own declaration (src/modules/define-module.ts), assembled by
@@ -60,4 +61,5 @@ export const modules: readonly ModuleDeclaration[] = [
   ssoModule,
   privacyModule,
   mailModule,
+  exportsModule,
 ];

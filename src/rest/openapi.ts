@@ -458,7 +458,8 @@ function responses(builder: Builder, entry: Entry): Record<string, unknown> {
     out[created ? '201' : '200'] = {
       description: created ? 'Created.' : 'OK.',
       ...(located ? { headers: { Location: ref('Location', 'headers') } } : {}),
-      content: { ...json(schema), ...page },
+      // A streamed body (Route.stream) replaces the JSON.
+      content: route.stream ? { [route.stream.type]: { schema: { type: 'string', description: route.stream.description } } } : { ...json(schema), ...page },
     };
     if (created && route.createdFlag)
       out['200'] = { description: `Nothing created (\`${route.createdFlag}\` is false): an idempotent repeat or a dry run.`, content: json(schema) };

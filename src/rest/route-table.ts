@@ -3,7 +3,9 @@
  * GraphQL root field, where its arguments come from, and how the reply looks. rest/compile.ts
  * turns every row into a parsed and validated operation at start-up; rest/router.ts runs them.
  */
+import type { Readable } from 'node:stream';
 import type { ErrorCode } from '../errors/codes.js';
+import type { Context } from '../graphql/context.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -107,6 +109,27 @@ export interface Route {
    * the columns, and each record, turned by `row` into a hash, is an item of the list under `key`.
    */
   csv?: CsvBody;
+  /**
+   * A body the module streams instead of the JSON reply (a CSV export, a stored file). The operation
+   * runs first as for any row (the role matrix, the arguments, tenancy and its 404s: a refusal is the
+   * usual JSON error), then `stream.open` gets its result and the request's context and arguments, and
+   * returns the headers and a Readable that the router sends: piped with backpressure (read no faster
+   * than the client takes it), destroyed when the client goes away (its `finally` releases a cursor).
+   */
+  stream?: StreamBody;
+}
+
+export interface StreamBody {
+  /** The reply's media type, for the OpenAPI document (`text/csv`). */
+  type: string;
+  description: string;
+  open(result: any, request: StreamRequest): Promise<{ headers: Record<string, string>; body: Readable }>;
+}
+
+/** What a streamed body may read of its request: the context the operation ran in and its arguments (GraphQL variables). */
+export interface StreamRequest {
+  ctx: Context;
+  args: Record<string, unknown>;
 }
 
 export interface CsvBody {

@@ -149,6 +149,10 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     const variables = variablesFor(compiled, params, form, row.mutation, request);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
+    if (compiled.route.stream) {
+      const { headers, body } = await compiled.route.stream.open(result, { ctx, args: variables });
+      return reply.code(200).headers(headers).send(body);
+    }
     return replyOne(compiled, result, reply, row.paramNames);
   } catch (error) {
     if (error instanceof RestFailure) return sendError(reply, error.refusal);
