@@ -22,6 +22,8 @@ export const EXPORT_RETENTION_MS = 7 * DAY;
 export interface ExportWorkerOptions extends PollingOptions {
   /** How long a claim holds without news from its worker before another instance starts the file over (5 min; renewed at every chunk). */
   leaseMs?: number;
+  /** The size of a stored chunk (CHUNK_BYTES; tests make it small to write many). */
+  chunkBytes?: number;
   now?: () => Date;
 }
 
@@ -44,6 +46,7 @@ export function startExportWorker(database: Pick<Database, 'db'>, options: Expor
   const db = database.db;
   const leaseMs = options.leaseMs ?? 5 * MINUTE;
   const now = options.now ?? (() => new Date());
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
   const lease = () => sql`now() + make_interval(secs => ${leaseMs / 1000})`;
 
   async function claim(): Promise<ExportRow | null> {
@@ -69,23 +72,21 @@ export function startExportWorker(database: Pick<Database, 'db'>, options: Expor
     const where = await exportKinds[job.kind].where(ctx, filterValues(job.filters));
     let rows = 0;
     let position = 0;
-    let pending: Buffer[] = [];
-    let size = 0;
-    const flush = async () => {
-      if (size === 0) return;
+    let pending = Buffer.alloc(0);
+    const store = async (data: Buffer) => {
       position += 1;
-      await db.insert(exportChunks).values({ exportId: job.id, position, data: Buffer.concat(pending, size) });
+      await db.insert(exportChunks).values({ exportId: job.id, position, data });
       await db.update(exportFiles).set({ leaseUntil: lease() }).where(eq(exportFiles.id, job.id));
-      pending = [];
-      size = 0;
     };
+    // Chunks of exactly chunkBytes (a character may straddle two: the download joins the bytes), the rest last.
     for await (const text of csvText(ctx, job.kind, where, (n) => (rows += n))) {
-      const bytes = Buffer.from(text, 'utf8');
-      pending.push(bytes);
-      size += bytes.length;
-      if (size >= CHUNK_BYTES) await flush();
+      pending = Buffer.concat([pending, Buffer.from(text, 'utf8')]);
+      while (pending.length >= chunkBytes) {
+        await store(pending.subarray(0, chunkBytes));
+        pending = pending.subarray(chunkBytes);
+      }
     }
-    await flush();
+    if (pending.length) await store(pending);
     return rows;
   }
 

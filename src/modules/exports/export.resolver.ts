@@ -37,12 +37,13 @@ export class ExportResolver {
   ) {
     const schoolId = writeSchool(ctx);
     const filters = filterValues(given as Record<string, unknown> | null | undefined);
+    const checks = new Checks().nested('filters');
+    for (const p of filterProblems(kind, filters)) checks.add(p.field, p.code, p.message);
+    // The named rows must be the school's now (404; the job reads them again when it runs): read before
+    // the transaction, whose connection is the embedded database's only session.
+    if (checks.errors.length === 0) await exportKinds[kind].where(ctx, filters);
     return mutate(ctx, 'export', async (tx) => {
-      const checks = new Checks().nested('filters');
-      for (const p of filterProblems(kind, filters)) checks.add(p.field, p.code, p.message);
       checks.throwIfAny();
-      // The named rows must be the school's now (404); the job reads them again when it runs.
-      await exportKinds[kind].where(ctx, filters);
       const [row] = await tx.insert(exportFiles).values({ schoolId, kind, filters: storedFilters(filters), createdAt: ctx.now() }).returning();
       return row;
     });
