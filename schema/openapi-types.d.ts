@@ -1232,26 +1232,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/exports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create an export
-         * @description Starts an export job (a large school): the background job writes the file; export(id) tells when it is done and where to download it.
-         */
-        post: operations["createExport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/exports/enrollments.csv": {
         parameters: {
             query?: never;
@@ -4412,26 +4392,6 @@ export interface components {
             filename: string;
             /** @description The path that streams it (GET), its filters in the query string. */
             download_path: string;
-        };
-        ExportFiltersInput: {
-            /** @description The student's rows. */
-            student_id?: number | null;
-            /** @description enrollments, progress: the enrollments in this course class. */
-            course_class_id?: number | null;
-            /** @description enrollments, progress: the enrollments in this school product. */
-            school_product_id?: number | null;
-            /** @description The list's status: an enrollment's (enrollments, progress), an order's (orders). */
-            status?: string | null;
-            /**
-             * Format: date-time
-             * @description orders: created at or after this time.
-             */
-            created_from?: string | null;
-            /**
-             * Format: date-time
-             * @description orders: created before this time.
-             */
-            created_to?: string | null;
         };
         /** @description A media attached to a lesson, a course or a school product: downloadable material and the like. */
         ExtraContent: {
@@ -13020,96 +12980,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
-        };
-    };
-    createExport: {
-        parameters: {
-            query: {
-                kind: "enrollments" | "orders" | "progress";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                /**
-                 * @example {
-                 *       "filters": {
-                 *         "student_id": 1,
-                 *         "course_class_id": 1,
-                 *         "school_product_id": 1,
-                 *         "status": "Example status",
-                 *         "created_from": "2026-01-15T12:00:00Z",
-                 *         "created_to": "2026-01-15T12:00:00Z"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    filters?: components["schemas"]["ExportFiltersInput"];
-                };
-                /**
-                 * @example {
-                 *       "filters": {
-                 *         "student_id": 1,
-                 *         "course_class_id": 1,
-                 *         "school_product_id": 1,
-                 *         "status": "Example status",
-                 *         "created_from": "2026-01-15T12:00:00Z",
-                 *         "created_to": "2026-01-15T12:00:00Z"
-                 *       }
-                 *     }
-                 */
-                "application/x-www-form-urlencoded": {
-                    filters?: components["schemas"]["ExportFiltersInput"];
-                };
-                /**
-                 * @example {
-                 *       "filters": {
-                 *         "student_id": 1,
-                 *         "course_class_id": 1,
-                 *         "school_product_id": 1,
-                 *         "status": "Example status",
-                 *         "created_from": "2026-01-15T12:00:00Z",
-                 *         "created_to": "2026-01-15T12:00:00Z"
-                 *       }
-                 *     }
-                 */
-                "multipart/form-data": {
-                    filters?: components["schemas"]["ExportFiltersInput"];
-                };
-            };
-        };
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    Location: components["headers"]["Location"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": 1,
-                     *       "school_id": 1,
-                     *       "kind": "enrollments",
-                     *       "filters": {},
-                     *       "status": "queued",
-                     *       "row_count": 1,
-                     *       "failure": "Example failure",
-                     *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "finished_at": "2026-01-15T12:00:00Z",
-                     *       "download_path": "Example download path"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Export"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
         };

@@ -256,7 +256,9 @@ describe('layout', () => {
   // One more: auth-tokens reads privacy's erasures (an erased person gets no credential again).
   // One more with issue 28's drip mail: mail ~ courses (the lessons it announces once released).
   // One more with issue 29's routes beyond the spec: course-classes ~ school-products (a product's classes, `/school_products/:id/school_classes`).
-  it('domain modules tie at most 90 pairs by imports', () => {
+  // Five with issue 30's exports: the lists whose filters and rows it reads (enrollments, orders, progress's
+  // figures) and the names its lines join (users, school products).
+  it('domain modules tie at most 95 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -267,6 +269,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(90);
+    expect(pairs.size).toBeLessThanOrEqual(95);
   });
 });

@@ -87,9 +87,8 @@ describe('startExport and the export job', () => {
       ['filters.courseClassId', 'invalid'],
       ['filters.status', 'inclusion'],
     ]);
-    const rest = await school.admin.post('/exports', { kind: 'enrollments', filters: { status: 'sleeping', created_to: '2026-01-01T00:00:00Z' } });
-    expect(rest.status, rest.text).toBe(422);
-    expect(Object.keys(rest.body.errors).sort()).toEqual(['filters.created_to', 'filters.status']);
+    const other = await school.admin.graphql(START, { kind: 'enrollments', filters: { status: 'sleeping', createdTo: '2026-01-01T00:00:00Z' } });
+    expect(other.data.startExport.errors.map((e: { field: string[] }) => e.field.join('.')).sort()).toEqual(['filters.createdTo', 'filters.status']);
     const foreignProduct = await fx.product(other.id);
     const missing = await school.admin.graphql(START, { kind: 'progress', filters: { schoolProductId: String(foreignProduct.id) } });
     expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
@@ -99,9 +98,6 @@ describe('startExport and the export job', () => {
     const student = await fx.student(school.id, 'Leaving Student');
     const started = await school.admin.graphql(START, { kind: 'orders', filters: { studentId: String(student.id) } });
     const id = started.data.startExport.export.id;
-    const created = await school.admin.post('/exports', { kind: 'orders', filters: { student_id: student.id } });
-    expect(created.status, created.text).toBe(201);
-    expect(created.headers.location).toBe(`/exports/${created.body.id}`);
     // The orders list filters by the id as given: the job still writes (an empty file).
     const worker = startExportWorker(service.database, { poll: false });
     while ((await worker.runOnce()) > 0);

@@ -1,5 +1,5 @@
 import { AppError } from '../../graphql/errors.js';
-import { type ArgSource, param, pathParam, resource, type Route, rows, type StreamBody, value } from '../../rest/route-table.js';
+import { type ArgSource, param, pathParam, type Route, rows, type StreamBody, value } from '../../rest/route-table.js';
 import { csvStream, exportKinds } from './export.csv.js';
 import { readFilters } from './export.rules.js';
 import { storedFileStream } from './export.job.js';
@@ -43,6 +43,7 @@ const filterParams: Record<ExportKindValue, Record<string, ArgSource>> = {
   orders: { studentId: param('student_id'), status: param('status'), createdFrom: param('created_from'), createdTo: param('created_to') },
 };
 
+// The job is started over GraphQL (startExport); its REST rows read it and download its file.
 export const exportRoutes: Route[] = [
   ...(Object.keys(filterParams) as ExportKindValue[]).map(
     (kind): Route => ({
@@ -56,7 +57,6 @@ export const exportRoutes: Route[] = [
       summary: `Streams the school's ${kind} as CSV, with the filters of the matching list.`,
     }),
   ),
-  { method: 'POST', path: '/exports', field: 'startExport', args: { kind: param('kind'), filters: resource('filters', { optional: true }) }, reply: 'create', location: '/exports/:id' },
   rows.show('/exports/:id', 'export'),
   { method: 'GET', path: '/exports/:id/download', field: 'export', args: { id: pathParam() }, reply: 'show', stream: storedFile },
 ];
