@@ -87,8 +87,8 @@ describe('startExport and the export job', () => {
       ['filters.courseClassId', 'invalid'],
       ['filters.status', 'inclusion'],
     ]);
-    const other = await school.admin.graphql(START, { kind: 'enrollments', filters: { status: 'sleeping', createdTo: '2026-01-01T00:00:00Z' } });
-    expect(other.data.startExport.errors.map((e: { field: string[] }) => e.field.join('.')).sort()).toEqual(['filters.createdTo', 'filters.status']);
+    const wrong = await school.admin.graphql(START, { kind: 'enrollments', filters: { status: 'sleeping', createdTo: '2026-01-01T00:00:00Z' } });
+    expect(wrong.data.startExport.errors.map((e: { field: string[] }) => e.field.join('.')).sort()).toEqual(['filters.createdTo', 'filters.status']);
     const foreignProduct = await fx.product(other.id);
     const missing = await school.admin.graphql(START, { kind: 'progress', filters: { schoolProductId: String(foreignProduct.id) } });
     expect(missing.errors?.[0].extensions.code).toBe('NOT_FOUND');
