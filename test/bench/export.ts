@@ -13,7 +13,8 @@
  *    when the growth reaches BENCH_EXPORT_LIMIT_MB (50) or the file lacks rows.
  *
  * Environment: BENCH_EXPORT_DATABASE_URL (postgres://postgres@127.0.0.1:5432/lp_bench_export),
- * BENCH_EXPORT_ROWS (1000000), BENCH_EXPORT_LIMIT_MB (50), BENCH_KEEP=1 keeps the database.
+ * BENCH_EXPORT_ROWS (1000000), BENCH_EXPORT_LIMIT_MB (50), BENCH_EXPORT_NODE_ARGS node flags for the service,
+ * BENCH_KEEP=1 keeps the database.
  */
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -34,6 +35,8 @@ const settings = {
   rows: Number(process.env.BENCH_EXPORT_ROWS || 1_000_000),
   limitMb: Number(process.env.BENCH_EXPORT_LIMIT_MB || 50),
   keep: process.env.BENCH_KEEP === '1',
+  /** Node flags for the service's process (`--max-old-space-size=256`: how far V8 lets garbage pile up before a full collection). */
+  serviceNodeArgs: (process.env.BENCH_EXPORT_NODE_ARGS || '').split(' ').filter(Boolean),
 };
 const log = (line: string) => process.stderr.write(line + '\n');
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -71,7 +74,7 @@ async function startService(port: number): Promise<ChildProcess> {
     RATE_LIMIT_ENABLED: 'false',
     WEB_CONCURRENCY: '1',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...settings.serviceNodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout!.on('data', (chunk) => output.push(String(chunk)));
   child.stderr!.on('data', (chunk) => output.push(String(chunk)));
@@ -163,6 +166,7 @@ async function main() {
           rssPeakMb: Number(peak.toFixed(1)),
           rssGrowthMb: Number(growth.toFixed(1)),
           limitMb: settings.limitMb,
+          serviceNodeArgs: settings.serviceNodeArgs.join(' '),
         },
         null,
         2,
