@@ -1332,6 +1332,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exports/enrollments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the school's enrollments as CSV, with the filters of the matching list.
+         * @description A CSV file of the school's enrollments, orders or progress, with the filters of the matching list: its name and the path (GET) that streams it now. A student named by the filters, or a product or class, of another school is not found.
+         */
+        get: operations["exportEnrollmentsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the school's orders as CSV, with the filters of the matching list.
+         * @description A CSV file of the school's enrollments, orders or progress, with the filters of the matching list: its name and the path (GET) that streams it now. A student named by the filters, or a product or class, of another school is not found.
+         */
+        get: operations["exportOrdersCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/progress.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the school's progress as CSV, with the filters of the matching list.
+         * @description A CSV file of the school's enrollments, orders or progress, with the filters of the matching list: its name and the path (GET) that streams it now. A student named by the filters, or a product or class, of another school is not found.
+         */
+        get: operations["exportProgressCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export
+         * @description An export job of the school: its status, and once done its row count and download path.
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the export
+         * @description An export job of the school: its status, and once done its row count and download path.
+         */
+        get: operations["getExportViaExportsDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/extra_content/{id}": {
         parameters: {
             query?: never;
@@ -4660,6 +4760,27 @@ export interface components {
             first_assertion_attributes?: components["schemas"]["ExamQuestionAssertionInput"] | null;
             /** @description Required for an associative option. */
             second_assertion_attributes?: components["schemas"]["ExamQuestionAssertionInput"] | null;
+        };
+        /** @description A CSV export run by the background job: its file is downloaded from downloadPath once done. */
+        Export: {
+            id: number;
+            school_id: number;
+            /** @enum {string} */
+            kind: "enrollments" | "orders" | "progress";
+            /** @description The filters it was started with (those of the matching list). */
+            filters: Record<string, never>;
+            /** @enum {string} */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description The lines of data written (the header not counted), once done. */
+            row_count: number | null;
+            /** @description Why it failed. */
+            failure: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description Where the file downloads (GET), once done. */
+            download_path: string | null;
         };
         /** @description A media attached to a lesson, a course or a school product: downloadable material and the like. */
         ExtraContent: {
@@ -8297,10 +8418,8 @@ export interface operations {
             /** @description The certificate to print: one A4 landscape page with the person, the product, the date, the school and a QR code of its verification URL. */
             200: {
                 headers: {
-                    /** @description inline, with the file's name. */
+                    /** @description inline or attachment, with the file's name. */
                     "Content-Disposition"?: string;
-                    /** @description How browsers and caches may keep it. */
-                    "Cache-Control"?: "private, no-cache";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14125,6 +14244,180 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    exportEnrollmentsCsv: {
+        parameters: {
+            query?: {
+                /** @description The student's rows. */
+                student_id?: number;
+                /** @description enrollments, progress: the enrollments in this course class. */
+                course_class_id?: number;
+                /** @description enrollments, progress: the enrollments in this school product. */
+                school_product_id?: number;
+                /** @description The list's status: an enrollment's (enrollments, progress), an order's (orders). */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV, UTF-8 with a byte-order mark, a header line first; streamed as it is read. */
+            200: {
+                headers: {
+                    /** @description inline or attachment, with the file's name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example  */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    exportOrdersCsv: {
+        parameters: {
+            query?: {
+                /** @description The student's rows. */
+                student_id?: number;
+                /** @description The list's status: an enrollment's (enrollments, progress), an order's (orders). */
+                status?: string;
+                /** @description orders: created at or after this time. */
+                created_from?: string;
+                /** @description orders: created before this time. */
+                created_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV, UTF-8 with a byte-order mark, a header line first; streamed as it is read. */
+            200: {
+                headers: {
+                    /** @description inline or attachment, with the file's name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example  */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    exportProgressCsv: {
+        parameters: {
+            query?: {
+                /** @description The student's rows. */
+                student_id?: number;
+                /** @description enrollments, progress: the enrollments in this course class. */
+                course_class_id?: number;
+                /** @description enrollments, progress: the enrollments in this school product. */
+                school_product_id?: number;
+                /** @description The list's status: an enrollment's (enrollments, progress), an order's (orders). */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RFC 4180 CSV, UTF-8 with a byte-order mark, a header line first; streamed as it is read. */
+            200: {
+                headers: {
+                    /** @description inline or attachment, with the file's name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example  */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "kind": "enrollments",
+                     *       "filters": {},
+                     *       "status": "queued",
+                     *       "row_count": 1,
+                     *       "failure": "Example failure",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "finished_at": "2026-01-15T12:00:00Z",
+                     *       "download_path": "Example download path"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Export"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getExportViaExportsDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export job's file (RFC 4180 CSV, UTF-8 with a byte-order mark), once done. */
+            200: {
+                headers: {
+                    /** @description inline or attachment, with the file's name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example  */
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     getExtraContentViaExtraContent: {

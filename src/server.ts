@@ -13,6 +13,7 @@ import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/pro
 import { loadMailTemplates, startDripMailer, startMailWorker } from './modules/mail/index.js';
 import { startWebhookWorker } from './modules/webhooks/index.js';
 import { startRecurringScheduler } from './modules/orders/index.js';
+import { startExportWorker } from './modules/exports/index.js';
 import { pruneSessions, SESSION_PRUNE_INTERVAL_MS } from './modules/identity/prune.js';
 import { open } from './startup.js';
 
@@ -91,6 +92,8 @@ export async function serve() {
   const drip = startDripMailer(database, { onError: (error) => failed('drip mail failed', error) });
   // Recurring orders bill on time in every instance; SKIP LOCKED claims keep each step to one instance (modules/orders/order.recurring.ts).
   const billing = startRecurringScheduler(database, { onError: (error) => failed('recurring billing failed', error) });
+  // Export jobs (startExport) in every instance; SKIP LOCKED claims give each file to one instance (modules/exports/export.job.ts).
+  const exporter = startExportWorker(database, { onError: (error) => failed('export job failed', error) });
 
   // The service owns its signals: stop accepting, let requests in flight finish, close the
   // database, exit 0; past the timeout, exit 1 without waiting further. Nothing in the way can
@@ -112,6 +115,7 @@ export async function serve() {
     await drip.stop();
     await mailer.stop();
     await billing.stop();
+    await exporter.stop();
     await database.close();
     hold?.release();
     say.info('Stopped');

@@ -74,6 +74,9 @@ describe('isolation between schools and the role matrix, on every route and fiel
     const buyer = (await a.admin.graphql('{ students(first: 1) { nodes { id } } }')).data.students.nodes[0].id;
     const sale = await a.admin.graphql(`mutation ($s: ID) { createOrder(input: { studentId: $s, status: confirmed }) { errors { field code } } }`, { s: buyer });
     expect(sale.data.createOrder.errors).toEqual([]);
+    // An export job of A (started, not created: the generated creates do not make one), for the routes under /exports/:id.
+    const job = await a.admin.graphql('mutation { startExport(kind: enrollments) { errors { field code } } }');
+    expect(job.data.startExport.errors).toEqual([]);
     await A.refreshIds();
     // Every row of A, by table; and two fingerprints: A's rows only, and every table.
     const owned = [...A.tablesOfSchools];

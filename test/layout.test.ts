@@ -258,7 +258,9 @@ describe('layout', () => {
   // One more with issue 29's routes beyond the spec: course-classes ~ school-products (a product's classes, `/school_products/:id/school_classes`).
   // Issue 30's reports tie seven: they read the rows they count (orders, enrollments, progress, identity's
   // sessions, users' types) and name the products and courses they count by (school-products, courses).
-  it('domain modules tie at most 97 pairs by imports', () => {
+  // Five with issue 30's exports: the lists whose filters and rows it reads (enrollments, orders, progress's
+  // figures) and the names its lines join (users, school products).
+  it('domain modules tie at most 102 pairs by imports', () => {
     const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
     const pairs = new Set(
       [...importGraph(sourceFiles('src'))].flatMap(([file, targets]) =>
@@ -269,6 +271,6 @@ describe('layout', () => {
       ),
     );
     expect(pairs.size).toBeGreaterThan(20);
-    expect(pairs.size).toBeLessThanOrEqual(97);
+    expect(pairs.size).toBeLessThanOrEqual(102);
   });
 });

@@ -39,6 +39,7 @@ import { signInFailures } from '../modules/identity/sign-in-failure.table.js';
 import { lessonReleaseNotices, mails, mailSettings, mailUnsubscribes } from '../modules/mail/mail.table.js';
 import { billingSettings } from '../modules/orders/billing-settings.table.js';
 import { ssoJwtUses, ssoOidcStates, ssoSettings } from '../modules/sso/sso.table.js';
+import { exportChunks, exportFiles } from '../modules/exports/export.table.js';
 
 /**
  * What the service holds about a person, table by table: the one registry the export
@@ -136,6 +137,8 @@ const ownInvoices = through(invoices.orderId, orders.id, ownOrders);
 const ownExamAnswers = by(examAnswers.userId);
 const ownTokens = by(apiTokens.userId);
 const PEOPLE = sql.raw(`('Student', 'Collaborator', 'Admin', 'User')`);
+/** The exports of the person's school: their files may quote anyone of it. */
+const schoolExports: PersonRows = (userId) => sql`${exportFiles.schoolId} in (select ${users.schoolId} from ${users} where ${users.id} = ${userId})`;
 /** Messages naming the person among their owners (addressed to them). */
 const addressed: PersonRows = (userId) => sql`${messageOwners.ownerType} in ${PEOPLE} and ${messageOwners.ownerId} = ${userId}`;
 /** Messages to them: naming them among the owners, or posted to a channel of their enrollment. */
@@ -301,6 +304,11 @@ export const personalData: readonly PersonalTable[] = [
   none(ssoSettings, "The school's single sign-on.", { allowedEmailDomains: 'domains the school admits, not an address' }),
   none(ssoOidcStates, 'A sign-in under way: a digest, a nonce and an encrypted verifier, for minutes; it names no one.'),
   none(ssoJwtUses, 'The ids of tokens used, until they expire.'),
+  // CSV exports (modules/exports/): files of the school's rows, which may quote anyone of it.
+  owned(exportChunks, through(exportChunks.exportId, exportFiles.id, schoolExports), 'delete', "The school's CSV files may quote the person (name, e-mail): deleted (they expire in 7 days anyway); never exported to them (others' rows).", {
+    exported: false,
+  }),
+  owned(exportFiles, schoolExports, 'delete', "The export jobs of the person's school, whose files may quote them: deleted with their files.", { exported: false }),
 ];
 
 /** The registry's tables with the person's rows, in the registry's order (the export document's). */

@@ -95,6 +95,8 @@ export const errorCodes = {
   query_timeout: { message: 'The operation ran too long', raised: { status: 503 } },
   // A query's arguments refused together (modules/reports: a report's period): 422, each bad argument a row of its own.
   invalid_arguments: { message: 'The arguments are not valid', raised: { status: 422, graphql: 'BAD_USER_INPUT' } },
+  // Exports (modules/exports/): a file asked for before its job has written it.
+  export_not_ready: { message: 'The export is not finished: export(id) tells its status', raised: { status: 409, graphql: 'EXPORT_NOT_READY' } },
 } as const satisfies Record<string, CodeEntry>;
 
 export type ErrorCode = keyof typeof errorCodes;

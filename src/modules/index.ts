@@ -27,6 +27,7 @@ import { mailModule } from './mail/index.js';
 import { searchModule } from './search/index.js';
 import { reportsModule } from './reports/index.js';
 import type { ModuleDeclaration } from './define-module.js';
+import { exportsModule } from './exports/index.js';
 
 /**
  * The service's modules, each its own declaration (src/modules/define-module.ts), assembled by
@@ -64,4 +65,5 @@ export const modules: readonly ModuleDeclaration[] = [
   mailModule,
   searchModule,
   reportsModule,
+  exportsModule,
 ];

@@ -414,8 +414,8 @@ function tagList(entries: Entry[], tags: Map<string, string>): { name: string; d
     const tag = byTag.get(name) ?? { prefixes: new Set(), types: new Set() };
     byTag.set(name, tag);
     tag.prefixes.add(`/${entry.key.split('/').filter(Boolean)[0] ?? ''}`);
-    // A file row replies with its media type (a certificate's `application/pdf`), not the object it is made from.
-    tag.types.add(entry.compiled.route.file?.type ?? resourceName(entry));
+    // A streamed row replies with its media type (a certificate's `application/pdf`, a CSV), not the object it is made from.
+    tag.types.add(entry.compiled.route.stream?.type ?? resourceName(entry));
   }
   return [...byTag]
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -440,15 +440,12 @@ function responses(builder: Builder, entry: Entry): Record<string, unknown> {
   const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
   if (route.reply === 'destroy') out['204'] = { description: 'Deleted.' };
-  // A file reply (a certificate's PDF) is its bytes, sent inline.
-  else if (route.file)
+  // A streamed body (a certificate's PDF, a CSV file) replaces the JSON.
+  else if (route.stream)
     out['200'] = {
-      description: route.file.description,
-      headers: {
-        'Content-Disposition': { description: 'inline, with the file\'s name.', schema: { type: 'string' } },
-        'Cache-Control': { description: 'How browsers and caches may keep it.', schema: { type: 'string', enum: [route.file.cacheControl] } },
-      },
-      content: { [route.file.type]: { schema: { type: 'string', contentMediaType: route.file.type }, example: '' } },
+      description: route.stream.description,
+      headers: { 'Content-Disposition': { description: "inline or attachment, with the file's name.", schema: { type: 'string' } } },
+      content: { [route.stream.type]: { schema: { type: 'string', contentMediaType: route.stream.type }, example: '' } },
     };
   else if (compiled.shape === 'connection') {
     const nodes = (getNamedType(field.type) as GraphQLObjectType).getFields().nodes;

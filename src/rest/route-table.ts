@@ -3,7 +3,9 @@
  * GraphQL root field, where its arguments come from, and how the reply looks. rest/compile.ts
  * turns every row into a parsed and validated operation at start-up; rest/router.ts runs them.
  */
+import type { Readable } from 'node:stream';
 import type { ErrorCode } from '../errors/codes.js';
+import type { Context } from '../graphql/context.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -91,8 +93,6 @@ export interface Route {
    * no script (the page's CSP: http/security.ts); others get the JSON as usual.
    */
   page?: (result: any, request: PageRequest) => { status: number; html: string };
-  /** A file made from the operation's result, sent instead of the JSON reply (a certificate's PDF). */
-  file?: FileReply;
   /**
    * A route the Edools v1 clients call that the spec leaves out: how its old names map onto today's
    * model (`products` → school products). The README's "Routes beyond the spec" table lists these rows.
@@ -109,6 +109,27 @@ export interface Route {
    * the columns, and each record, turned by `row` into a hash, is an item of the list under `key`.
    */
   csv?: CsvBody;
+  /**
+   * A body the module streams instead of the JSON reply (a CSV export, a stored file, a certificate's PDF). The operation
+   * runs first as for any row (the role matrix, the arguments, tenancy and its 404s: a refusal is the
+   * usual JSON error), then `stream.open` gets its result and the request's context and arguments, and
+   * returns the headers and a Readable that the router sends: piped with backpressure (read no faster
+   * than the client takes it), destroyed when the client goes away (its `finally` releases a cursor).
+   */
+  stream?: StreamBody;
+}
+
+export interface StreamBody {
+  /** The reply's media type, for the OpenAPI document (`text/csv`). */
+  type: string;
+  description: string;
+  open(result: any, request: StreamRequest): Promise<{ headers: Record<string, string>; body: Readable }>;
+}
+
+/** What a streamed body may read of its request: the context the operation ran in and its arguments (GraphQL variables). */
+export interface StreamRequest {
+  ctx: Context;
+  args: Record<string, unknown>;
 }
 
 export interface CsvBody {
@@ -116,16 +137,6 @@ export interface CsvBody {
   row: (record: Record<string, string>) => Record<string, unknown>;
 }
 
-/**
- * A file reply: its media type (the reply's and the OpenAPI document's), how browsers may cache it, and
- * how it is made from the operation's result. It is sent `inline` under `filename`.
- */
-export interface FileReply {
-  type: string;
-  description: string;
-  cacheControl: string;
-  render(result: any): Promise<{ body: Uint8Array; filename: string }>;
-}
 
 /** What a page may read of its request. */
 export interface PageRequest {

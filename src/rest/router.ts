@@ -12,8 +12,7 @@ import { type ErrorCode, errorCodes, payloadStatus, raisedStatus } from '../erro
 import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
 import { errorReply, type Refusal, type RestError, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
-import { FILE_CONTENT_SECURITY_POLICY } from '../http/security.js';
-import type { Adapt, FileReply, Method, Route } from './route-table.js';
+import type { Adapt, Method, Route } from './route-table.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
@@ -161,7 +160,10 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     const variables = variablesFor(compiled, params, form, row.mutation, request);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
-    if (compiled.route.file) return await replyFile(compiled.route.file, result, reply);
+    if (compiled.route.stream) {
+      const { headers, body } = await compiled.route.stream.open(result, { ctx, args: variables });
+      return reply.code(200).headers(headers).send(body);
+    }
     return replyOne(compiled, result, reply, row.paramNames);
   } catch (error) {
     if (error instanceof RestFailure) return sendError(reply, error.refusal);
@@ -326,18 +328,6 @@ function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply, par
     reply.header('location', route.location.replace(':id', String(located.id)));
   }
   return reply.code(created ? 201 : 200).send(resource);
-}
-
-/** A file made from the result (Route.file), shown by the browser's own viewer. */
-async function replyFile(file: FileReply, result: unknown, reply: FastifyReply) {
-  const { body, filename } = await file.render(result);
-  return reply
-    .code(200)
-    .type(file.type)
-    .header('content-disposition', `inline; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
-    .header('cache-control', file.cacheControl)
-    .header('content-security-policy', FILE_CONTENT_SECURITY_POLICY)
-    .send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 }
 
 /** A list: one page with `page`, else the whole list, streamed page by page so memory stays bounded. */

@@ -1,22 +1,21 @@
 import 'reflect-metadata';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool, oneSchool, writeSchool } from '../../auth/tenancy.js';
+import { oneSchool, writeSchool } from '../../auth/tenancy.js';
 import { replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
-import { asksFor, paginate, type PageOptions } from '../../graphql/pagination.js';
+import { asksFor, paginate } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
 import { isActiveEnrollment } from '../../content/scope.js';
 import { relationsResolver } from '../../graphql/relations.js';
 import { emitEvents } from '../events/events.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
-import { schoolProducts } from '../school-products/school-product.table.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
 import { StudentTypes } from '../users/user.type.js';
 import { EnrollmentInput, EnrollmentsArgs } from './enrollment.input.js';
@@ -24,14 +23,14 @@ import {
   courseClassById,
   courseClassIdsOfEnrollment,
   enrollmentById,
-  inCourseClass,
   registrationById,
   studentById,
   visibleEnrollments,
 } from './enrollment.loaders.js';
+import { enrollmentsWhere } from './enrollment.filters.js';
 import { checkEnrollments } from './enrollment.rules.js';
 import { createEnrollmentRows, eventPayload, MAX_BATCH } from './enrollment.write.js';
-import { effectiveStatus, readsAs } from './enrollment.status.js';
+import { effectiveStatus } from './enrollment.status.js';
 import { enrollmentCourseClasses, enrollments, type EnrollmentRow } from './enrollment.table.js';
 import { Enrollment, EnrollmentConnection, EnrollmentsPayload, EnrollmentStatusCheck, EnrollmentStatusEnum, Registration } from './enrollment.type.js';
 
@@ -71,26 +70,8 @@ export class EnrollmentResolver {
     description: 'Enrollments of the school, narrowed by student, course class, school product and status. A student credential sees only its own.',
   })
   async enrollments(@Args(() => EnrollmentsArgs) args: EnrollmentsArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    const conditions: (SQL | undefined)[] = [visibleEnrollments(ctx)];
-    if (args.studentId !== undefined && args.studentId !== null) {
-      const student = await findOr404(ctx, studentById, parseId(args.studentId, 'Student'), 'Student');
-      conditions.push(eq(enrollments.studentId, student.id));
-    }
-    let parent: PageOptions['parent'];
-    if (args.schoolProductId !== undefined && args.schoolProductId !== null) {
-      const productId = parseId(args.schoolProductId, 'SchoolProduct');
-      conditions.push(eq(enrollments.schoolProductId, productId));
-      // The product's check goes into the page statement, unless a class's check must answer after it.
-      const visible = sql`exists (select 1 from ${schoolProducts} where ${and(eq(schoolProducts.id, productId), inSchool(ctx, schoolProducts.schoolId))})`;
-      if (args.courseClassId === undefined || args.courseClassId === null) parent = { exists: visible, missing: () => notFound('SchoolProduct') };
-      else await findOr404(ctx, schoolProductById, productId, 'SchoolProduct');
-    }
-    if (args.courseClassId !== undefined && args.courseClassId !== null) {
-      const courseClass = await findOr404(ctx, courseClassById, parseId(args.courseClassId, 'CourseClass'), 'CourseClass');
-      conditions.push(inCourseClass(courseClass.id));
-    }
-    if (args.status) conditions.push(readsAs(args.status, ctx.now()));
-    return paginate(ctx, enrollments, and(...conditions), args, { count: asksFor(info, 'totalCount'), parent });
+    const { where, parent } = await enrollmentsWhere(ctx, args);
+    return paginate(ctx, enrollments, where, args, { count: asksFor(info, 'totalCount'), parent });
   }
 
   @Query(() => EnrollmentStatusCheck, {

@@ -23,13 +23,12 @@
  * 404, as another school's is).
  */
 import 'reflect-metadata';
-import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { hasRole, inSchool, isOwn, ownRows, STAFF, writeSchool } from '../../auth/tenancy.js';
+import { hasRole, isOwn, STAFF, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
-import { filterIdMatch } from '../../graphql/filters.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate, uniqueConstraintField } from '../../graphql/mutation.js';
 import { lockOwned } from '../../graphql/owned.js';
@@ -43,6 +42,7 @@ import { School } from '../schools/school.type.js';
 import { users } from '../users/user.table.js';
 import { StudentTypes } from '../users/user.type.js';
 import { Coupon, CouponToken, GatewayCredential, PaymentOption } from './billing.type.js';
+import { ordersWhere } from './order.filters.js';
 import { OrderInput, OrdersArgs } from './order.input.js';
 import {
   couponById,
@@ -63,11 +63,6 @@ import { Invoice, Order, OrderConnection, OrderItem, OrderPayload, Payment } fro
 uniqueConstraintField('orders_school_id_uuid_key', 'uuid');
 
 const Student = StudentTypes.Type;
-
-/** A student credential sees only its own orders; other roles see the school's. */
-export function ownOrders(ctx: Context): SQL | undefined {
-  return ownRows(ctx, orders.studentId);
-}
 
 /** The order as the caller may see it, or a 404. */
 export async function visibleOrder(ctx: Context, id: number): Promise<OrderRow> {
@@ -155,15 +150,7 @@ export class OrderResolver {
 
   @Query(() => OrderConnection, { description: "The school's orders, in id order; a student credential lists only its own." })
   orders(@Args(() => OrdersArgs) args: OrdersArgs, @Ctx() ctx: Context) {
-    const where = and(
-      inSchool(ctx, orders.schoolId),
-      ownOrders(ctx),
-      args.status ? eq(orders.status, args.status) : undefined,
-      filterIdMatch(orders.studentId, args.studentId, 'studentId'),
-      args.createdFrom ? gte(orders.createdAt, args.createdFrom) : undefined,
-      args.createdTo ? lt(orders.createdAt, args.createdTo) : undefined,
-    );
-    return paginate(ctx, orders, where, args);
+    return paginate(ctx, orders, ordersWhere(ctx, args), args);
   }
 
   @Mutation(() => OrderPayload, { description: 'Creates an order for a student of the school (studentId required): its items priced by the service, their coupon tokens consumed, its first invoice opened when there is something to pay.' })

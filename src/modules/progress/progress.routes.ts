@@ -47,7 +47,7 @@ export const progressRoutes: Route[] = [
     args: { code: pathParam('code', { secret: true }) },
     reply: 'show',
     public: true,
-    file: certificatePdf,
+    stream: certificatePdf,
     operationId: 'printCertificate',
     summary: 'Print a certificate (PDF)',
   },
