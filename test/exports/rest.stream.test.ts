@@ -123,6 +123,7 @@ describe('GET /exports/progress.csv', () => {
         items_total: '0',
         items_done: '0',
         progress_percent: '0',
+        completion_percent: '0',
       },
     ]);
   });

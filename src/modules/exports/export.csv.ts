@@ -133,6 +133,7 @@ const progressKind: KindDefinition = {
     'items_total',
     'items_done',
     'progress_percent',
+    'completion_percent',
   ],
   where: enrollmentsCondition,
   statement: (where, page) => sql`
@@ -161,9 +162,10 @@ const progressKind: KindDefinition = {
           { status: String(row.status), unlimited: row.unlimited === true, availableUntil: row.available_until ? new Date(String(row.available_until)) : null },
           now,
         ),
-        items_total: f?.total ?? 0,
-        items_done: f?.done ?? 0,
-        progress_percent: f?.percent ?? 0,
+        items_total: f?.progress.total ?? 0,
+        items_done: f?.progress.done ?? 0,
+        progress_percent: f?.progress.percent ?? 0,
+        completion_percent: f?.completion.percent ?? 0,
       };
     });
   },
