@@ -107,6 +107,12 @@ export interface Route {
    * the columns, and each record, turned by `row` into a hash, is an item of the list under `key`.
    */
   csv?: CsvBody;
+  /**
+   * An embedded object of the reply (`@Extensions({ rest: 'embed' })`) whose fields are also given at the
+   * top of the reply, beside the reply's own (which win a clash): Edools v1's sign-in answered the person
+   * itself (`id`, `email`) with its `credentials`, and its clients read them there.
+   */
+  lift?: string;
 }
 
 export interface CsvBody {
