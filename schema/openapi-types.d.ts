@@ -2714,30 +2714,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/media/{id}/processing": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Report media processing
-         * @description For the processing worker (an app credential): processing when it starts, ready or failed when it ends (processedAt stamped; emits media.processed). queued is set by reprocessMedia only.
-         */
-        put: operations["reportMediaProcessing"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Report media processing (PATCH)
-         * @description For the processing worker (an app credential): processing when it starts, ready or failed when it ends (processedAt stamped; emits media.processed). queued is set by reprocessMedia only.
-         */
-        patch: operations["reportMediaProcessingPatch"];
-        trace?: never;
-    };
     "/media/{id}/reprocess": {
         parameters: {
             query?: never;
@@ -2760,6 +2736,30 @@ export interface paths {
          * @description Marks a media for processing again: status queued, processingRequestedAt now, processedAt cleared; emits media.reprocess_requested. REST: PUT /media/:id/reprocess or PUT /media/:id?action=reprocess.
          */
         patch: operations["reprocessMediaPatch"];
+        trace?: never;
+    };
+    "/media_processing/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Report media processing
+         * @description For the processing worker (an app credential): processing when it starts, ready or failed when it ends (processedAt stamped; emits media.processed). queued is set by reprocessMedia only.
+         */
+        put: operations["reportMediaProcessing"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Report media processing (PATCH)
+         * @description For the processing worker (an app credential): processing when it starts, ready or failed when it ends (processedAt stamped; emits media.processed). queued is set by reprocessMedia only.
+         */
+        patch: operations["reportMediaProcessingPatch"];
         trace?: never;
     };
     "/message/{id}": {
@@ -8228,7 +8228,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8244,7 +8255,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8260,7 +8282,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -8359,7 +8392,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8375,7 +8419,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8391,7 +8446,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -8452,7 +8518,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -8468,7 +8545,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -8484,7 +8572,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -10590,7 +10689,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -10606,7 +10716,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -10622,7 +10743,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -10855,7 +10987,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -10871,7 +11014,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -10887,7 +11041,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -10948,7 +11113,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -10964,7 +11140,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -10980,7 +11167,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -20538,7 +20736,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "invitation": {}
+                 *       "invitation": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -20554,7 +20763,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "invitation": {}
+                 *       "invitation": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -20570,7 +20790,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "invitation": {}
+                 *       "invitation": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -23690,6 +23921,112 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    reprocessMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "type": "Media",
+                     *       "host_key": "Example host key",
+                     *       "library_resource_id": 1,
+                     *       "text": "Example text",
+                     *       "video_id": 1,
+                     *       "processing_status": "ready",
+                     *       "processing_requested_at": "2026-01-15T12:00:00Z",
+                     *       "processed_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "storage_file_url": "https://example.com/resource",
+                     *       "slide_syncs": [
+                     *         {
+                     *           "id": 1,
+                     *           "image_id": 1,
+                     *           "sync_at": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    reprocessMediaPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "type": "Media",
+                     *       "host_key": "Example host key",
+                     *       "library_resource_id": 1,
+                     *       "text": "Example text",
+                     *       "video_id": 1,
+                     *       "processing_status": "ready",
+                     *       "processing_requested_at": "2026-01-15T12:00:00Z",
+                     *       "processed_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "storage_file_url": "https://example.com/resource",
+                     *       "slide_syncs": [
+                     *         {
+                     *           "id": 1,
+                     *           "image_id": 1,
+                     *           "sync_at": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     reportMediaProcessing: {
         parameters: {
             query: {
@@ -23750,112 +24087,6 @@ export interface operations {
             query: {
                 status: "ready" | "queued" | "processing" | "failed";
             };
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": 1,
-                     *       "school_id": 1,
-                     *       "title": "Example title",
-                     *       "type": "Media",
-                     *       "host_key": "Example host key",
-                     *       "library_resource_id": 1,
-                     *       "text": "Example text",
-                     *       "video_id": 1,
-                     *       "processing_status": "ready",
-                     *       "processing_requested_at": "2026-01-15T12:00:00Z",
-                     *       "processed_at": "2026-01-15T12:00:00Z",
-                     *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z",
-                     *       "storage_file_url": "https://example.com/resource",
-                     *       "slide_syncs": [
-                     *         {
-                     *           "id": 1,
-                     *           "image_id": 1,
-                     *           "sync_at": 1
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Media"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
-        };
-    };
-    reprocessMedia: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": 1,
-                     *       "school_id": 1,
-                     *       "title": "Example title",
-                     *       "type": "Media",
-                     *       "host_key": "Example host key",
-                     *       "library_resource_id": 1,
-                     *       "text": "Example text",
-                     *       "video_id": 1,
-                     *       "processing_status": "ready",
-                     *       "processing_requested_at": "2026-01-15T12:00:00Z",
-                     *       "processed_at": "2026-01-15T12:00:00Z",
-                     *       "created_at": "2026-01-15T12:00:00Z",
-                     *       "updated_at": "2026-01-15T12:00:00Z",
-                     *       "storage_file_url": "https://example.com/resource",
-                     *       "slide_syncs": [
-                     *         {
-                     *           "id": 1,
-                     *           "image_id": 1,
-                     *           "sync_at": 1
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Media"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["UnprocessableEntity"];
-        };
-    };
-    reprocessMediaPatch: {
-        parameters: {
-            query?: never;
             header?: never;
             path: {
                 id: number;
@@ -32816,7 +33047,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -32832,7 +33074,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -32848,7 +33101,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -32910,7 +33174,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -32928,7 +33221,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -32946,7 +33268,36 @@ export interface operations {
                 /**
                  * @example {
                  *       "students": [
-                 *         {}
+                 *         {
+                 *           "full_name": "Example full name",
+                 *           "email": "user@example.com",
+                 *           "password": "secret-password",
+                 *           "document": "Example document",
+                 *           "phone": "Example phone",
+                 *           "locale": "Example locale",
+                 *           "enrollments": [
+                 *             {
+                 *               "registration_id": 1,
+                 *               "school_product_id": 1,
+                 *               "max_attendance_type": "indeterminate",
+                 *               "max_attendance_length": 1,
+                 *               "status": "pending",
+                 *               "available_until": "2026-01-15T12:00:00Z",
+                 *               "created_at": "2026-01-15T12:00:00Z",
+                 *               "activated_at": "2026-01-15T12:00:00Z",
+                 *               "unlimited": true,
+                 *               "code": "Example code",
+                 *               "time_spent": 1,
+                 *               "course_class_ids": [
+                 *                 1
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "first_name": "Example first name",
+                 *           "last_name": "Example last name",
+                 *           "cpf": "Example cpf",
+                 *           "password_confirmation": "Example password confirmation"
+                 *         }
                  *       ]
                  *     }
                  */
@@ -33073,7 +33424,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -33089,7 +33451,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -33105,7 +33478,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -33166,7 +33550,18 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -33182,7 +33577,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -33198,7 +33604,18 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {}
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
                  *     }
                  */
                 "multipart/form-data": {
@@ -33855,7 +34272,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -33866,7 +34283,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    registration: components["schemas"]["RegistrationInput"];
+                    registration?: components["schemas"]["RegistrationInput"];
                     /** @description Required: a student of the school (one registration per student). */
                     student_id?: number | null;
                 };
@@ -33879,7 +34296,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    registration: components["schemas"]["RegistrationInput"];
+                    registration?: components["schemas"]["RegistrationInput"];
                     /** @description Required: a student of the school (one registration per student). */
                     student_id?: number | null;
                 };
@@ -33892,7 +34309,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    registration: components["schemas"]["RegistrationInput"];
+                    registration?: components["schemas"]["RegistrationInput"];
                     /** @description Required: a student of the school (one registration per student). */
                     student_id?: number | null;
                 };
@@ -34319,7 +34736,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "user": {},
+                 *       "user": {
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "school_id": 1,
+                 *         "realm": {
+                 *           "id": 1,
+                 *           "type": "School"
+                 *         }
+                 *       },
                  *       "school_id": 1
                  *     }
                  */
@@ -34337,7 +34762,15 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {},
+                 *       "user": {
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "school_id": 1,
+                 *         "realm": {
+                 *           "id": 1,
+                 *           "type": "School"
+                 *         }
+                 *       },
                  *       "school_id": 1
                  *     }
                  */
@@ -34355,7 +34788,15 @@ export interface operations {
                 };
                 /**
                  * @example {
-                 *       "user": {},
+                 *       "user": {
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "school_id": 1,
+                 *         "realm": {
+                 *           "id": 1,
+                 *           "type": "School"
+                 *         }
+                 *       },
                  *       "school_id": 1
                  *     }
                  */
@@ -34380,7 +34821,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "type": "Student",
+                     *       "full_name": "Example full name",
+                     *       "email": "user@example.com",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "type": "Student",
+                     *         "full_name": "Example full name",
+                     *         "email": "user@example.com"
+                     *       },
+                     *       "role": "platform",
+                     *       "access_token": "Example access token",
+                     *       "access_token_expires_at": "2026-01-15T12:00:00Z",
+                     *       "refresh_token": "Example refresh token",
+                     *       "refresh_token_expires_at": "2026-01-15T12:00:00Z",
+                     *       "token_type": "Example token type",
+                     *       "credentials": "Example credentials"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SessionUser"] & components["schemas"]["Session"];
                 };
             };

@@ -46,6 +46,11 @@ export function exampleOf(schema: JsonSchema, schemas: Record<string, JsonSchema
   if ('example' in schema) return schema.example;
   if ('default' in schema && schema.default !== null) return schema.default;
   if (Array.isArray(schema.enum)) return schema.enum.find((v) => v !== null) ?? null;
+  // Every part at once (a reply that lifts an embedded object's fields to its top: Route.lift): their examples merged.
+  if (Array.isArray(schema.allOf)) {
+    const parts = (schema.allOf as JsonSchema[]).map((part) => exampleOf(part, schemas, key, seen));
+    return parts.every((p) => p !== null && typeof p === 'object' && !Array.isArray(p)) ? Object.assign({}, ...parts) : parts[0];
+  }
   const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (alternatives) {
     const branch = alternatives.find((s) => s.type !== 'null') ?? alternatives[0];

@@ -165,15 +165,15 @@ describe('integration suggestions and the media processing report', () => {
     expect((await school.admin.get('/integrations/suggestions')).status).toBe(403);
   });
 
-  it("PUT /media/:id/processing reports a media's processing (an app credential); a school admin is refused, another school's app gets 404", async () => {
+  it("PUT /media_processing/:id reports a media's processing (an app credential); a school admin is refused, another school's app gets 404", async () => {
     const resource = await created(await school.admin.post(`/libraries/${school.libraryId}/library_resources`, { library_resource: { title: 'R' } }), '/library_resources');
     const res = await school.admin.post('/media', { media: { title: unique('Media'), type: 'Media', host_key: unique('key'), library_resource_id: resource.id } });
     expect(res.status, res.text).toBe(201);
     const app = await service.token('app', school.id);
-    const reported = await app.put(`/media/${res.body.id}/processing`, { status: 'processing' });
+    const reported = await app.put(`/media_processing/${res.body.id}`, { status: 'processing' });
     expect(reported.status, reported.text).toBe(200);
     expect(reported.body.id).toBe(res.body.id);
-    expect((await school.admin.put(`/media/${res.body.id}/processing`, { status: 'ready' })).status).toBe(403);
-    expectNotFound(await (await service.token('app', other.id)).put(`/media/${res.body.id}/processing`, { status: 'ready' }));
+    expect((await school.admin.put(`/media_processing/${res.body.id}`, { status: 'ready' })).status).toBe(403);
+    expectNotFound(await (await service.token('app', other.id)).put(`/media_processing/${res.body.id}`, { status: 'ready' }));
   });
 });
