@@ -65,7 +65,8 @@ describe('libraries, library resources and images', () => {
       '/library_resources',
     );
     expect(nested).toMatchObject({ library_id: library.id, title: 'Slides' });
-    const flat = await created(await school.admin.post(`/library_resources?library_id=${library.id}`, { library_resource: { title: 'Notes' } }), '/library_resources');
+    const flat = await created(await school.admin.post('/library_resources', { library_resource: { title: 'Notes', library_id: library.id } }), '/library_resources');
+    await created(await school.admin.post(`/library_resources?library_id=${library.id}`, { library_resource: { title: 'Extra' } }), '/library_resources').then((r) => school.admin.delete(`/library_resources/${r.id}`));
     expect(ids(await school.admin.get(`/libraries/${library.id}/library_resources`))).toEqual([nested.id, flat.id]);
     expect(ids(await school.admin.get(`/library_resources?library_id=${library.id}`))).toEqual([nested.id, flat.id]);
     expect((await school.admin.put(`/library_resources/${flat.id}`, { library_resource: { title: 'Renamed' } })).body.title).toBe('Renamed');

@@ -19,6 +19,9 @@ export const libraryRoutes: Route[] = [
   ...rows.resource('/libraries', '/libraries/:id', 'library', 'libraries'),
   ...rows.resource('/libraries/:library_id/library_resources', '/library_resources/:id', 'libraryResource', 'libraryResources', ofLibrary),
   rows.list('/library_resources', 'libraryResources', { args: { libraryId: param('library_id') } }),
-  rows.create('/library_resources', 'createLibraryResource', 'library_resource', '/library_resources/:id', { args: { libraryId: param('library_id') } }),
+  // The library from the query or the hash (`library_resource[library_id]`).
+  rows.create('/library_resources', 'createLibraryResource', 'library_resource', '/library_resources/:id', {
+    args: { libraryId: param('library_id', { within: 'library_resource' }) },
+  }),
   ...rows.resource('/images', '/images/:id', 'image', 'images'),
 ];
