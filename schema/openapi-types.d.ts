@@ -19,26 +19,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/activities/{activity_id}/exam_answers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the exam answers of an activity
-         * @description Attempts of the school, narrowed by activity, student and enrollment; a student sees its own.
-         */
-        get: operations["listActivityExamAnswers"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/activities/{id}": {
         parameters: {
             query?: never;
@@ -1126,26 +1106,6 @@ export interface paths {
          * @description A course; with schoolProductId or enrollmentId, only a course of that scope (404 otherwise).
          */
         get: operations["getEnrollmentCourse"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/enrollments/{enrollment_id}/exam_answers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the exam answers of an enrollment
-         * @description Attempts of the school, narrowed by activity, student and enrollment; a student sees its own.
-         */
-        get: operations["listEnrollmentExamAnswers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2321,11 +2281,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List the collaborative discussions of a lesson
-         * @description The school's discussions, optionally of one lesson.
-         */
-        get: operations["listLessonCollaborativeDiscussions"];
+        get?: never;
         put?: never;
         /** Create a collaborative discussion in a lesson */
         post: operations["createLessonCollaborativeDiscussion"];
@@ -3461,26 +3417,6 @@ export interface paths {
          * @description Activity attempts, narrowed to an enrollment, a student or a school product (arguments combine). A student's credential reads its own.
          */
         get: operations["listSchoolProductActivityAttempts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/school_products/{school_product_id}/channels": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the channels of a school product
-         * @description The school's channels, narrowed by enrollment or school product; a student credential sees its own.
-         */
-        get: operations["listSchoolProductChannels"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7256,57 +7192,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
-        };
-    };
-    listActivityExamAnswers: {
-        parameters: {
-            query?: {
-                student_id?: number;
-                /** @description Page number, from 1; without it the list is whole. */
-                page?: number;
-                /** @description Page size, only with page. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                activity_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list (one page with `page`). */
-            200: {
-                headers: {
-                    "X-Total-Count": components["headers"]["X-Total-Count"];
-                    "X-Page": components["headers"]["X-Page"];
-                    "X-Per-Page": components["headers"]["X-Per-Page"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": 1,
-                     *         "school_id": 1,
-                     *         "activity_id": 1,
-                     *         "enrollment_id": 1,
-                     *         "grade": 1,
-                     *         "submitted_at": "2026-01-15T12:00:00Z",
-                     *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z",
-                     *         "student_id": 1
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["ExamAnswer"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
         };
     };
     getActivity: {
@@ -14571,57 +14456,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    listEnrollmentExamAnswers: {
-        parameters: {
-            query?: {
-                activity_id?: number;
-                /** @description Page number, from 1; without it the list is whole. */
-                page?: number;
-                /** @description Page size, only with page. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                enrollment_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list (one page with `page`). */
-            200: {
-                headers: {
-                    "X-Total-Count": components["headers"]["X-Total-Count"];
-                    "X-Page": components["headers"]["X-Page"];
-                    "X-Per-Page": components["headers"]["X-Per-Page"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": 1,
-                     *         "school_id": 1,
-                     *         "activity_id": 1,
-                     *         "enrollment_id": 1,
-                     *         "grade": 1,
-                     *         "submitted_at": "2026-01-15T12:00:00Z",
-                     *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z",
-                     *         "student_id": 1
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["ExamAnswer"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
     listEnrollmentLessonProgress: {
         parameters: {
             query?: {
@@ -21728,53 +21562,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
-        };
-    };
-    listLessonCollaborativeDiscussions: {
-        parameters: {
-            query?: {
-                /** @description Page number, from 1; without it the list is whole. */
-                page?: number;
-                /** @description Page size, only with page. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                lesson_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list (one page with `page`). */
-            200: {
-                headers: {
-                    "X-Total-Count": components["headers"]["X-Total-Count"];
-                    "X-Page": components["headers"]["X-Page"];
-                    "X-Per-Page": components["headers"]["X-Per-Page"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": 1,
-                     *         "school_id": 1,
-                     *         "title": "Example title",
-                     *         "lesson_id": 1,
-                     *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["CollaborativeDiscussion"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
         };
     };
     createLessonCollaborativeDiscussion: {
@@ -29599,54 +29386,6 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["ActivityAttempt"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    listSchoolProductChannels: {
-        parameters: {
-            query?: {
-                /** @description Page number, from 1; without it the list is whole. */
-                page?: number;
-                /** @description Page size, only with page. */
-                per_page?: number;
-            };
-            header?: never;
-            path: {
-                school_product_id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list (one page with `page`). */
-            200: {
-                headers: {
-                    "X-Total-Count": components["headers"]["X-Total-Count"];
-                    "X-Page": components["headers"]["X-Page"];
-                    "X-Per-Page": components["headers"]["X-Per-Page"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example [
-                     *       {
-                     *         "id": 1,
-                     *         "school_id": 1,
-                     *         "name": "Example name",
-                     *         "enrollment_id": 1,
-                     *         "school_product_id": 1,
-                     *         "created_at": "2026-01-15T12:00:00Z",
-                     *         "updated_at": "2026-01-15T12:00:00Z"
-                     *       }
-                     *     ]
-                     */
-                    "application/json": components["schemas"]["Channel"][];
                 };
             };
             400: components["responses"]["BadRequest"];

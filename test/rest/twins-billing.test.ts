@@ -73,6 +73,7 @@ describe('payment options', () => {
     expect((await client.get(`/payment_options/${option.id}`)).status).toBe(200);
     expect((await client.post(`/school_products/${p.id}/payment_options`, { payment_option: { name: 'X', price: 1 } })).status).toBe(403);
     expectNotFound(await other.admin.get(`/payment_options/${option.id}`));
+    expectNotFound(await other.admin.get(`/school_products/${p.id}/payment_options`));
     expectNotFound(await other.admin.post(`/school_products/${p.id}/payment_options`, { payment_option: { name: 'X', price: 1 } }));
   });
 });
@@ -98,6 +99,8 @@ describe('coupon tokens', () => {
     expect((await client.get(`/coupons/${coupon.id}/tokens`)).status).toBe(403);
     expect((await client.get(`/coupon_tokens/${token.id}`)).status).toBe(403);
     expectNotFound(await other.admin.get(`/coupon_tokens/${token.id}`));
+    expectNotFound(await other.admin.get(`/coupons/${coupon.id}/tokens`));
+    expectNotFound(await other.admin.get(`/coupon_tokens?coupon_id=${coupon.id}`));
     expectNotFound(await other.admin.post(`/coupons/${coupon.id}/tokens`, { coupon_token: { token: unique('T') } }));
   });
 });

@@ -23,10 +23,9 @@ export const activityRoutes: Route[] = [
   ...rows.resource('/exam_questions/:exam_question_id/exam_question_answers', answer, 'examQuestionAnswer', 'examQuestionAnswers', ofQuestion),
   // Beyond the spec: the Edools v1 clients read an attempt.
   ...beyondSpec('an attempt at an activity', [rows.show('/exam_answers/:id', 'examAnswer')]),
-  // REST twins of the GraphQL-only attempts (filtered, or under their activity or enrollment) and questions.
+  // REST twins of the GraphQL-only attempts (filtered by activity, student or enrollment) and questions. No list under
+  // /activities/:id: examAnswers' filters find nothing of another school rather than 404 as a path's parent must.
   rows.list('/exam_answers', 'examAnswers', { args: { activityId: param('activity_id'), studentId: param('student_id'), enrollmentId: param('enrollment_id') } }),
-  rows.list('/activities/:activity_id/exam_answers', 'examAnswers', { args: { activityId: pathParam('activity_id'), studentId: param('student_id') } }),
-  rows.list('/enrollments/:enrollment_id/exam_answers', 'examAnswers', { args: { enrollmentId: pathParam('enrollment_id'), activityId: param('activity_id') } }),
   rows.create('/exam_answers', 'createExamAnswer', 'exam_answer', examAnswer),
   rows.update(examAnswer, 'updateExamAnswer', 'exam_answer', examAnswer),
   rows.destroy(examAnswer, 'deleteExamAnswer'),

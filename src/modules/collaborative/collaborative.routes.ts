@@ -18,10 +18,9 @@ export const collaborativeRoutes: Route[] = [
   rows.update(comment, 'updateCollaborativeComment', 'collaborative_comment', comment),
   rows.destroy(comment, 'deleteCollaborativeComment'),
 
-  // REST twins of the GraphQL-only discussions: all of the school's (filtered by lesson), or under their lesson.
+  // REST twins of the GraphQL-only discussions: all of the school's (filtered by lesson), or created under their lesson.
   rows.list('/collaborative_discussions', 'collaborativeDiscussions', { args: { lessonId: param('lesson_id') } }),
   ...rows.resource('/collaborative_discussions', discussion, 'collaborativeDiscussion', 'collaborativeDiscussions').slice(1),
-  rows.list('/lessons/:lesson_id/collaborative_discussions', 'collaborativeDiscussions', { args: { lessonId: pathParam('lesson_id') } }),
   rows.create('/lessons/:lesson_id/collaborative_discussions', 'createCollaborativeDiscussion', 'collaborative_discussion', discussion, {
     args: { input: resource('collaborative_discussion', { extra: ['lesson_id'] }) },
   }),

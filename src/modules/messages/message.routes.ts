@@ -18,8 +18,7 @@ export const messageRoutes: Route[] = [
   rows.update(show, 'updateMessage', 'message', show),
   rows.destroy(show, 'deleteMessage'),
 
-  // REST twins of the GraphQL-only channels: filtered by school product or enrollment, or under the school product.
+  // REST twins of the GraphQL-only channels, filtered by school product or enrollment.
   rows.list('/channels', 'channels', { args: { schoolProductId: param('school_product_id'), enrollmentId: param('enrollment_id') } }),
   ...rows.resource('/channels', '/channels/:id', 'channel', 'channels').slice(1),
-  rows.list('/school_products/:school_product_id/channels', 'channels', { args: { schoolProductId: pathParam('school_product_id') } }),
 ];
