@@ -111,6 +111,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/addresses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an address
+         * @description An address; a student credential reads only its own.
+         */
+        get: operations["getAddress"];
+        /**
+         * Update an address
+         * @description Changes an address (a student credential: its own).
+         */
+        put: operations["updateAddress"];
+        post?: never;
+        /**
+         * Delete an address
+         * @description Deletes an address (a student credential: its own).
+         */
+        delete: operations["deleteAddress"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an address (PATCH)
+         * @description Changes an address (a student credential: its own).
+         */
+        patch: operations["patchAddress"];
+        trace?: never;
+    };
+    "/admins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the admins */
+        get: operations["listAdmins"];
+        put?: never;
+        /** Create an admin */
+        post: operations["createAdmin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admins/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an admin */
+        get: operations["getAdmin"];
+        /** Update an admin */
+        put: operations["updateAdmin"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an admin (PATCH) */
+        patch: operations["patchAdmin"];
+        trace?: never;
+    };
     "/api_tokens": {
         parameters: {
             query?: never;
@@ -293,6 +362,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the channels
+         * @description The school's channels, narrowed by enrollment or school product; a student credential sees its own.
+         */
+        get: operations["listChannels"];
+        put?: never;
+        /** Create a channel */
+        post: operations["createChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/channels/{channel_id}/messages": {
         parameters: {
             query?: never;
@@ -315,6 +405,29 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a channel */
+        get: operations["getChannel"];
+        /** Update a channel */
+        put: operations["updateChannel"];
+        post?: never;
+        /**
+         * Delete a channel
+         * @description Deletes the channel; its messages stay (in their other channels, or in the school).
+         */
+        delete: operations["deleteChannel"];
+        options?: never;
+        head?: never;
+        /** Update a channel (PATCH) */
+        patch: operations["patchChannel"];
         trace?: never;
     };
     "/collaborative_comments/{id}": {
@@ -366,6 +479,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/collaborative_discussions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the collaborative discussions
+         * @description The school's discussions, optionally of one lesson.
+         */
+        get: operations["listCollaborativeDiscussions"];
+        put?: never;
+        /** Create a collaborative discussion */
+        post: operations["createCollaborativeDiscussion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/collaborative_discussions/{collaborative_discussion_id}/collaborative_comments": {
         parameters: {
             query?: never;
@@ -388,6 +522,29 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/collaborative_discussions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a collaborative discussion */
+        get: operations["getCollaborativeDiscussion"];
+        /** Update a collaborative discussion */
+        put: operations["updateCollaborativeDiscussion"];
+        post?: never;
+        /**
+         * Delete a collaborative discussion
+         * @description Deletes the discussion with its comments.
+         */
+        delete: operations["deleteCollaborativeDiscussion"];
+        options?: never;
+        head?: never;
+        /** Update a collaborative discussion (PATCH) */
+        patch: operations["patchCollaborativeDiscussion"];
         trace?: never;
     };
     "/collaborators": {
@@ -451,6 +608,43 @@ export interface paths {
         patch: operations["patchCollaborator"];
         trace?: never;
     };
+    "/coupon_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the coupon tokens */
+        get: operations["listCouponTokens"];
+        put?: never;
+        /** Create a coupon token */
+        post: operations["createCouponToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coupon_tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a coupon token */
+        get: operations["getCouponToken"];
+        /** Update a coupon token */
+        put: operations["updateCouponToken"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a coupon token (PATCH) */
+        patch: operations["patchCouponToken"];
+        trace?: never;
+    };
     "/coupons": {
         parameters: {
             query?: never;
@@ -463,6 +657,24 @@ export interface paths {
         put?: never;
         /** Create a coupon */
         post: operations["createCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coupons/{coupon_id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the tokens of a coupon */
+        get: operations["listCouponTokensViaCouponsTokens"];
+        put?: never;
+        /** Create a token in a coupon */
+        post: operations["createCouponTokenViaCouponsTokens"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1288,6 +1500,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exam_answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the exam answers
+         * @description Attempts of the school, narrowed by activity, student and enrollment; a student sees its own.
+         */
+        get: operations["listExamAnswers"];
+        put?: never;
+        /**
+         * Create an exam answer
+         * @description Starts an attempt at an activity (no more than the activity's maxAttempts per student). A student credential makes its own.
+         */
+        post: operations["createExamAnswer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exam_answers/{id}": {
         parameters: {
             query?: never;
@@ -1300,12 +1536,24 @@ export interface paths {
          * @description An attempt; a student credential sees only its own.
          */
         get: operations["getExamAnswer"];
-        put?: never;
+        /**
+         * Update an exam answer
+         * @description Grades (staff) or hands in (submittedAt) an attempt.
+         */
+        put: operations["updateExamAnswer"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete an exam answer
+         * @description Deletes an attempt with its question answers.
+         */
+        delete: operations["deleteExamAnswer"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update an exam answer (PATCH)
+         * @description Grades (staff) or hands in (submittedAt) an attempt.
+         */
+        patch: operations["patchExamAnswer"];
         trace?: never;
     };
     "/exam_questions/{exam_question_id}/exam_question_answers": {
@@ -1326,6 +1574,26 @@ export interface paths {
          * @description Answers a question within an attempt (a student credential: within its own).
          */
         post: operations["createExamQuestionExamQuestionAnswer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exam_questions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an exam question
+         * @description Students read questions through activity(id, enrollmentId) { questions }.
+         */
+        get: operations["getExamQuestion"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1493,6 +1761,35 @@ export interface paths {
         patch: operations["patchExtraContent"];
         trace?: never;
     };
+    "/forum_answers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a forum answer */
+        get: operations["getForumAnswer"];
+        /**
+         * Update a forum answer
+         * @description Updates an answer (staff, or its author).
+         */
+        put: operations["updateForumAnswer"];
+        post?: never;
+        /**
+         * Delete a forum answer
+         * @description Deletes an answer (staff, or its author).
+         */
+        delete: operations["deleteForumAnswer"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a forum answer (PATCH)
+         * @description Updates an answer (staff, or its author).
+         */
+        patch: operations["patchForumAnswer"];
+        trace?: never;
+    };
     "/forum_questions": {
         parameters: {
             query?: never;
@@ -1507,6 +1804,30 @@ export interface paths {
         get: operations["listForumQuestions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forum_questions/{forum_question_id}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the answers of a forum question
+         * @description A question's answers (its answers field lists them too), for the REST twin GET /forum_questions/:forum_question_id/answers.
+         */
+        get: operations["listForumQuestionAnswers"];
+        put?: never;
+        /**
+         * Create an answer in a forum question
+         * @description Answers a question. The author is the credential's user unless a staff credential names one; emits forum_answer.created and notifies the question's author (not of its own answer).
+         */
+        post: operations["createForumQuestionAnswer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1623,6 +1944,27 @@ export interface paths {
         patch: operations["patchForumSection"];
         trace?: never;
     };
+    "/forums": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the forums
+         * @description The forums of the school.
+         */
+        get: operations["listForums"];
+        put?: never;
+        /** Create a forum */
+        post: operations["createForum"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forums/{forum_id}/forum_sections": {
         parameters: {
             query?: never;
@@ -1645,6 +1987,72 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/forums/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a forum */
+        get: operations["getForum"];
+        /** Update a forum */
+        put: operations["updateForum"];
+        post?: never;
+        /**
+         * Delete a forum
+         * @description Deletes the forum with its sections, questions and answers.
+         */
+        delete: operations["deleteForum"];
+        options?: never;
+        head?: never;
+        /** Update a forum (PATCH) */
+        patch: operations["patchForum"];
+        trace?: never;
+    };
+    "/gateway_credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the gateway credentials */
+        get: operations["listGatewayCredentials"];
+        put?: never;
+        /** Create a gateway credential */
+        post: operations["createGatewayCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway_credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a gateway credential */
+        get: operations["getGatewayCredential"];
+        /**
+         * Update a gateway credential
+         * @description Updates a gateway account; a secretKey replaces the stored one, null removes it.
+         */
+        put: operations["updateGatewayCredential"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a gateway credential (PATCH)
+         * @description Updates a gateway account; a secretKey replaces the stored one, null removes it.
+         */
+        patch: operations["patchGatewayCredential"];
         trace?: never;
     };
     "/gateway_credentials/{id}/rotate_signing_secret": {
@@ -1739,6 +2147,50 @@ export interface paths {
         patch: operations["patchHostCredential"];
         trace?: never;
     };
+    "/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the images
+         * @description The school's images.
+         */
+        get: operations["listImages"];
+        put?: never;
+        /** Create an image */
+        post: operations["createImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/images/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an image */
+        get: operations["getImage"];
+        /** Update an image */
+        put: operations["updateImage"];
+        post?: never;
+        /**
+         * Delete an image
+         * @description Deletes an image; in_use while a video slide shows it.
+         */
+        delete: operations["deleteImage"];
+        options?: never;
+        head?: never;
+        /** Update an image (PATCH) */
+        patch: operations["patchImage"];
+        trace?: never;
+    };
     "/integrations": {
         parameters: {
             query?: never;
@@ -1767,7 +2219,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get the integration suggestions
+         * @description The suggestions received (platform credentials only; X-School-Id narrows to one school).
+         */
+        get: operations["getIntegrationSuggestions"];
         put?: never;
         /**
          * Suggest integration
@@ -1874,6 +2330,26 @@ export interface paths {
          * @description Makes a new signing secret, shown once in integration.signingSecret. The secrets in force keep signing beside it for overlapSeconds (24 h by default): every webhook meanwhile carries a signature of each. REST: POST /integrations/:id/rotate_secret.
          */
         post: operations["rotateIntegrationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an invitation
+         * @description Invites a person by e-mail to set their password: the invitation mail (a welcome with a single-use set-password link). An e-mail new to the school creates a student (fullName and email required, as createStudent); a person already of the school is invited again (a new link; the other fields are not applied: updateStudent changes them). REST: POST /invitations.
+         */
+        post: operations["createInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1998,6 +2474,23 @@ export interface paths {
         patch: operations["patchLesson"];
         trace?: never;
     };
+    "/lessons/{lesson_id}/collaborative_discussions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a collaborative discussion in a lesson */
+        post: operations["createLessonCollaborativeDiscussion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/lessons_progresses": {
         parameters: {
             query?: never;
@@ -2016,6 +2509,50 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/libraries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the libraries
+         * @description The school's libraries (the wizard creates the first one).
+         */
+        get: operations["listLibraries"];
+        put?: never;
+        /** Create a library */
+        post: operations["createLibrary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/libraries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a library */
+        get: operations["getLibrary"];
+        /** Update a library */
+        put: operations["updateLibrary"];
+        post?: never;
+        /**
+         * Delete a library
+         * @description Deletes a library with its resources and host credentials; in_use while a published product still uses one of its resources.
+         */
+        delete: operations["deleteLibrary"];
+        options?: never;
+        head?: never;
+        /** Update a library (PATCH) */
+        patch: operations["patchLibrary"];
         trace?: never;
     };
     "/libraries/{library_id}/host_credentials": {
@@ -2040,6 +2577,83 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/libraries/{library_id}/library_resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the library resources of a library
+         * @description The school's library resources, or those of one library.
+         */
+        get: operations["listLibraryLibraryResources"];
+        put?: never;
+        /**
+         * Create a library resource in a library
+         * @description Adds a resource to a library of the school (the argument names the library).
+         */
+        post: operations["createLibraryLibraryResource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/library_resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the library resources
+         * @description The school's library resources, or those of one library.
+         */
+        get: operations["listLibraryResources"];
+        put?: never;
+        /**
+         * Create a library resource
+         * @description Adds a resource to a library of the school (the argument names the library).
+         */
+        post: operations["createLibraryResource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/library_resources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a library resource */
+        get: operations["getLibraryResource"];
+        /**
+         * Update a library resource
+         * @description Updates a resource; a libraryId moves it to another library of the school.
+         */
+        put: operations["updateLibraryResource"];
+        post?: never;
+        /**
+         * Delete a library resource
+         * @description Deletes a resource; in_use while a school product points at it.
+         */
+        delete: operations["deleteLibraryResource"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a library resource (PATCH)
+         * @description Updates a resource; a libraryId moves it to another library of the school.
+         */
+        patch: operations["patchLibraryResource"];
         trace?: never;
     };
     "/mail_settings": {
@@ -2280,6 +2894,30 @@ export interface paths {
         patch: operations["reprocessMediaPatch"];
         trace?: never;
     };
+    "/media_processing/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Report media processing
+         * @description For the processing worker (an app credential): processing when it starts, ready or failed when it ends (processedAt stamped; emits media.processed). queued is set by reprocessMedia only.
+         */
+        put: operations["reportMediaProcessing"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Report media processing (PATCH)
+         * @description For the processing worker (an app credential): processing when it starts, ready or failed when it ends (processedAt stamped; emits media.processed). queued is set by reprocessMedia only.
+         */
+        patch: operations["reportMediaProcessingPatch"];
+        trace?: never;
+    };
     "/message/{id}": {
         parameters: {
             query?: never;
@@ -2400,7 +3038,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the orders
+         * @description The school's orders, in id order; a student credential lists only its own.
+         */
+        get: operations["listOrders"];
         put?: never;
         /**
          * Create an order
@@ -2609,6 +3251,43 @@ export interface paths {
         patch: operations["removeCourseFromPathPatch"];
         trace?: never;
     };
+    "/payment_options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the payment options */
+        get: operations["listPaymentOptions"];
+        put?: never;
+        /** Create a payment option */
+        post: operations["createPaymentOption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment_options/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a payment option */
+        get: operations["getPaymentOption"];
+        /** Update a payment option */
+        put: operations["updatePaymentOption"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a payment option (PATCH) */
+        patch: operations["patchPaymentOption"];
+        trace?: never;
+    };
     "/payments/{id}": {
         parameters: {
             query?: never;
@@ -2722,6 +3401,50 @@ export interface paths {
         };
         /** List the coupons of a product */
         get: operations["listProductCoupons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the registrations
+         * @description The school's registrations, or one student's.
+         */
+        get: operations["listRegistrations"];
+        put?: never;
+        /**
+         * Create a registration
+         * @description Registers a student of the school (once: a second registration is taken).
+         */
+        post: operations["createRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/registrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a registration
+         * @description A registration; a student credential sees only its own.
+         */
+        get: operations["getRegistration"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3314,6 +4037,24 @@ export interface paths {
         patch: operations["movePathInSchoolProductPatch"];
         trace?: never;
     };
+    "/school_products/{school_product_id}/payment_options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the payment options of a school product */
+        get: operations["listSchoolProductPaymentOptions"];
+        put?: never;
+        /** Create a payment option in a school product */
+        post: operations["createSchoolProductPaymentOption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/school_products/{school_product_id}/school_product_topics": {
         parameters: {
             query?: never;
@@ -3613,6 +4354,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/students/{student_id}/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the addresses of a student
+         * @description A person's addresses (a student credential: only its own person).
+         */
+        get: operations["listStudentAddresses"];
+        put?: never;
+        /**
+         * Create an address in a student
+         * @description Adds an address to a person of the school (a student credential: to itself). street, city and zipCode are required.
+         */
+        post: operations["createStudentAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/students/{student_id}/enrollments": {
         parameters: {
             query?: never;
@@ -3711,6 +4476,30 @@ export interface paths {
          * @description Notifies a student or a collaborator (name exactly one); emits notification.created.
          */
         post: operations["createStudentNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/students/{student_id}/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the registrations of a student
+         * @description The school's registrations, or one student's.
+         */
+        get: operations["listStudentRegistrations"];
+        put?: never;
+        /**
+         * Create a registration in a student
+         * @description Registers a student of the school (once: a second registration is taken).
+         */
+        post: operations["createStudentRegistration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4104,6 +4893,58 @@ export interface components {
             /** @description The questions; on update they replace the current ones. */
             exam_questions_attributes?: components["schemas"]["ExamQuestionInput"][] | null;
         };
+        /** @description A person's postal address: staff read and write any person's of the school, a student its own. */
+        Address: {
+            id: number;
+            school_id: number;
+            /** @description The person (a student, collaborator or admin). */
+            user_id: number;
+            street: string;
+            /** @description Text: "123", "s/n". */
+            number: string | null;
+            complement: string | null;
+            /** @description The neighbourhood (bairro). */
+            district: string | null;
+            city: string;
+            /** @description The state or province (RJ, SP). */
+            state: string | null;
+            country: string | null;
+            /** @description The postal code (CEP). */
+            zip_code: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description street, city and zipCode are required on create and may not be cleared. */
+        AddressInput: {
+            street?: string | null;
+            number?: string | null;
+            complement?: string | null;
+            district?: string | null;
+            city?: string | null;
+            state?: string | null;
+            country?: string | null;
+            zip_code?: string | null;
+        };
+        /** @description An administrator of a school. */
+        Admin: {
+            id: number;
+            school_id: number;
+            full_name: string;
+            /** @description Shown to staff and to the person only. */
+            email: string | null;
+            /** @description Shown to staff and to the person only. */
+            document: string | null;
+            /** @description Shown to staff and to the person only. */
+            phone: string | null;
+            /** @description The person's language (pt-BR, en, es; another gives English) for mails; null: the school's. */
+            locale: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** @description The grade of one open answer of an attempt: the question it answers, the points (0 up to the question's points) and a comment. */
         AnswerGradeInput: {
             /** @description The question the open answer answers (an answer of the attempt). */
@@ -4230,6 +5071,26 @@ export interface components {
             /** @description At least 8 characters, not a common one. */
             password?: string | null;
         };
+        /** @description A channel messages are posted to: school-wide (no enrollmentId nor schoolProductId), of one enrollment, or of a school product. A student credential sees the school-wide channels, the channels of its enrollments and of their products. */
+        Channel: {
+            id: number;
+            school_id: number;
+            name: string | null;
+            enrollment_id: number | null;
+            school_product_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description name is required on create; a channel belongs to at most one of an enrollment and a school product. */
+        ChannelInput: {
+            name?: string | null;
+            /** @description An enrollment of the school: the channel of that enrollment. */
+            enrollment_id?: number | null;
+            /** @description A school product of the school: the channel of that product. */
+            school_product_id?: number | null;
+        };
         /** @description A comment in a collaborative discussion. */
         CollaborativeComment: {
             id: number;
@@ -4247,6 +5108,23 @@ export interface components {
         CollaborativeCommentInput: {
             text?: string | null;
             user_id?: number | null;
+        };
+        /** @description A discussion thread of a school, usually about a lesson. */
+        CollaborativeDiscussion: {
+            id: number;
+            school_id: number;
+            title: string;
+            /** @description The lesson discussed, a lesson of the school. */
+            lesson_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description title is required on create and may not be cleared; lessonId names a lesson of the school (null detaches it). */
+        CollaborativeDiscussionInput: {
+            title?: string | null;
+            lesson_id?: number | null;
         };
         /** @description A teacher or staff member of a school. */
         Collaborator: {
@@ -4327,6 +5205,27 @@ export interface components {
             max_uses?: number | null;
             /** @description A school product of the school: the coupon discounts only its items. */
             school_product_id?: number | null;
+        };
+        /** @description A single-use token of a coupon, unique in the school; usedAt is set when an order item uses it. */
+        CouponToken: {
+            id: number;
+            school_id: number;
+            coupon_id: number;
+            token: string;
+            /** Format: date-time */
+            used_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CouponTokenInput: {
+            /** @description Required on create: a coupon of the school. */
+            coupon_id?: number | null;
+            /** @description Generated when omitted on create. */
+            token?: string | null;
+            /** Format: date-time */
+            used_at?: string | null;
         };
         /** @description A course of a school: an ordered list of course modules, each an ordered list of lessons. */
         Course: {
@@ -4424,6 +5323,19 @@ export interface components {
         CourseModuleInput: {
             name?: string | null;
             description?: string | null;
+        };
+        /** @description A new attempt. A student credential makes attempts for itself only (studentId defaults to it). */
+        CreateExamAnswerInput: {
+            /** @description Required: an activity of the school. */
+            activity_id?: number | null;
+            /** @description Required (but for a student credential): a student of the school. */
+            student_id?: number | null;
+            /** @description An enrollment of that student. */
+            enrollment_id?: number | null;
+            /** @description 0 or more; staff only. */
+            grade?: number | null;
+            /** Format: date-time */
+            submitted_at?: string | null;
         };
         /** @description title and description are required; the section comes from the path or argument, else from forumSectionId / forumQuestionId. */
         CreateForumQuestionInput: {
@@ -4830,6 +5742,29 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description An answer to a forum question. */
+        ForumAnswer: {
+            id: number;
+            school_id: number;
+            forum_question_id: number;
+            /** @description The author; null when posted with a credential bound to no user. */
+            user_id: number | null;
+            text: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description text is required on create and may not be cleared. */
+        ForumAnswerInput: {
+            text?: string | null;
+            /** @description The author. Defaults to the credential's user; only a staff credential may name another user of the school. */
+            user_id?: number | null;
+        };
+        /** @description title is required on create and may not be cleared. */
+        ForumInput: {
+            title?: string | null;
+        };
         /** @description A question asked in a forum section. */
         ForumQuestion: {
             id: number;
@@ -4912,6 +5847,18 @@ export interface components {
             /** @description The secret the gateway signs its callbacks with (whsec_..., Standard Webhooks), shown once: in the reply of createGatewayCredential and rotateGatewaySigningSecret; null everywhere else (it is stored encrypted). */
             signing_secret: string | null;
         };
+        /** @description gateway is required on create. secretKey is write-only: stored encrypted, never returned; null removes it. */
+        GatewayCredentialInput: {
+            gateway?: string | null;
+            name?: string | null;
+            /**
+             * @description Default sandbox.
+             * @enum {string|null}
+             */
+            environment?: "sandbox" | "production" | null;
+            public_key?: string | null;
+            secret_key?: string | null;
+        };
         /** @description A gateway's callback the service applied (receiveGatewayNotification), kept by the gateway's event id: a replay answers this same record and changes nothing. */
         GatewayNotification: {
             id: number;
@@ -4977,6 +5924,32 @@ export interface components {
         IdentityAck: {
             done: boolean;
             message: string;
+        };
+        /** @description An image of a school (product covers, galleries). */
+        Image: {
+            id: number;
+            school_id: number;
+            /** @description An http(s) address. */
+            url: string;
+            title: string | null;
+            /** @description The MIME type, e.g. image/png. */
+            content_type: string | null;
+            /** @description In pixels, positive. */
+            width: number | null;
+            /** @description In pixels, positive. */
+            height: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description url is required on create (an http(s) address); width and height, when given, are positive. */
+        ImageInput: {
+            url?: string | null;
+            title?: string | null;
+            content_type?: string | null;
+            width?: number | null;
+            height?: number | null;
         };
         /** @description An invoice of an imported order. */
         ImportInvoiceInput: {
@@ -5218,6 +6191,20 @@ export interface components {
             description?: string | null;
             url?: string | null;
         };
+        /** @description A person invited by e-mail to set their password: a new student, or a person of the school invited again. */
+        Invitation: {
+            /** @description The invited person's id. */
+            id: number;
+            school_id: number;
+            /** @enum {string} */
+            type: "Student" | "Collaborator" | "Admin";
+            full_name: string;
+            email: string;
+            /** @description The person was created by this invitation (false: already of the school, invited again). */
+            created: boolean;
+            /** @description The invitation mail queued (GET /mails/:id). */
+            mail_id: number | null;
+        };
         /** @description A lesson of a course module. A lesson without a module is a draft: it is outside every school product and enrollment. */
         Lesson: {
             id: number;
@@ -5322,6 +6309,33 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description name is required on create and may not be cleared. */
+        LibraryInput: {
+            name?: string | null;
+        };
+        /** @description An item of a library; media and published school products point at one. */
+        LibraryResource: {
+            id: number;
+            school_id: number;
+            library_id: number;
+            title: string;
+            /** @description Free text: video, document, scorm, link... */
+            kind: string | null;
+            /** @description An http(s) address of the resource, when it has one. */
+            url: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description title is required on create and may not be cleared; url, when given, is an http(s) address. */
+        LibraryResourceInput: {
+            title?: string | null;
+            kind?: string | null;
+            url?: string | null;
+            /** @description On update, moves the resource to another library of the school (ignored on create). */
+            library_id?: number | null;
         };
         /** @description A transactional e-mail to one person of the school, as rendered and as the outbox keeps it. */
         Mail: {
@@ -5736,6 +6750,34 @@ export interface components {
             cardholder?: string | null;
             test?: boolean | null;
         };
+        /** @description A way to buy a school product: a price (integer cents) and how many installments it may be split into. */
+        PaymentOption: {
+            id: number;
+            school_id: number;
+            school_product_id: number | null;
+            name: string;
+            /** @description Price in cents. */
+            price: number;
+            /** @description Price in the school's credits (none: not payable in credits). */
+            price_in_credits: number | null;
+            /** @description At most this many credit-card installments (1 or more). */
+            installments_max: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PaymentOptionInput: {
+            /** @description The school product it sells. */
+            school_product_id?: number | null;
+            name?: string | null;
+            /** @description In cents, 0 or more. */
+            price?: number | null;
+            /** @description In credits, 0 or more (none: not payable in credits). */
+            price_in_credits?: number | null;
+            /** @description 1 or more. */
+            installments_max?: number | null;
+        };
         /** @description A status the gateway reported for a payment (updatePaymentStatus): the moves of the state machine only. */
         PaymentStatusInput: {
             /**
@@ -5834,6 +6876,21 @@ export interface components {
             amount?: number | null;
             /** @description Required: why the money is given back. */
             reason?: string | null;
+        };
+        /** @description A student's registration in a school; the student's enrollments hang from it. */
+        Registration: {
+            id: number;
+            school_id: number;
+            student_id: number;
+            status: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RegistrationInput: {
+            /** @description Required: a student of the school (one registration per student). */
+            student_id?: number | null;
         };
         /** @description Sets a new password with the token of a reset link. */
         ResetPasswordInput: {
@@ -6112,6 +7169,8 @@ export interface components {
             refresh_token_expires_at: string;
             /** @description Always "Bearer". */
             token_type: string;
+            /** @description The access token again, under the name the Edools v1 clients read (`Authorization: Token token=<credentials>` works as Bearer does). */
+            credentials: string;
         };
         /** @description The person a session signs in: shown to them alone, by the operation that opened it. */
         SessionUser: {
@@ -6230,6 +7289,15 @@ export interface components {
             locale?: string | null;
             /** @description Enrollments of this student (createEnrollment's fields); their registrationId is the new registration's, whatever is given. */
             enrollments?: components["schemas"]["EnrollmentInput"][] | null;
+        };
+        /** @description The activity and the student of an attempt do not change. */
+        UpdateExamAnswerInput: {
+            /** @description An enrollment of the attempt's student. */
+            enrollment_id?: number | null;
+            /** @description 0 or more; staff only. */
+            grade?: number | null;
+            /** Format: date-time */
+            submitted_at?: string | null;
         };
         /** @description A changed forumSectionId (or forumQuestionId) moves the question to another section of the same forum. */
         UpdateForumQuestionInput: {
@@ -7628,6 +8696,737 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    getAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "user_id": 1,
+                     *       "street": "Example street",
+                     *       "number": "Example number",
+                     *       "complement": "Example complement",
+                     *       "district": "Example district",
+                     *       "city": "Example city",
+                     *       "state": "Example state",
+                     *       "country": "Example country",
+                     *       "zip_code": "Example zip code",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Address"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    address: components["schemas"]["AddressInput"];
+                };
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    address: components["schemas"]["AddressInput"];
+                };
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    address: components["schemas"]["AddressInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "user_id": 1,
+                     *       "street": "Example street",
+                     *       "number": "Example number",
+                     *       "complement": "Example complement",
+                     *       "district": "Example district",
+                     *       "city": "Example city",
+                     *       "state": "Example state",
+                     *       "country": "Example country",
+                     *       "zip_code": "Example zip code",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Address"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    address: components["schemas"]["AddressInput"];
+                };
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    address: components["schemas"]["AddressInput"];
+                };
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    address: components["schemas"]["AddressInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "user_id": 1,
+                     *       "street": "Example street",
+                     *       "number": "Example number",
+                     *       "complement": "Example complement",
+                     *       "district": "Example district",
+                     *       "city": "Example city",
+                     *       "state": "Example state",
+                     *       "country": "Example country",
+                     *       "zip_code": "Example zip code",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Address"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listAdmins: {
+        parameters: {
+            query?: {
+                email?: string;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "full_name": "Example full name",
+                     *         "email": "user@example.com",
+                     *         "document": "Example document",
+                     *         "phone": "Example phone",
+                     *         "locale": "Example locale",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Admin"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "full_name": "Example full name",
+                     *       "email": "user@example.com",
+                     *       "document": "Example document",
+                     *       "phone": "Example phone",
+                     *       "locale": "Example locale",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Admin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "full_name": "Example full name",
+                     *       "email": "user@example.com",
+                     *       "document": "Example document",
+                     *       "phone": "Example phone",
+                     *       "locale": "Example locale",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Admin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "full_name": "Example full name",
+                     *       "email": "user@example.com",
+                     *       "document": "Example document",
+                     *       "phone": "Example phone",
+                     *       "locale": "Example locale",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Admin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    user: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "full_name": "Example full name",
+                     *       "email": "user@example.com",
+                     *       "document": "Example document",
+                     *       "phone": "Example phone",
+                     *       "locale": "Example locale",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Admin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listApiTokens: {
         parameters: {
             query?: {
@@ -8431,6 +10230,129 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listChannels: {
+        parameters: {
+            query?: {
+                school_product_id?: number;
+                enrollment_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "name": "Example name",
+                     *         "enrollment_id": 1,
+                     *         "school_product_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Channel"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "name": "Example name",
+                     *       "enrollment_id": 1,
+                     *       "school_product_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listChannelMessages: {
         parameters: {
             query?: {
@@ -8633,6 +10555,227 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "name": "Example name",
+                     *       "enrollment_id": 1,
+                     *       "school_product_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "name": "Example name",
+                     *       "enrollment_id": 1,
+                     *       "school_product_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+                /**
+                 * @example {
+                 *       "channel": {
+                 *         "name": "Example name",
+                 *         "enrollment_id": 1,
+                 *         "school_product_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    channel: components["schemas"]["ChannelInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "name": "Example name",
+                     *       "enrollment_id": 1,
+                     *       "school_product_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Channel"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8934,6 +11077,124 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listCollaborativeDiscussions: {
+        parameters: {
+            query?: {
+                /** @description Discussions of this lesson. */
+                lesson_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "title": "Example title",
+                     *         "lesson_id": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["CollaborativeDiscussion"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createCollaborativeDiscussion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "lesson_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollaborativeDiscussion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listCollaborativeDiscussionCollaborativeComments: {
         parameters: {
             query?: {
@@ -9050,6 +11311,218 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CollaborativeComment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getCollaborativeDiscussion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "lesson_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollaborativeDiscussion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateCollaborativeDiscussion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "lesson_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollaborativeDiscussion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteCollaborativeDiscussion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchCollaborativeDiscussion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "lesson_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollaborativeDiscussion"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9658,6 +12131,325 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listCouponTokens: {
+        parameters: {
+            query?: {
+                coupon_id?: number;
+                /** @description true: used tokens only; false: unused only. */
+                used?: boolean;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "coupon_id": 1,
+                     *         "token": "Example token",
+                     *         "used_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["CouponToken"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createCouponToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "coupon_id": 1,
+                     *       "token": "Example token",
+                     *       "used_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CouponToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getCouponToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "coupon_id": 1,
+                     *       "token": "Example token",
+                     *       "used_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CouponToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateCouponToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "coupon_id": 1,
+                     *       "token": "Example token",
+                     *       "used_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CouponToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchCouponToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "coupon_id": 1,
+                     *       "token": "Example token",
+                     *       "used_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CouponToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listCoupons: {
         parameters: {
             query?: {
@@ -9804,6 +12596,144 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listCouponTokensViaCouponsTokens: {
+        parameters: {
+            query?: {
+                /** @description true: used tokens only; false: unused only. */
+                used?: boolean;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                coupon_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "coupon_id": 1,
+                     *         "token": "Example token",
+                     *         "used_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["CouponToken"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createCouponTokenViaCouponsTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                coupon_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       },
+                 *       "coupon_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    /** @description Required on create: a coupon of the school. */
+                    coupon_id?: number | null;
+                };
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       },
+                 *       "coupon_id": 1
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    /** @description Required on create: a coupon of the school. */
+                    coupon_id?: number | null;
+                };
+                /**
+                 * @example {
+                 *       "coupon_token": {
+                 *         "coupon_id": 1,
+                 *         "token": "Example token",
+                 *         "used_at": "2026-01-15T12:00:00Z"
+                 *       },
+                 *       "coupon_id": 1
+                 *     }
+                 */
+                "multipart/form-data": {
+                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    /** @description Required on create: a coupon of the school. */
+                    coupon_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "coupon_id": 1,
+                     *       "token": "Example token",
+                     *       "used_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CouponToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
         };
@@ -14075,6 +17005,140 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listExamAnswers: {
+        parameters: {
+            query?: {
+                activity_id?: number;
+                student_id?: number;
+                enrollment_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "activity_id": 1,
+                     *         "enrollment_id": 1,
+                     *         "grade": 1,
+                     *         "submitted_at": "2026-01-15T12:00:00Z",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "student_id": 1
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ExamAnswer"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createExamAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "activity_id": 1,
+                 *         "student_id": 1,
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    exam_answer: components["schemas"]["CreateExamAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "activity_id": 1,
+                 *         "student_id": 1,
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    exam_answer: components["schemas"]["CreateExamAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "activity_id": 1,
+                 *         "student_id": 1,
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    exam_answer: components["schemas"]["CreateExamAnswerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "activity_id": 1,
+                     *       "enrollment_id": 1,
+                     *       "grade": 1,
+                     *       "submitted_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "student_id": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExamAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     getExamAnswer: {
         parameters: {
             query?: never;
@@ -14112,6 +17176,194 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    updateExamAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    exam_answer: components["schemas"]["UpdateExamAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    exam_answer: components["schemas"]["UpdateExamAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    exam_answer: components["schemas"]["UpdateExamAnswerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "activity_id": 1,
+                     *       "enrollment_id": 1,
+                     *       "grade": 1,
+                     *       "submitted_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "student_id": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExamAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteExamAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchExamAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    exam_answer: components["schemas"]["UpdateExamAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    exam_answer: components["schemas"]["UpdateExamAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "exam_answer": {
+                 *         "enrollment_id": 1,
+                 *         "grade": 1,
+                 *         "submitted_at": "2026-01-15T12:00:00Z"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    exam_answer: components["schemas"]["UpdateExamAnswerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "activity_id": 1,
+                     *       "enrollment_id": 1,
+                     *       "grade": 1,
+                     *       "submitted_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "student_id": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExamAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listExamQuestionExamQuestionAnswers: {
@@ -14244,6 +17496,58 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getExamQuestion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "activity_id": 1,
+                     *       "position": 1,
+                     *       "title": "Example title",
+                     *       "type": "multiple_choice",
+                     *       "comment": "Example comment",
+                     *       "point": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "options": [
+                     *         {
+                     *           "id": 1,
+                     *           "school_id": 1,
+                     *           "exam_question_id": 1,
+                     *           "position": 1,
+                     *           "title": "Example title",
+                     *           "correct": true,
+                     *           "created_at": "2026-01-15T12:00:00Z",
+                     *           "updated_at": "2026-01-15T12:00:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExamQuestion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     exportEnrollmentsCsv: {
@@ -15079,6 +18383,221 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    getForumAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "forum_question_id": 1,
+                     *       "user_id": 1,
+                     *       "text": "Example text",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ForumAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateForumAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "forum_question_id": 1,
+                     *       "user_id": 1,
+                     *       "text": "Example text",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ForumAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteForumAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchForumAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "forum_question_id": 1,
+                     *       "user_id": 1,
+                     *       "text": "Example text",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ForumAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listForumQuestions: {
         parameters: {
             query?: {
@@ -15131,6 +18650,130 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listForumQuestionAnswers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                forum_question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "forum_question_id": 1,
+                     *         "user_id": 1,
+                     *         "text": "Example text",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ForumAnswer"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createForumQuestionAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                forum_question_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum_answer": {
+                 *         "text": "Example text",
+                 *         "user_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "forum_question_id": 1,
+                     *       "user_id": 1,
+                     *       "text": "Example text",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ForumAnswer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getForumQuestion: {
@@ -15882,6 +19525,117 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listForums: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "title": "Example title",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Forum"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createForum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Forum"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listForumForumSections: {
         parameters: {
             query?: {
@@ -16016,6 +19770,558 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ForumSection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getForum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Forum"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateForum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Forum"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteForum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchForum: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+                /**
+                 * @example {
+                 *       "forum": {
+                 *         "title": "Example title"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    forum: components["schemas"]["ForumInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Forum"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listGatewayCredentials: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "gateway": "Example gateway",
+                     *         "name": "Example name",
+                     *         "environment": "sandbox",
+                     *         "public_key": "Example public key",
+                     *         "secret_key_hint": "Example secret key hint",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "signing_secret": "Example signing secret"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["GatewayCredential"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createGatewayCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "gateway": "Example gateway",
+                     *       "name": "Example name",
+                     *       "environment": "sandbox",
+                     *       "public_key": "Example public key",
+                     *       "secret_key_hint": "Example secret key hint",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "signing_secret": "Example signing secret"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getGatewayCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "gateway": "Example gateway",
+                     *       "name": "Example name",
+                     *       "environment": "sandbox",
+                     *       "public_key": "Example public key",
+                     *       "secret_key_hint": "Example secret key hint",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "signing_secret": "Example signing secret"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateGatewayCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "gateway": "Example gateway",
+                     *       "name": "Example name",
+                     *       "environment": "sandbox",
+                     *       "public_key": "Example public key",
+                     *       "secret_key_hint": "Example secret key hint",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "signing_secret": "Example signing secret"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchGatewayCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+                /**
+                 * @example {
+                 *       "gateway_credential": {
+                 *         "gateway": "Example gateway",
+                 *         "name": "Example name",
+                 *         "environment": "sandbox",
+                 *         "public_key": "Example public key",
+                 *         "secret_key": "Example secret key"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "gateway": "Example gateway",
+                     *       "name": "Example name",
+                     *       "environment": "sandbox",
+                     *       "public_key": "Example public key",
+                     *       "secret_key_hint": "Example secret key hint",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "signing_secret": "Example signing secret"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GatewayCredential"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -16604,6 +20910,376 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listImages: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "url": "https://example.com/resource",
+                     *         "title": "Example title",
+                     *         "content_type": "Example content type",
+                     *         "width": 1,
+                     *         "height": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Image"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    image: components["schemas"]["ImageInput"];
+                };
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    image: components["schemas"]["ImageInput"];
+                };
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    image: components["schemas"]["ImageInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "url": "https://example.com/resource",
+                     *       "title": "Example title",
+                     *       "content_type": "Example content type",
+                     *       "width": 1,
+                     *       "height": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "url": "https://example.com/resource",
+                     *       "title": "Example title",
+                     *       "content_type": "Example content type",
+                     *       "width": 1,
+                     *       "height": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    image: components["schemas"]["ImageInput"];
+                };
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    image: components["schemas"]["ImageInput"];
+                };
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    image: components["schemas"]["ImageInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "url": "https://example.com/resource",
+                     *       "title": "Example title",
+                     *       "content_type": "Example content type",
+                     *       "width": 1,
+                     *       "height": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    image: components["schemas"]["ImageInput"];
+                };
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    image: components["schemas"]["ImageInput"];
+                };
+                /**
+                 * @example {
+                 *       "image": {
+                 *         "url": "https://example.com/resource",
+                 *         "title": "Example title",
+                 *         "content_type": "Example content type",
+                 *         "width": 1,
+                 *         "height": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    image: components["schemas"]["ImageInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "url": "https://example.com/resource",
+                     *       "title": "Example title",
+                     *       "content_type": "Example content type",
+                     *       "width": 1,
+                     *       "height": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Image"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listIntegrations: {
         parameters: {
             query?: {
@@ -16743,6 +21419,50 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getIntegrationSuggestions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "name": "Example name",
+                     *         "description": "Example description",
+                     *         "url": "https://example.com/resource",
+                     *         "created_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["IntegrationSuggestion"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     suggestIntegration: {
@@ -17306,6 +22026,147 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "invitation": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    invitation: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "invitation": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    invitation: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "invitation": {
+                 *         "full_name": "Example full name",
+                 *         "email": "user@example.com",
+                 *         "password": "secret-password",
+                 *         "document": "Example document",
+                 *         "phone": "Example phone",
+                 *         "locale": "Example locale",
+                 *         "first_name": "Example first name",
+                 *         "last_name": "Example last name",
+                 *         "cpf": "Example cpf",
+                 *         "password_confirmation": "Example password confirmation"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    invitation: components["schemas"]["PersonInput"] & {
+                        /** @description Joined with last_name into full_name (a full_name given wins). */
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The document (a document given wins). */
+                        cpf?: string;
+                        /** @description Must match password: 422 naming it otherwise. */
+                        password_confirmation?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Nothing created (`created` is false): an idempotent repeat or a dry run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "type": "Student",
+                     *       "full_name": "Example full name",
+                     *       "email": "user@example.com",
+                     *       "created": true,
+                     *       "mail_id": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "type": "Student",
+                     *       "full_name": "Example full name",
+                     *       "email": "user@example.com",
+                     *       "created": true,
+                     *       "mail_id": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
         };
@@ -18198,6 +23059,87 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    createLessonCollaborativeDiscussion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                lesson_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       },
+                 *       "lesson_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    lesson_id?: number | null;
+                };
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       },
+                 *       "lesson_id": 1
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    lesson_id?: number | null;
+                };
+                /**
+                 * @example {
+                 *       "collaborative_discussion": {
+                 *         "title": "Example title",
+                 *         "lesson_id": 1
+                 *       },
+                 *       "lesson_id": 1
+                 *     }
+                 */
+                "multipart/form-data": {
+                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    lesson_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "lesson_id": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollaborativeDiscussion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listLessonsProgresses: {
         parameters: {
             query?: {
@@ -18251,6 +23193,320 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listLibraries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "name": "Example name",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Library"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "name": "Example name",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Library"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "name": "Example name",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Library"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "name": "Example name",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Library"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchLibrary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+                /**
+                 * @example {
+                 *       "library": {
+                 *         "name": "Example name"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    library: components["schemas"]["LibraryInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "name": "Example name",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Library"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listLibraryHostCredentials: {
@@ -18374,6 +23630,498 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HostCredential"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listLibraryLibraryResources: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                library_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "library_id": 1,
+                     *         "title": "Example title",
+                     *         "kind": "Example kind",
+                     *         "url": "https://example.com/resource",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["LibraryResource"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createLibraryLibraryResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                library_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "library_id": 1,
+                     *       "title": "Example title",
+                     *       "kind": "Example kind",
+                     *       "url": "https://example.com/resource",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LibraryResource"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listLibraryResources: {
+        parameters: {
+            query?: {
+                /** @description Only the resources of this library of the school (404 when it is not one). */
+                library_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "library_id": 1,
+                     *         "title": "Example title",
+                     *         "kind": "Example kind",
+                     *         "url": "https://example.com/resource",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["LibraryResource"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createLibraryResource: {
+        parameters: {
+            query: {
+                library_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "library_id": 1,
+                     *       "title": "Example title",
+                     *       "kind": "Example kind",
+                     *       "url": "https://example.com/resource",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LibraryResource"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getLibraryResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "library_id": 1,
+                     *       "title": "Example title",
+                     *       "kind": "Example kind",
+                     *       "url": "https://example.com/resource",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LibraryResource"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateLibraryResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "library_id": 1,
+                     *       "title": "Example title",
+                     *       "kind": "Example kind",
+                     *       "url": "https://example.com/resource",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LibraryResource"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteLibraryResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchLibraryResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+                /**
+                 * @example {
+                 *       "library_resource": {
+                 *         "title": "Example title",
+                 *         "kind": "Example kind",
+                 *         "url": "https://example.com/resource",
+                 *         "library_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    library_resource: components["schemas"]["LibraryResourceInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "library_id": 1,
+                     *       "title": "Example title",
+                     *       "kind": "Example kind",
+                     *       "url": "https://example.com/resource",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LibraryResource"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -19572,6 +25320,116 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    reportMediaProcessing: {
+        parameters: {
+            query: {
+                status: "ready" | "queued" | "processing" | "failed";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "type": "Media",
+                     *       "host_key": "Example host key",
+                     *       "library_resource_id": 1,
+                     *       "text": "Example text",
+                     *       "video_id": 1,
+                     *       "processing_status": "ready",
+                     *       "processing_requested_at": "2026-01-15T12:00:00Z",
+                     *       "processed_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "storage_file_url": "https://example.com/resource",
+                     *       "slide_syncs": [
+                     *         {
+                     *           "id": 1,
+                     *           "image_id": 1,
+                     *           "sync_at": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    reportMediaProcessingPatch: {
+        parameters: {
+            query: {
+                status: "ready" | "queued" | "processing" | "failed";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "title": "Example title",
+                     *       "type": "Media",
+                     *       "host_key": "Example host key",
+                     *       "library_resource_id": 1,
+                     *       "text": "Example text",
+                     *       "video_id": 1,
+                     *       "processing_status": "ready",
+                     *       "processing_requested_at": "2026-01-15T12:00:00Z",
+                     *       "processed_at": "2026-01-15T12:00:00Z",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z",
+                     *       "storage_file_url": "https://example.com/resource",
+                     *       "slide_syncs": [
+                     *         {
+                     *           "id": 1,
+                     *           "image_id": 1,
+                     *           "sync_at": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     getMessageViaMessage: {
         parameters: {
             query?: never;
@@ -19994,6 +25852,80 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                status?: "initiated" | "processing" | "no_wait_processing" | "confirmed" | "canceled";
+                student_id?: number;
+                /** @description Orders created at or after this time. */
+                created_from?: string;
+                /** @description Orders created before this time. */
+                created_to?: string;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "school_id": 1,
+                     *         "student_id": 1,
+                     *         "gateway_credential_id": 1,
+                     *         "coupon_id": 1,
+                     *         "amount_to_pay": 1,
+                     *         "total": 1,
+                     *         "kind": 1,
+                     *         "period": 1,
+                     *         "status": "initiated",
+                     *         "confirmed_at": "2026-01-15T12:00:00Z",
+                     *         "next_invoice_at": "2026-01-15T12:00:00Z",
+                     *         "occurrences": 1,
+                     *         "suspended_at": "2026-01-15T12:00:00Z",
+                     *         "canceled_at": "2026-01-15T12:00:00Z",
+                     *         "uuid": "Example uuid",
+                     *         "gateway_reference": "Example gateway reference",
+                     *         "response": "Example response",
+                     *         "message": "Example message",
+                     *         "test": true,
+                     *         "success": true,
+                     *         "price_overridden": true,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z",
+                     *         "id": 1,
+                     *         "item_ids": [
+                     *           1
+                     *         ],
+                     *         "invoice_ids": [
+                     *           1
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Order"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createOrder: {
@@ -21805,6 +27737,351 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listPaymentOptions: {
+        parameters: {
+            query?: {
+                school_product_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "school_product_id": 1,
+                     *         "name": "Example name",
+                     *         "price": 1,
+                     *         "price_in_credits": 1,
+                     *         "installments_max": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PaymentOption"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createPaymentOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "school_product_id": 1,
+                     *       "name": "Example name",
+                     *       "price": 1,
+                     *       "price_in_credits": 1,
+                     *       "installments_max": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentOption"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getPaymentOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "school_product_id": 1,
+                     *       "name": "Example name",
+                     *       "price": 1,
+                     *       "price_in_credits": 1,
+                     *       "installments_max": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentOption"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updatePaymentOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "school_product_id": 1,
+                     *       "name": "Example name",
+                     *       "price": 1,
+                     *       "price_in_credits": 1,
+                     *       "installments_max": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentOption"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    patchPaymentOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "school_product_id": 1,
+                     *       "name": "Example name",
+                     *       "price": 1,
+                     *       "price_in_credits": 1,
+                     *       "installments_max": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentOption"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     getPayment: {
         parameters: {
             query?: never;
@@ -22782,6 +29059,156 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["Coupon"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listRegistrations: {
+        parameters: {
+            query?: {
+                student_id?: number;
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "student_id": 1,
+                     *         "status": "Example status",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Registration"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "registration": {
+                 *         "student_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    registration: WithRequired<components["schemas"]["RegistrationInput"], "student_id">;
+                };
+                /**
+                 * @example {
+                 *       "registration": {
+                 *         "student_id": 1
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    registration: WithRequired<components["schemas"]["RegistrationInput"], "student_id">;
+                };
+                /**
+                 * @example {
+                 *       "registration": {
+                 *         "student_id": 1
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    registration: WithRequired<components["schemas"]["RegistrationInput"], "student_id">;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "student_id": 1,
+                     *       "status": "Example status",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Registration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "student_id": 1,
+                     *       "status": "Example status",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Registration"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -26165,6 +32592,152 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
+    listSchoolProductPaymentOptions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                school_product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "school_product_id": 1,
+                     *         "name": "Example name",
+                     *         "price": 1,
+                     *         "price_in_credits": 1,
+                     *         "installments_max": 1,
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PaymentOption"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createSchoolProductPaymentOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                school_product_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       },
+                 *       "school_product_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    /** @description The school product it sells. */
+                    school_product_id?: number | null;
+                };
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       },
+                 *       "school_product_id": 1
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    /** @description The school product it sells. */
+                    school_product_id?: number | null;
+                };
+                /**
+                 * @example {
+                 *       "payment_option": {
+                 *         "school_product_id": 1,
+                 *         "name": "Example name",
+                 *         "price": 1,
+                 *         "price_in_credits": 1,
+                 *         "installments_max": 1
+                 *       },
+                 *       "school_product_id": 1
+                 *     }
+                 */
+                "multipart/form-data": {
+                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    /** @description The school product it sells. */
+                    school_product_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "school_product_id": 1,
+                     *       "name": "Example name",
+                     *       "price": 1,
+                     *       "price_in_credits": 1,
+                     *       "installments_max": 1,
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentOption"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listSchoolProductSchoolProductTopics: {
         parameters: {
             query?: {
@@ -28990,6 +35563,160 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listStudentAddresses: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                student_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "user_id": 1,
+                     *         "street": "Example street",
+                     *         "number": "Example number",
+                     *         "complement": "Example complement",
+                     *         "district": "Example district",
+                     *         "city": "Example city",
+                     *         "state": "Example state",
+                     *         "country": "Example country",
+                     *         "zip_code": "Example zip code",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Address"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createStudentAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                student_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    address: components["schemas"]["AddressInput"];
+                };
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    address: components["schemas"]["AddressInput"];
+                };
+                /**
+                 * @example {
+                 *       "address": {
+                 *         "street": "Example street",
+                 *         "number": "Example number",
+                 *         "complement": "Example complement",
+                 *         "district": "Example district",
+                 *         "city": "Example city",
+                 *         "state": "Example state",
+                 *         "country": "Example country",
+                 *         "zip_code": "Example zip code"
+                 *       }
+                 *     }
+                 */
+                "multipart/form-data": {
+                    address: components["schemas"]["AddressInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "user_id": 1,
+                     *       "street": "Example street",
+                     *       "number": "Example number",
+                     *       "complement": "Example complement",
+                     *       "district": "Example district",
+                     *       "city": "Example city",
+                     *       "state": "Example state",
+                     *       "country": "Example country",
+                     *       "zip_code": "Example zip code",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Address"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
     listStudentEnrollments: {
         parameters: {
             query?: {
@@ -29333,6 +36060,134 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Notification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listStudentRegistrations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1; without it the list is whole. */
+                page?: number;
+                /** @description Page size, only with page. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                student_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list (one page with `page`). */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page": components["headers"]["X-Page"];
+                    "X-Per-Page": components["headers"]["X-Per-Page"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "school_id": 1,
+                     *         "student_id": 1,
+                     *         "status": "Example status",
+                     *         "created_at": "2026-01-15T12:00:00Z",
+                     *         "updated_at": "2026-01-15T12:00:00Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Registration"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createStudentRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                student_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "registration": {
+                 *         "student_id": 1
+                 *       },
+                 *       "student_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    registration?: WithRequired<components["schemas"]["RegistrationInput"], "student_id">;
+                    /** @description Required: a student of the school (one registration per student). */
+                    student_id?: number | null;
+                };
+                /**
+                 * @example {
+                 *       "registration": {
+                 *         "student_id": 1
+                 *       },
+                 *       "student_id": 1
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    registration?: WithRequired<components["schemas"]["RegistrationInput"], "student_id">;
+                    /** @description Required: a student of the school (one registration per student). */
+                    student_id?: number | null;
+                };
+                /**
+                 * @example {
+                 *       "registration": {
+                 *         "student_id": 1
+                 *       },
+                 *       "student_id": 1
+                 *     }
+                 */
+                "multipart/form-data": {
+                    registration?: WithRequired<components["schemas"]["RegistrationInput"], "student_id">;
+                    /** @description Required: a student of the school (one registration per student). */
+                    student_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "student_id": 1,
+                     *       "status": "Example status",
+                     *       "created_at": "2026-01-15T12:00:00Z",
+                     *       "updated_at": "2026-01-15T12:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Registration"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -29712,7 +36567,8 @@ export interface operations {
                      *       "access_token_expires_at": "2026-01-15T12:00:00Z",
                      *       "refresh_token": "Example refresh token",
                      *       "refresh_token_expires_at": "2026-01-15T12:00:00Z",
-                     *       "token_type": "Example token type"
+                     *       "token_type": "Example token type",
+                     *       "credentials": "Example credentials"
                      *     }
                      */
                     "application/json": components["schemas"]["Session"];
@@ -29737,13 +36593,24 @@ export interface operations {
                  *       "user": {
                  *         "email": "user@example.com",
                  *         "password": "secret-password",
-                 *         "school_id": 1
+                 *         "school_id": 1,
+                 *         "realm": {
+                 *           "id": 1,
+                 *           "type": "School"
+                 *         }
                  *       },
                  *       "school_id": 1
                  *     }
                  */
                 "application/json": {
-                    user: components["schemas"]["SignInInput"];
+                    user: components["schemas"]["SignInInput"] & {
+                        /** @description The school (Edools v1): school_id, if given, wins. */
+                        realm?: {
+                            id?: number;
+                            /** @enum {string} */
+                            type?: "School";
+                        };
+                    };
                     /** @description The school whose person signs in; else X-School-Id, else the host <subdomain>. */
                     school_id?: number | null;
                 };
@@ -29752,13 +36619,24 @@ export interface operations {
                  *       "user": {
                  *         "email": "user@example.com",
                  *         "password": "secret-password",
-                 *         "school_id": 1
+                 *         "school_id": 1,
+                 *         "realm": {
+                 *           "id": 1,
+                 *           "type": "School"
+                 *         }
                  *       },
                  *       "school_id": 1
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    user: components["schemas"]["SignInInput"];
+                    user: components["schemas"]["SignInInput"] & {
+                        /** @description The school (Edools v1): school_id, if given, wins. */
+                        realm?: {
+                            id?: number;
+                            /** @enum {string} */
+                            type?: "School";
+                        };
+                    };
                     /** @description The school whose person signs in; else X-School-Id, else the host <subdomain>. */
                     school_id?: number | null;
                 };
@@ -29767,13 +36645,24 @@ export interface operations {
                  *       "user": {
                  *         "email": "user@example.com",
                  *         "password": "secret-password",
-                 *         "school_id": 1
+                 *         "school_id": 1,
+                 *         "realm": {
+                 *           "id": 1,
+                 *           "type": "School"
+                 *         }
                  *       },
                  *       "school_id": 1
                  *     }
                  */
                 "multipart/form-data": {
-                    user: components["schemas"]["SignInInput"];
+                    user: components["schemas"]["SignInInput"] & {
+                        /** @description The school (Edools v1): school_id, if given, wins. */
+                        realm?: {
+                            id?: number;
+                            /** @enum {string} */
+                            type?: "School";
+                        };
+                    };
                     /** @description The school whose person signs in; else X-School-Id, else the host <subdomain>. */
                     school_id?: number | null;
                 };
@@ -29788,6 +36677,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "id": 1,
+                     *       "school_id": 1,
+                     *       "type": "Student",
+                     *       "full_name": "Example full name",
+                     *       "email": "user@example.com",
                      *       "user": {
                      *         "id": 1,
                      *         "school_id": 1,
@@ -29800,10 +36694,11 @@ export interface operations {
                      *       "access_token_expires_at": "2026-01-15T12:00:00Z",
                      *       "refresh_token": "Example refresh token",
                      *       "refresh_token_expires_at": "2026-01-15T12:00:00Z",
-                     *       "token_type": "Example token type"
+                     *       "token_type": "Example token type",
+                     *       "credentials": "Example credentials"
                      *     }
                      */
-                    "application/json": components["schemas"]["Session"];
+                    "application/json": components["schemas"]["SessionUser"] & components["schemas"]["Session"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -329,8 +329,9 @@ describe('isolation between schools and the role matrix, on every route and fiel
       const inputType = input && getNullableType(input.type);
       if (!inputType || !isInputObjectType(inputType)) continue;
       const pathArgs = Object.keys(route.args ?? {}).filter((k) => (route.args![k] as { from: string }).from === 'path');
-      // A parent in the path decides; the body's copies of it are not read.
-      if (pathArgs.some((p) => p !== 'id')) continue;
+      // A parent in the path decides (an argument, or merged into the hash by `extra`); the body's copies of it are not read.
+      const merged = ((resource[1] as { extra?: string[] }).extra ?? []).filter((k) => route.path.includes(`:${k}`));
+      if (pathArgs.some((p) => p !== 'id') || merged.length) continue;
       const reference = referenceFields(inputType).find((r) => r.path.length === 1 && !pathArgs.includes(r.path[0]));
       if (!reference) continue;
       const name = reference.path[0];

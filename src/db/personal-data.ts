@@ -32,6 +32,7 @@ import {
 } from '../modules/school-products/school-product.table.js';
 import { schoolDomains, schoolStatusChanges } from '../modules/schools/school.table.js';
 import { users } from '../modules/users/user.table.js';
+import { addresses } from '../modules/users/address.table.js';
 import { integrationSigningSecrets, webhookAttempts, webhookDeliveries } from '../modules/webhooks/webhook.table.js';
 import { personalDataErasures } from '../modules/privacy/privacy.table.js';
 import { refreshTokens, sessions } from '../modules/identity/session.table.js';
@@ -192,6 +193,7 @@ export const personalData: readonly PersonalTable[] = [
   }),
   owned(passwordResets, by(passwordResets.userId), 'delete', 'Their set-password links (digests and times): deleted.', { hidden: ['tokenDigest'] }),
   none(signInFailures, 'Failed sign-ins, keyed by a digest of school and e-mail or by a client address, kept for the lock-out window only.'),
+  owned(addresses, by(addresses.userId), 'delete', 'Their postal addresses: deleted.'),
   owned(personalDataErasures, by(personalDataErasures.userId), 'keep', 'The record that the person was erased: ids and a time.', { key: 'erasure' }),
   // Learning.
   owned(registrations, by(registrations.studentId), 'keep', 'Ids and a status.'),

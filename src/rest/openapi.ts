@@ -463,13 +463,16 @@ function responses(builder: Builder, entry: Entry): Record<string, unknown> {
       compiled.shape === 'payload'
         ? compiled.payloadKeys.map((k) => [snake(k), (top as GraphQLObjectType).getFields()[k].type])
         : [['', field.type]];
-    const schema =
+    let schema: JsonSchema =
       parts.length === 1
         ? builder.output(parts[0][1], false)
         : { type: 'object', required: parts.map(([k]) => k), properties: Object.fromEntries(parts.map(([k, t]) => [k, builder.output(t, false)])) };
+    // Route.lift: the embedded object's fields are at the top of the reply too.
+    const single = parts.length === 1 ? getNamedType(parts[0][1]) : undefined;
+    const lifted = route.lift && isObjectType(single) ? single.getFields()[camel(route.lift)] : undefined;
+    if (lifted) schema = { allOf: [builder.output(lifted.type, false), schema] };
     const created = route.reply === 'create';
     // The router sends Location only for a reply that is one resource with an id.
-    const single = parts.length === 1 ? getNamedType(parts[0][1]) : undefined;
     const located = !!route.location && (created || route.reply === 'update') && isObjectType(single) && 'id' in single.getFields();
     // A row with a page answers a browser (Accept: text/html) with it, and others with the JSON.
     const page = route.page ? { 'text/html': { schema: { type: 'string', description: 'A page for a browser (Accept: text/html).' } } } : {};

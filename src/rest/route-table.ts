@@ -117,6 +117,12 @@ export interface Route {
    * than the client takes it), destroyed when the client goes away (its `finally` releases a cursor).
    */
   stream?: StreamBody;
+  /**
+   * An embedded object of the reply (`@Extensions({ rest: 'embed' })`) whose fields are also given at the
+   * top of the reply, beside the reply's own (which win a clash): Edools v1's sign-in answered the person
+   * itself (`id`, `email`) with its `credentials`, and its clients read them there.
+   */
+  lift?: string;
 }
 
 export interface StreamBody {
@@ -136,7 +142,6 @@ export interface CsvBody {
   key: string;
   row: (record: Record<string, string>) => Record<string, unknown>;
 }
-
 
 /** What a page may read of its request. */
 export interface PageRequest {

@@ -320,6 +320,7 @@ function replyOne(compiled: CompiledRoute, result: any, reply: FastifyReply, par
     resource = keys.length === 1 ? rendered[keys[0]] : Object.fromEntries(keys.map((k) => [k, rendered[k]]));
   }
   if (route.reply === 'destroy') return reply.code(204).send();
+  if (route.lift && resource?.[route.lift]) resource = { ...resource[route.lift], ...resource };
   // The Location names the resource, or the first of several (the wizard's school).
   const located = compiled.shape === 'payload' && compiled.payloadKeys.length > 1 ? resource?.[snake(compiled.payloadKeys[0])] : resource;
   // A create row may report that nothing was created (an idempotent repeat, a dry run): 200.

@@ -15,6 +15,8 @@ const aliases: Record<string, string> = {
   // The Edools v1 names of the routes beyond the spec (README, "Routes beyond the spec").
   students: 'users', collaborators: 'users', product: 'school_products', products: 'school_products',
   course_content: 'lessons', course_contents: 'lessons', school_classes: 'course_classes', lessons_progresses: 'lesson_progress',
+  // The REST twins' paths: the admins (people), a media's processing report.
+  admins: 'users', media_processing: 'media',
 };
 
 /**

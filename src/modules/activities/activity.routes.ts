@@ -1,6 +1,7 @@
-import { beyondSpec, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { beyondSpec, param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 const activity = '/activities/:id';
+const examAnswer = '/exam_answers/:id';
 const answer = '/v1/exam_question_answers/:id';
 const ofProduct = { args: { schoolProductId: pathParam('school_product_id') } };
 const ofEnrollment = { args: { enrollmentId: pathParam('enrollment_id') } };
@@ -22,4 +23,11 @@ export const activityRoutes: Route[] = [
   ...rows.resource('/exam_questions/:exam_question_id/exam_question_answers', answer, 'examQuestionAnswer', 'examQuestionAnswers', ofQuestion),
   // Beyond the spec: the Edools v1 clients read an attempt.
   ...beyondSpec('an attempt at an activity', [rows.show('/exam_answers/:id', 'examAnswer')]),
+  // REST twins of the GraphQL-only attempts (filtered by activity, student or enrollment) and questions. No list under
+  // /activities/:id: examAnswers' filters find nothing of another school rather than 404 as a path's parent must.
+  rows.list('/exam_answers', 'examAnswers', { args: { activityId: param('activity_id'), studentId: param('student_id'), enrollmentId: param('enrollment_id') } }),
+  rows.create('/exam_answers', 'createExamAnswer', 'exam_answer', examAnswer),
+  rows.update(examAnswer, 'updateExamAnswer', 'exam_answer', examAnswer),
+  rows.destroy(examAnswer, 'deleteExamAnswer'),
+  rows.show('/exam_questions/:id', 'examQuestion'),
 ];

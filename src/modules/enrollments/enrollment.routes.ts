@@ -65,4 +65,14 @@ export const enrollmentRoutes: Route[] = [
     location: show,
   },
   rows.update(show, 'updateEnrollment', 'enrollment', show),
+
+  // REST twins of the GraphQL-only registrations (a person's membership of the school): all, a student's, one.
+  rows.list('/registrations', 'registrations', { args: { studentId: param('student_id') } }),
+  rows.list('/students/:student_id/registrations', 'registrations', { args: { studentId: pathParam('student_id') } }),
+  rows.create('/registrations', 'createRegistration', 'registration', '/registrations/:id'),
+  // The student in the path is the whole input: the body may be empty.
+  rows.create('/students/:student_id/registrations', 'createRegistration', 'registration', '/registrations/:id', {
+    args: { input: resource('registration', { extra: ['student_id'], optional: true }) },
+  }),
+  rows.show('/registrations/:id', 'registration'),
 ];

@@ -12,7 +12,7 @@ import { ForumAnswer, ForumQuestion } from './forum.type.js';
 const ForumAnswerBase = resourceResolver({
   type: ForumAnswer,
   byId: answerById,
-  parent: { arg: 'forumQuestionId', type: 'ForumQuestion', byId: questionById, column: 'forumQuestionId' },
+  parent: { arg: 'forumQuestionId', type: 'ForumQuestion', byId: questionById, column: 'forumQuestionId', inList: true },
   columns: async (tx, input: ForumAnswerInput, scope) => {
     const values = await postColumns(tx, input, scope);
     if (!scope.current) await takeStaffTurn(tx, scope.parentId!, values.userId!);
@@ -21,12 +21,11 @@ const ForumAnswerBase = resourceResolver({
   mayChange: (ctx, answer) => assertMayEdit(ctx, answer.userId),
   written: (tx, answer, { op }) => (op === 'create' ? answerCreated(tx, answer) : Promise.resolve()),
   descriptions: {
+    list: "A question's answers (its answers field lists them too), for the REST twin GET /forum_questions/:forum_question_id/answers.",
     create: "Answers a question. The author is the credential's user unless a staff credential names one; emits forum_answer.created and notifies the question's author (not of its own answer).",
     update: 'Updates an answer (staff, or its author).',
     delete: 'Deletes an answer (staff, or its author).',
   },
-  // No list of answers: a question's answers field lists them.
-  omit: ['list'],
 });
 
 @Resolver(() => ForumAnswer)

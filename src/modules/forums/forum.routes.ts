@@ -31,4 +31,10 @@ export const forumRoutes: Route[] = [
   rows.update(question, 'updateForumQuestion', 'forum_question', question),
   move('/forum_questions/:id/move'),
   rows.destroy(question, 'deleteForumQuestion'),
+
+  // REST twins of the GraphQL-only forums and answers; a question's answers under it.
+  ...rows.resource('/forums', '/forums/:id', 'forum', 'forums'),
+  ...rows.resource('/forum_questions/:forum_question_id/answers', '/forum_answers/:id', 'forumAnswer', 'forumAnswers', {
+    args: { forumQuestionId: pathParam('forum_question_id') },
+  }),
 ];

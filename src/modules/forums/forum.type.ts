@@ -45,3 +45,4 @@ export class ForumAnswer extends SchoolRecord {
 export const ForumConnection = connectionType(Forum);
 export const ForumSectionConnection = connectionType(ForumSection);
 export const ForumQuestionConnection = connectionType(ForumQuestion);
+export const ForumAnswerConnection = connectionType(ForumAnswer);

@@ -22,6 +22,7 @@ export const forumsModule = defineModule({
         ...crud('ForumQuestion', POSTS),
         'Mutation.moveForumQuestion': POSTS,
         'Query.forumAnswer': CATALOGUE,
+        'Query.forumAnswers': CATALOGUE,
         ...crud('ForumAnswer', POSTS),
       },
     },

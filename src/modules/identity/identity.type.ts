@@ -22,6 +22,10 @@ export class Session {
   @Field(() => String, { description: 'Exchanged once for new tokens (refreshToken); a second use revokes the session.' }) refreshToken!: string;
   @Field(() => Date) refreshTokenExpiresAt!: Date;
   @Field(() => String, { description: 'Always "Bearer".' }) tokenType!: string;
+  @Field(() => String, {
+    description: 'The access token again, under the name the Edools v1 clients read (`Authorization: Token token=<credentials>` works as Bearer does).',
+  })
+  credentials!: string;
 }
 
 @InputType({ description: "A person's e-mail and password, and their school (or the X-School-Id header, or the school's subdomain)." })

@@ -18,7 +18,7 @@ export const SessionPayload = Payload(Session, 'session', 'SessionPayload');
 const SignOutPayload = Payload(IdentityAck, 'signOut', 'SignOutPayload');
 
 /** A session as GraphQL shows it. */
-export const shown = (opened: OpenedSession) => ({ ...opened, tokenType: 'Bearer' });
+export const shown = (opened: OpenedSession) => ({ ...opened, tokenType: 'Bearer', credentials: opened.accessToken });
 
 /** Sign-in with e-mail and password, refresh, sign-out. */
 @Resolver()

@@ -12,4 +12,6 @@ export const integrationRoutes: Route[] = [
     args: { input: resource('suggestion', { optional: true, extra: ['name', 'description', 'url'] }) },
     reply: 'create',
   },
+  // The REST twin of the suggestions GraphQL lists.
+  rows.list('/integrations/suggestions', 'integrationSuggestions'),
 ];

@@ -20,6 +20,9 @@ export const mediaRoutes: Route[] = [
   rows.update(show, 'updateMedia', 'media', show),
   rows.destroy(show, 'deleteMedia'),
   rows.action(['PUT', 'PATCH'], '/media/:id/reprocess', 'reprocessMedia'),
+  // The processing worker reports (the REST twin of reportMediaProcessing): `status` processing, ready or failed. A path
+  // of its own: /media/:id/<action> would be one more path that only the static /media/public/:id tells apart.
+  rows.action(['PUT', 'PATCH'], '/media_processing/:id', 'reportMediaProcessing', { args: { status: param('status') } }),
 
   rows.action(['GET', 'POST'], '/media/:id/preview', 'previewMedia', { args: launch }),
   rows.action(['GET', 'POST'], '/media/:id/launch_scorm', 'launchScorm', { args: { ...launch, enrollmentId: param('enrollment_id') } }),

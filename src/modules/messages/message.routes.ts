@@ -1,4 +1,4 @@
-import { pathParam, resource, rows, type Route } from '../../rest/route-table.js';
+import { param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 const show = '/messages/:id';
 const list = (path: string, args: Route['args']) => rows.list(path, 'messages', { args, wrap: 'messages' });
@@ -17,4 +17,8 @@ export const messageRoutes: Route[] = [
   }),
   rows.update(show, 'updateMessage', 'message', show),
   rows.destroy(show, 'deleteMessage'),
+
+  // REST twins of the GraphQL-only channels, filtered by school product or enrollment.
+  rows.list('/channels', 'channels', { args: { schoolProductId: param('school_product_id'), enrollmentId: param('enrollment_id') } }),
+  ...rows.resource('/channels', '/channels/:id', 'channel', 'channels').slice(1),
 ];

@@ -4,7 +4,7 @@ import { and, isNotNull, isNull } from 'drizzle-orm';
 import { Resolver } from 'type-graphql';
 import { encryptSecret, secretHint } from '../../auth/secrets.js';
 import type { Queryable } from '../../db/client.js';
-import { filterIdMatch, rowMatch } from '../../graphql/filters.js';
+import { rowMatch } from '../../graphql/filters.js';
 import { given } from '../../graphql/ids.js';
 import { uniqueConstraintField } from '../../graphql/mutation.js';
 import { existingId } from '../../graphql/references.js';
@@ -50,7 +50,8 @@ export class PaymentOptionResolver extends resourceResolver({
   byId: paymentOptionById,
   columns: (tx, input: PaymentOptionInput, { schoolId, current }) => paymentOptionValues(tx, schoolId, input, !current),
   listArgs: PaymentOptionsArgs,
-  listWhere: (_ctx, args: PaymentOptionsArgs) => filterIdMatch(paymentOptions.schoolProductId, args.schoolProductId, 'schoolProductId'),
+  // A school product of another school is a 404, as under /school_products/:id/payment_options.
+  listWhere: (ctx, args: PaymentOptionsArgs) => rowMatch(ctx, paymentOptions.schoolProductId, schoolProductById, args.schoolProductId, 'SchoolProduct'),
   omit: ['delete'],
 }) {}
 
@@ -123,9 +124,10 @@ export class CouponTokenResolver extends resourceResolver({
   byId: couponTokenById,
   columns: (tx, input: CouponTokenInput, { schoolId, current }) => couponTokenValues(tx, schoolId, input, current),
   listArgs: CouponTokensArgs,
-  listWhere: (_ctx, args: CouponTokensArgs) => {
+  // A coupon of another school is a 404, as under /coupons/:id/tokens.
+  listWhere: async (ctx, args: CouponTokensArgs) => {
     const used = args.used === true ? isNotNull(couponTokens.usedAt) : args.used === false ? isNull(couponTokens.usedAt) : undefined;
-    return and(filterIdMatch(couponTokens.couponId, args.couponId, 'couponId'), used);
+    return and(await rowMatch(ctx, couponTokens.couponId, couponById, args.couponId, 'Coupon'), used);
   },
   omit: ['delete'],
 }) {

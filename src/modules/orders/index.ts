@@ -6,6 +6,7 @@ import { CouponResolver, CouponTokenResolver, GatewayCredentialResolver, Payment
 import { ImportedInvoiceResolver, ImportedOrderItemResolver, OrderImportResolver } from './order-import.resolver.js';
 import { orderEventCatalog } from './order.events.js';
 import { InvoiceResolver, OrderItemResolver, OrderResolver } from './order.resolver.js';
+import { billingRoutes } from './billing.routes.js';
 import { couponRoutes } from './coupon.routes.js';
 import { orderRoutes } from './order.routes.js';
 import { PaymentResolver } from './payment.resolver.js';
@@ -33,7 +34,7 @@ export const ordersModule = defineModule({
     GatewayCredentialSigningResolver,
     GatewayNotificationResolver,
   ],
-  routes: [...orderRoutes, ...couponRoutes],
+  routes: [...orderRoutes, ...couponRoutes, ...billingRoutes],
   rules: {
     operations: {
       // How the catalogue is paid: every role reads it, the managers set it.

@@ -1,4 +1,4 @@
-import { ENROLLERS, MANAGERS, type ModuleRules, reads, type Rule, STAFF_AND_OWN, STAFF_READ } from '../../auth/role-matrix.js';
+import { crud, ENROLLERS, MANAGERS, type ModuleRules, reads, type Rule, STAFF_AND_OWN, STAFF_READ } from '../../auth/role-matrix.js';
 
 /**
  * The users module's rows of the role matrix, apart from its declaration because its resolvers
@@ -17,6 +17,11 @@ export const peopleRows: Readonly<Record<string, Rule>> = {
   'Mutation.updateCollaborator': { ...MANAGERS, collaborator: 'own' },
   'Mutation.createAdmin': MANAGERS,
   'Mutation.updateAdmin': MANAGERS,
+  // Whoever may add a student may invite one (a person of the school again, too).
+  'Mutation.invitePerson': ENROLLERS,
+  // A person's addresses: staff manage anyone's; a student reads and writes its own.
+  ...reads('address', 'addresses', STAFF_AND_OWN),
+  ...crud('Address', { ...ENROLLERS, student: 'own' }),
 };
 
 export const userRules = {
