@@ -10296,7 +10296,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    channel: components["schemas"]["ChannelInput"];
+                    channel: WithRequired<components["schemas"]["ChannelInput"], "name">;
                 };
                 /**
                  * @example {
@@ -10308,7 +10308,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    channel: components["schemas"]["ChannelInput"];
+                    channel: WithRequired<components["schemas"]["ChannelInput"], "name">;
                 };
                 /**
                  * @example {
@@ -10320,7 +10320,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    channel: components["schemas"]["ChannelInput"];
+                    channel: WithRequired<components["schemas"]["ChannelInput"], "name">;
                 };
             };
         };
@@ -11141,7 +11141,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    collaborative_discussion: WithRequired<components["schemas"]["CollaborativeDiscussionInput"], "title">;
                 };
                 /**
                  * @example {
@@ -11152,7 +11152,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    collaborative_discussion: WithRequired<components["schemas"]["CollaborativeDiscussionInput"], "title">;
                 };
                 /**
                  * @example {
@@ -11163,7 +11163,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    collaborative_discussion: WithRequired<components["schemas"]["CollaborativeDiscussionInput"], "title">;
                 };
             };
         };
@@ -12198,7 +12198,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    coupon_token: WithRequired<components["schemas"]["CouponTokenInput"], "coupon_id">;
                 };
                 /**
                  * @example {
@@ -12210,7 +12210,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    coupon_token: WithRequired<components["schemas"]["CouponTokenInput"], "coupon_id">;
                 };
                 /**
                  * @example {
@@ -12222,7 +12222,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    coupon_token: WithRequired<components["schemas"]["CouponTokenInput"], "coupon_id">;
                 };
             };
         };
@@ -12672,7 +12672,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    coupon_token: WithRequired<components["schemas"]["CouponTokenInput"], "coupon_id">;
                     /** @description Required on create: a coupon of the school. */
                     coupon_id?: number | null;
                 };
@@ -12687,7 +12687,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    coupon_token: WithRequired<components["schemas"]["CouponTokenInput"], "coupon_id">;
                     /** @description Required on create: a coupon of the school. */
                     coupon_id?: number | null;
                 };
@@ -12702,7 +12702,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    coupon_token: components["schemas"]["CouponTokenInput"];
+                    coupon_token: WithRequired<components["schemas"]["CouponTokenInput"], "coupon_id">;
                     /** @description Required on create: a coupon of the school. */
                     coupon_id?: number | null;
                 };
@@ -17076,7 +17076,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    exam_answer: components["schemas"]["CreateExamAnswerInput"];
+                    exam_answer: WithRequired<components["schemas"]["CreateExamAnswerInput"], "activity_id" | "student_id">;
                 };
                 /**
                  * @example {
@@ -17090,7 +17090,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    exam_answer: components["schemas"]["CreateExamAnswerInput"];
+                    exam_answer: WithRequired<components["schemas"]["CreateExamAnswerInput"], "activity_id" | "student_id">;
                 };
                 /**
                  * @example {
@@ -17104,7 +17104,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    exam_answer: components["schemas"]["CreateExamAnswerInput"];
+                    exam_answer: WithRequired<components["schemas"]["CreateExamAnswerInput"], "activity_id" | "student_id">;
                 };
             };
         };
@@ -18720,7 +18720,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                    forum_answer: WithRequired<components["schemas"]["ForumAnswerInput"], "text">;
                 };
                 /**
                  * @example {
@@ -18731,7 +18731,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                    forum_answer: WithRequired<components["schemas"]["ForumAnswerInput"], "text">;
                 };
                 /**
                  * @example {
@@ -18742,7 +18742,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    forum_answer: components["schemas"]["ForumAnswerInput"];
+                    forum_answer: WithRequired<components["schemas"]["ForumAnswerInput"], "text">;
                 };
             };
         };
@@ -19585,7 +19585,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    forum: components["schemas"]["ForumInput"];
+                    forum: WithRequired<components["schemas"]["ForumInput"], "title">;
                 };
                 /**
                  * @example {
@@ -19595,7 +19595,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    forum: components["schemas"]["ForumInput"];
+                    forum: WithRequired<components["schemas"]["ForumInput"], "title">;
                 };
                 /**
                  * @example {
@@ -19605,7 +19605,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    forum: components["schemas"]["ForumInput"];
+                    forum: WithRequired<components["schemas"]["ForumInput"], "title">;
                 };
             };
         };
@@ -20052,7 +20052,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                    gateway_credential: WithRequired<components["schemas"]["GatewayCredentialInput"], "gateway">;
                 };
                 /**
                  * @example {
@@ -20066,7 +20066,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                    gateway_credential: WithRequired<components["schemas"]["GatewayCredentialInput"], "gateway">;
                 };
                 /**
                  * @example {
@@ -20080,7 +20080,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    gateway_credential: components["schemas"]["GatewayCredentialInput"];
+                    gateway_credential: WithRequired<components["schemas"]["GatewayCredentialInput"], "gateway">;
                 };
             };
         };
@@ -20978,7 +20978,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    image: components["schemas"]["ImageInput"];
+                    image: WithRequired<components["schemas"]["ImageInput"], "url">;
                 };
                 /**
                  * @example {
@@ -20992,7 +20992,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    image: components["schemas"]["ImageInput"];
+                    image: WithRequired<components["schemas"]["ImageInput"], "url">;
                 };
                 /**
                  * @example {
@@ -21006,7 +21006,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    image: components["schemas"]["ImageInput"];
+                    image: WithRequired<components["schemas"]["ImageInput"], "url">;
                 };
             };
         };
@@ -23080,7 +23080,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    collaborative_discussion: WithRequired<components["schemas"]["CollaborativeDiscussionInput"], "title">;
                     lesson_id?: number | null;
                 };
                 /**
@@ -23093,7 +23093,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    collaborative_discussion: WithRequired<components["schemas"]["CollaborativeDiscussionInput"], "title">;
                     lesson_id?: number | null;
                 };
                 /**
@@ -23106,7 +23106,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    collaborative_discussion: components["schemas"]["CollaborativeDiscussionInput"];
+                    collaborative_discussion: WithRequired<components["schemas"]["CollaborativeDiscussionInput"], "title">;
                     lesson_id?: number | null;
                 };
             };
@@ -23255,7 +23255,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    library: components["schemas"]["LibraryInput"];
+                    library: WithRequired<components["schemas"]["LibraryInput"], "name">;
                 };
                 /**
                  * @example {
@@ -23265,7 +23265,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    library: components["schemas"]["LibraryInput"];
+                    library: WithRequired<components["schemas"]["LibraryInput"], "name">;
                 };
                 /**
                  * @example {
@@ -23275,7 +23275,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    library: components["schemas"]["LibraryInput"];
+                    library: WithRequired<components["schemas"]["LibraryInput"], "name">;
                 };
             };
         };
@@ -23711,7 +23711,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    library_resource: components["schemas"]["LibraryResourceInput"];
+                    library_resource: WithRequired<components["schemas"]["LibraryResourceInput"], "title">;
                 };
                 /**
                  * @example {
@@ -23724,7 +23724,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    library_resource: components["schemas"]["LibraryResourceInput"];
+                    library_resource: WithRequired<components["schemas"]["LibraryResourceInput"], "title">;
                 };
                 /**
                  * @example {
@@ -23737,7 +23737,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    library_resource: components["schemas"]["LibraryResourceInput"];
+                    library_resource: WithRequired<components["schemas"]["LibraryResourceInput"], "title">;
                 };
             };
         };
@@ -23842,7 +23842,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    library_resource: components["schemas"]["LibraryResourceInput"];
+                    library_resource: WithRequired<components["schemas"]["LibraryResourceInput"], "title">;
                 };
                 /**
                  * @example {
@@ -23855,7 +23855,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    library_resource: components["schemas"]["LibraryResourceInput"];
+                    library_resource: WithRequired<components["schemas"]["LibraryResourceInput"], "title">;
                 };
                 /**
                  * @example {
@@ -23868,7 +23868,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    library_resource: components["schemas"]["LibraryResourceInput"];
+                    library_resource: WithRequired<components["schemas"]["LibraryResourceInput"], "title">;
                 };
             };
         };
@@ -27806,7 +27806,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    payment_option: WithRequired<components["schemas"]["PaymentOptionInput"], "name" | "price">;
                 };
                 /**
                  * @example {
@@ -27820,7 +27820,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    payment_option: WithRequired<components["schemas"]["PaymentOptionInput"], "name" | "price">;
                 };
                 /**
                  * @example {
@@ -27834,7 +27834,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    payment_option: WithRequired<components["schemas"]["PaymentOptionInput"], "name" | "price">;
                 };
             };
         };
@@ -32666,7 +32666,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    payment_option: WithRequired<components["schemas"]["PaymentOptionInput"], "name" | "price">;
                     /** @description The school product it sells. */
                     school_product_id?: number | null;
                 };
@@ -32683,7 +32683,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    payment_option: WithRequired<components["schemas"]["PaymentOptionInput"], "name" | "price">;
                     /** @description The school product it sells. */
                     school_product_id?: number | null;
                 };
@@ -32700,7 +32700,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    payment_option: components["schemas"]["PaymentOptionInput"];
+                    payment_option: WithRequired<components["schemas"]["PaymentOptionInput"], "name" | "price">;
                     /** @description The school product it sells. */
                     school_product_id?: number | null;
                 };
@@ -35643,7 +35643,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    address: components["schemas"]["AddressInput"];
+                    address: WithRequired<components["schemas"]["AddressInput"], "street" | "city" | "zip_code">;
                 };
                 /**
                  * @example {
@@ -35660,7 +35660,7 @@ export interface operations {
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
-                    address: components["schemas"]["AddressInput"];
+                    address: WithRequired<components["schemas"]["AddressInput"], "street" | "city" | "zip_code">;
                 };
                 /**
                  * @example {
@@ -35677,7 +35677,7 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": {
-                    address: components["schemas"]["AddressInput"];
+                    address: WithRequired<components["schemas"]["AddressInput"], "street" | "city" | "zip_code">;
                 };
             };
         };

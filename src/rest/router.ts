@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getNullableType, type GraphQLSchema, isListType } from 'graphql';
+import { getNullableType, type GraphQLInputType, type GraphQLSchema, isListType } from 'graphql';
 import type { Executor } from '../graphql/executor.js';
 import { refusal } from '../auth/guard.js';
 import type { Rule } from '../auth/role-matrix.js';
 import type { Context } from '../graphql/context.js';
 import { MAX_PAGE_SIZE, numberedPage } from '../graphql/pagination.js';
+import { inputObjectOf, requiredFieldsOf } from '../graphql/required-fields.js';
 import { type CompiledRoute, compileRoute } from './compile.js';
 import { coerceInput, shapeInput } from './input.js';
 import { type ErrorCode, errorCodes, payloadStatus, raisedStatus } from '../errors/codes.js';
@@ -188,6 +189,7 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
   const variables: Record<string, unknown> = {};
   // Every argument's problems, reported together: a write names all it lacks in one reply.
   const found: RestError[] = [];
+  const blankRequired: RestError[] = [];
   for (const { name, source, arg } of compiled.args) {
     let raw: unknown;
     switch (source.from) {
@@ -241,7 +243,11 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
       source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
     found.push(...problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message })));
     if (shaped !== undefined) variables[name] = shaped;
+    // A create refused here for a parameter never reaches its resolver's checks: name its input's blank
+    // required fields too (declared with RequiredFields), so the one 422 holds every problem.
+    if (source.from === 'resource' && compiled.route.reply === 'create' && !isListType(getNullableType(arg.type))) blankRequired.push(...missingRequired(arg.type, shaped));
   }
+  if (found.length && found.every((p) => p.code === 'blank')) found.push(...blankRequired.filter((row) => !found.some((f) => f.field === row.field)));
   if (found.length) {
     // A write's missing value (`blank`), or a well-formed value outside a closed list (Rails' inclusion), is a
     // validation error (422); in a read's filter, or with any other problem, the request is malformed (400).
@@ -249,6 +255,16 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
     throw new RestFailure({ code: found[0].code, rows: found, status: invalid ? payloadStatus(found.map((p) => p.code)) : raisedStatus('bad_request') });
   }
   return variables;
+}
+
+/** The required fields (graphql/required-fields.ts) an input hash leaves blank, as REST names them. */
+function missingRequired(type: GraphQLInputType, value: unknown): RestError[] {
+  const input = inputObjectOf(type);
+  if (!input) return [];
+  const hash = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  return requiredFieldsOf(input)
+    .filter((field) => hash[field] === undefined || hash[field] === null || (typeof hash[field] === 'string' && !(hash[field] as string).trim()))
+    .map((field) => ({ field: restFieldName([field]), code: 'blank', message: errorCodes.blank.message }));
 }
 
 /** An older form of a resource turned into today's (route-table.ts, Adapt); its own problems are a 422 naming them. */

@@ -6,7 +6,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../src/config.js';
 import { schools } from '../../src/db/school.table.js';
 import { renderCertificatePdf } from '../../src/modules/progress/certificate.pdf.js';

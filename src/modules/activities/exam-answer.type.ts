@@ -32,6 +32,7 @@ export const ExamAnswerConnection = connectionType(ExamAnswer);
 export const ExamQuestionAnswerConnection = connectionType(ExamQuestionAnswer);
 
 @InputType({ description: 'A new attempt. A student credential makes attempts for itself only (studentId defaults to it).' })
+@RequiredFields('activityId', 'studentId')
 export class CreateExamAnswerInput {
   @Field(() => ID, { nullable: true, description: 'Required: an activity of the school.' }) activityId?: string | null;
   @Field(() => ID, { nullable: true, description: 'Required (but for a student credential): a student of the school.' })

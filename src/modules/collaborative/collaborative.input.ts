@@ -4,6 +4,7 @@ import { ConnectionArgs } from '../../graphql/pagination.js';
 import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'title is required on create and may not be cleared; lessonId names a lesson of the school (null detaches it).' })
+@RequiredFields('title')
 export class CollaborativeDiscussionInput {
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => ID, { nullable: true }) lessonId?: string | null;

@@ -4,6 +4,7 @@ import { ConnectionArgs } from '../../graphql/pagination.js';
 import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'title is required on create and may not be cleared.' })
+@RequiredFields('title')
 export class ForumInput {
   @Field(() => String, { nullable: true }) title?: string | null;
 }
@@ -80,6 +81,7 @@ export class ForumQuestionsArgs extends ConnectionArgs {
 }
 
 @InputType({ description: 'text is required on create and may not be cleared.' })
+@RequiredFields('text')
 export class ForumAnswerInput {
   @Field(() => String, { nullable: true }) text?: string | null;
   @Field(() => ID, { nullable: true, description: "The author. Defaults to the credential's user; only a staff credential may name another user of the school." })

@@ -4,11 +4,13 @@ import { ConnectionArgs } from '../../graphql/pagination.js';
 import { RequiredFields } from '../../graphql/required-fields.js';
 
 @InputType({ description: 'name is required on create and may not be cleared.' })
+@RequiredFields('name')
 export class LibraryInput {
   @Field(() => String, { nullable: true }) name?: string | null;
 }
 
 @InputType({ description: 'title is required on create and may not be cleared; url, when given, is an http(s) address.' })
+@RequiredFields('title')
 export class LibraryResourceInput {
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => String, { nullable: true }) kind?: string | null;
@@ -24,6 +26,7 @@ export class LibraryResourcesArgs extends ConnectionArgs {
 }
 
 @InputType({ description: 'url is required on create (an http(s) address); width and height, when given, are positive.' })
+@RequiredFields('url')
 export class ImageInput {
   @Field(() => String, { nullable: true }) url?: string | null;
   @Field(() => String, { nullable: true }) title?: string | null;

@@ -8,6 +8,7 @@ export const OWNER_TYPES = ['Student', 'Collaborator', 'Admin', 'SchoolProduct',
 export type OwnerType = (typeof OWNER_TYPES)[number];
 
 @InputType({ description: 'name is required on create; a channel belongs to at most one of an enrollment and a school product.' })
+@RequiredFields('name')
 export class ChannelInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => ID, { nullable: true, description: 'An enrollment of the school: the channel of that enrollment.' }) enrollmentId?: string | null;

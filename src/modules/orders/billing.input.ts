@@ -6,6 +6,7 @@ import { RequiredFields } from '../../graphql/required-fields.js';
 
 /** Create and update take the same fields; name and price are required on create. */
 @InputType()
+@RequiredFields('name', 'price')
 export class PaymentOptionInput {
   @Field(() => ID, { nullable: true, description: 'The school product it sells.' }) schoolProductId?: string | null;
   @Field(() => String, { nullable: true }) name?: string | null;
@@ -28,6 +29,7 @@ export class CouponInput {
 }
 
 @InputType()
+@RequiredFields('couponId')
 export class CouponTokenInput {
   @Field(() => ID, { nullable: true, description: 'Required on create: a coupon of the school.' }) couponId?: string | null;
   @Field(() => String, { nullable: true, description: 'Generated when omitted on create.' }) token?: string | null;
@@ -35,6 +37,7 @@ export class CouponTokenInput {
 }
 
 @InputType({ description: 'gateway is required on create. secretKey is write-only: stored encrypted, never returned; null removes it.' })
+@RequiredFields('gateway')
 export class GatewayCredentialInput {
   @Field(() => String, { nullable: true }) gateway?: string | null;
   @Field(() => String, { nullable: true }) name?: string | null;

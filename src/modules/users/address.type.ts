@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { connectionType } from '../../graphql/pagination.js';
 import { SchoolRecord, Timestamped } from '../../graphql/record.js';
+import { RequiredFields } from '../../graphql/required-fields.js';
 
 @Timestamped()
 @ObjectType({ description: "A person's postal address: staff read and write any person's of the school, a student its own." })
@@ -20,6 +21,7 @@ export class Address extends SchoolRecord {
 export const AddressConnection = connectionType(Address);
 
 @InputType({ description: 'street, city and zipCode are required on create and may not be cleared.' })
+@RequiredFields('street', 'city', 'zipCode')
 export class AddressInput {
   @Field(() => String, { nullable: true }) street?: string | null;
   @Field(() => String, { nullable: true }) number?: string | null;

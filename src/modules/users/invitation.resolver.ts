@@ -26,7 +26,12 @@ export class InvitationResolver {
     const schoolId = writeSchool(ctx);
     return mutate(ctx, 'invitation', async (tx) => {
       const email = normalEmail(input.email);
-      if (!email) new Checks().required('email', input.email).throwIfAny();
+      if (!email) {
+        // No e-mail names no one already of the school: a new person, whose every missing field is named at once.
+        const checks = new Checks();
+        checkPerson(checks, input, true);
+        checks.throwIfAny();
+      }
       // Two invitations of one new e-mail at once: the second's insert meets the unique e-mail (taken).
       let [person] = await tx.select().from(users).where(and(eq(users.schoolId, schoolId), eq(users.email, email)));
       const created = !person;
