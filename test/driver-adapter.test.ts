@@ -71,6 +71,10 @@ function sample(column: Column, edge: boolean): unknown {
       const values = (column as unknown as { enumValues: string[] }).enumValues;
       return edge ? values.at(-1) : values[0];
     }
+    case 'PgCustomColumn':
+      // The one custom type of the schema: bytea (an export's file chunks).
+      if (column.getSQLType() === 'bytea') return edge ? Buffer.alloc(0) : Buffer.from([0, 1, 2, 254, 255]);
+      break;
     case 'PgArray': {
       const item = (column as unknown as { baseColumn: Column }).baseColumn;
       return edge ? [] : [sample(item, false), sample(item, true)];

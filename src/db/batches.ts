@@ -1,6 +1,5 @@
 import type { SQL } from 'drizzle-orm';
-import type { PgDialect } from 'drizzle-orm/pg-core';
-import type { Sql } from 'postgres';
+import { postgresCursor } from './driver-adapter.js';
 import { rowsOf } from './rows.js';
 import type { Db } from './types.js';
 
@@ -35,10 +34,9 @@ export async function* readInBatches<T extends Record<string, unknown>>(
 ): AsyncGenerator<T[]> {
   open += 1;
   try {
-    const client = (db as unknown as { $client: unknown }).$client;
-    if (isPostgresJs(client)) {
-      const { sql: text, params } = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(statement(null));
-      for await (const rows of client.unsafe(text, params as never[]).cursor(size)) yield rows as unknown as T[];
+    const cursor = postgresCursor(db, statement(null), size);
+    if (cursor) {
+      for await (const rows of cursor) yield rows as T[];
       return;
     }
     let after = 0;
@@ -52,5 +50,3 @@ export async function* readInBatches<T extends Record<string, unknown>>(
     open -= 1;
   }
 }
-
-const isPostgresJs = (client: unknown): client is Sql => typeof (client as Sql | undefined)?.unsafe === 'function';

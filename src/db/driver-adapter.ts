@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Column, getTableName } from 'drizzle-orm';
+import { Column, getTableName, type SQL } from 'drizzle-orm';
+import type { PgDialect } from 'drizzle-orm/pg-core';
 import { CasingCache } from 'drizzle-orm/casing';
 import type postgres from 'postgres';
 import { config } from '../config.js';
@@ -233,4 +234,16 @@ export function prepareEveryStatement<T extends Sql>(client: T): T {
     };
   }
   return client;
+}
+
+/**
+ * A statement's rows through a postgres.js cursor, `size` at a time (db/batches.ts), or null on a
+ * database that is not postgres.js (PGlite). Leaving the iteration early closes the cursor and gives
+ * its connection back.
+ */
+export function postgresCursor(db: unknown, statement: SQL, size: number): AsyncIterable<Record<string, unknown>[]> | null {
+  const client = (db as { $client?: unknown }).$client as Sql | undefined;
+  if (typeof client?.unsafe !== 'function') return null;
+  const { sql: text, params } = (db as { dialect: PgDialect }).dialect.sqlToQuery(statement);
+  return client.unsafe(text, params as never[]).cursor(size) as unknown as AsyncIterable<Record<string, unknown>[]>;
 }

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { issueToken } from '../../src/auth/credential.js';
 import { openDatabase } from '../../src/db/client.js';
-import { freePort } from './ports.js';
+import { freePort, serviceEnv } from './ports.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const settings = {
@@ -63,17 +63,7 @@ function rssMb(pid: number): number {
 }
 
 async function startService(port: number): Promise<ChildProcess> {
-  const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: settings.databaseUrl,
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_REQUESTS: 'false',
-    RATE_LIMIT_ENABLED: 'false',
-    WEB_CONCURRENCY: '1',
-  };
+  const env = serviceEnv(settings.databaseUrl, port, randomBytes(32).toString('base64'));
   const child = spawn(process.execPath, [...settings.serviceNodeArgs, '--import', 'tsx', 'src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout!.on('data', (chunk) => output.push(String(chunk)));

@@ -11,3 +11,18 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** The environment a benchmark starts the service with: production, its own database and port, no request logs, one process unless told. */
+export function serviceEnv(databaseUrl: string, port: number, secretsKey: string, processes = 1): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    SECRETS_KEY: secretsKey,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_REQUESTS: 'false',
+    RATE_LIMIT_ENABLED: 'false',
+    WEB_CONCURRENCY: String(processes),
+  };
+}

@@ -36,7 +36,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
-import { freePort } from './ports.js';
+import { freePort, serviceEnv } from './ports.js';
 import { failed, type Request, type Scenario, scenarios, type Tokens } from './scenarios.js';
 import { type Fixture, seed } from './seed.js';
 
@@ -148,17 +148,7 @@ const children = new Set<ChildProcess>();
 
 async function start(name: Target['name'], databaseUrl: string, secretsKey: string): Promise<Target> {
   const port = await freePort();
-  const env = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    SECRETS_KEY: secretsKey,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_REQUESTS: 'false',
-    RATE_LIMIT_ENABLED: 'false',
-    WEB_CONCURRENCY: String(settings.processes),
-  };
+  const env = serviceEnv(databaseUrl, port, secretsKey, settings.processes);
   const [command, args] =
     name === 'service' ? ['node', [...settings.serviceNodeArgs, 'dist/src/main.js']] : ['node', ['--import', 'tsx', 'test/bench/bare.ts']];
   const started = performance.now();
