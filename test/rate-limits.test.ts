@@ -288,6 +288,15 @@ describe('rate limits', () => {
       expect((await service.db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.key, `credential:${digestToken(token)}`)))[0].tokens).toBeLessThan(1);
     });
 
+    it('given more requests at once than an address’s budget on one instance, then all but the excess pass: no slice is refused while tokens wait in another', async () => {
+      const replies = await Promise.all(
+        Array.from({ length: 51 }, () =>
+          leasing[0].inject({ method: 'POST', url: '/graphql', payload: { query: '{ __typename }' }, remoteAddress: '198.51.100.250' }),
+        ),
+      );
+      expect(replies.filter((r) => r.statusCode === 429)).toHaveLength(1);
+    });
+
     it('given many requests at once on both instances, then the budget still holds exactly', async () => {
       const token = await newToken();
       const replies = await Promise.all(Array.from({ length: 130 }, (_, i) => typename((i % 2) as 0 | 1, token)));

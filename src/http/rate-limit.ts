@@ -110,7 +110,7 @@ export class RateLimiter {
           return { granted: true, tokens: lease.left + lease.tokens, capacity: lease.capacity, refillPerSecond: lease.refillPerSecond };
         }
         if (lease.refusedUntil > at) return refusal(lease, Math.ceil((lease.refusedUntil - at) / 1000));
-        if (lease.renewing && round < 8) {
+        if (lease.renewing && round < 32) {
           await lease.renewing;
           continue;
         }
@@ -143,7 +143,14 @@ export class RateLimiter {
       // A wrong token's request paid one token of its address's bucket: nothing is held under its digest.
       if (lease && (got.credential || !caller.digest)) Object.assign(lease, next);
       else if (lease) this.leases.delete(key);
-      if (got.taken < 1) return refusal(next, Math.ceil((1 - got.left) / got.refillPerSecond));
+      if (got.taken < 1) {
+        // The bucket is empty, but a renewal that ran beside this one may have left tokens here.
+        if (lease && lease.tokens >= 1 && at < lease.expiresAt) {
+          lease.tokens -= 1;
+          return { granted: true, tokens: lease.left + lease.tokens, capacity: lease.capacity, refillPerSecond: lease.refillPerSecond };
+        }
+        return refusal(next, Math.ceil((1 - got.left) / got.refillPerSecond));
+      }
       return { granted: true, tokens: next.left + next.tokens, capacity: next.capacity, refillPerSecond: next.refillPerSecond };
     } finally {
       if (lease) {
