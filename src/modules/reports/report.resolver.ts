@@ -57,6 +57,20 @@ async function reportOf(ctx: Context, args: BucketedReportArgs | ReportArgs, buc
 
 const counts = (row: { counts: Record<string, number> }) => row.counts;
 
+/**
+ * A bucketed report's rows (kinds `bucket`, `bucket_product`, `product`) grouped: each bucket with its
+ * figures and its products' figures, and the products' figures over the whole period.
+ */
+function byBucketAndProduct<R extends { kind: string; start?: unknown; productId?: number | null }, F extends object>(rows: R[], figures: (row: R) => F) {
+  const ofProduct = (row: R) => ({ schoolProductId: row.productId, ...figures(row) });
+  return {
+    buckets: rows
+      .filter((r) => r.kind === 'bucket')
+      .map((b) => ({ ...b, figures: { ...figures(b), products: rows.filter((r) => r.kind === 'bucket_product' && r.start === b.start).map(ofProduct) } })),
+    products: rows.filter((r) => r.kind === 'product').map(ofProduct),
+  };
+}
+
 @Resolver()
 export class ReportResolver {
   @Extensions(fieldCost(REPORT_COST))
@@ -68,19 +82,14 @@ export class ReportResolver {
     const { scope, period, shown } = await reportOf(ctx, args, true);
     const rows = await revenueRows(scope, period);
     const money = ({ gross, refunded, net }: { gross: number; refunded: number; net: number }) => ({ gross, refunded, net });
-    const buckets = rows.filter((r) => r.kind === 'bucket');
+    const { buckets, products } = byBucketAndProduct(rows, money);
     return {
       ...shown,
       gross: buckets.reduce((s, r) => s + r.gross, 0),
       refunded: buckets.reduce((s, r) => s + r.refunded, 0),
       net: buckets.reduce((s, r) => s + r.net, 0),
-      buckets: buckets.map((b) => ({
-        start: b.start,
-        payments: b.payments,
-        ...money(b),
-        products: rows.filter((r) => r.kind === 'bucket_product' && r.start === b.start).map((r) => ({ schoolProductId: r.productId, ...money(r) })),
-      })),
-      products: rows.filter((r) => r.kind === 'product').map((r) => ({ schoolProductId: r.productId, ...money(r) })),
+      buckets: buckets.map((b) => ({ start: b.start, payments: b.payments, ...b.figures })),
+      products,
     };
   }
 
@@ -91,16 +100,12 @@ export class ReportResolver {
   async enrollmentsReport(@Args(() => BucketedReportArgs) args: BucketedReportArgs, @Ctx() ctx: Context) {
     const { scope, period, shown } = await reportOf(ctx, args, true);
     const rows = await enrollmentRows(scope, period);
-    const buckets = rows.filter((r) => r.kind === 'bucket');
+    const { buckets, products } = byBucketAndProduct(rows, counts);
     return {
       ...shown,
       total: buckets.reduce((s, r) => s + r.counts.total, 0),
-      buckets: buckets.map((b) => ({
-        start: b.start,
-        ...counts(b),
-        products: rows.filter((r) => r.kind === 'bucket_product' && r.start === b.start).map((r) => ({ schoolProductId: r.productId, ...counts(r) })),
-      })),
-      products: rows.filter((r) => r.kind === 'product').map((r) => ({ schoolProductId: r.productId, ...counts(r) })),
+      buckets: buckets.map((b) => ({ start: b.start, ...b.figures })),
+      products,
     };
   }
 
