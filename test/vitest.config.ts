@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
  * last, on a clean clone with no timing cache, one of them alone would keep a worker busy after the
  * other has finished.
  */
-const SLOW = ['fuzz', 'isolation', 'process', 'workers', 'playground.browser', 'docs.browser', 'operations'];
+const SLOW = ['fuzz', 'rest.disconnect', 'isolation', 'driver-adapter', 'playground.browser', 'docs.browser', 'operations'];
 class SlowFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -22,12 +22,14 @@ class SlowFirst extends BaseSequencer {
   }
 }
 
-export default defineConfig({
+export const config = defineConfig({
   // One copy of graphql for the schema and the tests ("another module or realm" otherwise).
   resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql/index.js') }] },
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
+    // test/system/: the service and the tools as processes of their own (`npm run test:system`).
     include: ['test/**/*.test.ts'],
+    exclude: ['test/system/**', 'node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
@@ -40,3 +42,5 @@ export default defineConfig({
     hookTimeout: 120_000,
   },
 });
+
+export default config;

@@ -133,16 +133,27 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   }
   const dataDir = options.dataDir ?? resolve(projectRoot, '.data');
   // Loaded only for the embedded database: an instance on PostgreSQL starts without it.
-  const [{ PGlite }, { drizzle: drizzlePglite, PgliteSession }, { migrate: migratePglite }, { unaccent }, { pg_trgm }] = await Promise.all([
+  const [{ PGlite }, { unaccent }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
     // The contrib extensions search's migration creates (schema/migrations/0017_search.sql).
     import('@electric-sql/pglite/contrib/unaccent'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
   ]);
   const extensions = { unaccent, pg_trgm };
   const pglite = await PGlite.create(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir, extensions } : { extensions });
+  return embeddedDatabase(pglite);
+}
+
+/**
+ * The service's database over an open PGlite: a new statement counter and drizzle instance over
+ * the same data (tests hand each file one over their worker's PGlite, emptied).
+ */
+export async function embeddedDatabase(pglite: PGlite): Promise<Database> {
+  const [{ drizzle: drizzlePglite, PgliteSession }, { migrate: migratePglite }] = await Promise.all([
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
+  const statements = new StatementCounter();
   // PGlite is one session: set once, the zone holds for every statement.
   await pglite.exec(`set time zone '${SESSION_TIME_ZONE}'`);
   const rows = decodeRowsOfSessions(PgliteSession);

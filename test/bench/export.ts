@@ -13,8 +13,10 @@
  *    when the growth reaches BENCH_EXPORT_LIMIT_MB (50) or the file lacks rows.
  *
  * Environment: BENCH_EXPORT_DATABASE_URL (postgres://postgres@127.0.0.1:5432/lp_bench_export),
- * BENCH_EXPORT_ROWS (1000000), BENCH_EXPORT_LIMIT_MB (50), BENCH_EXPORT_NODE_ARGS node flags for the service,
- * BENCH_KEEP=1 keeps the database.
+ * BENCH_EXPORT_ROWS (1000000), BENCH_EXPORT_LIMIT_MB (50), BENCH_EXPORT_NODE_ARGS node flags for the service
+ * (by default `npm start`'s; ' ' for none: V8's defaults),
+ * BENCH_KEEP=1 keeps the database, and a later run with BENCH_KEEP=1 exports from it again without seeding
+ * (the same rows: comparing node flags or code changes takes a minute, not three).
  */
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -27,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { issueToken } from '../../src/auth/credential.js';
 import { openDatabase } from '../../src/db/client.js';
-import { freePort, serviceEnv } from './ports.js';
+import { freePort, serviceEnv, serviceNodeArgs } from './ports.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const settings = {
@@ -35,8 +37,8 @@ const settings = {
   rows: Number(process.env.BENCH_EXPORT_ROWS || 1_000_000),
   limitMb: Number(process.env.BENCH_EXPORT_LIMIT_MB || 50),
   keep: process.env.BENCH_KEEP === '1',
-  /** Node flags for the service's process (`--max-old-space-size=256`: how far V8 lets garbage pile up before a full collection). */
-  serviceNodeArgs: (process.env.BENCH_EXPORT_NODE_ARGS || '').split(' ').filter(Boolean),
+  /** Node flags for the service's process: `npm start`'s unless BENCH_EXPORT_NODE_ARGS names others (`--max-old-space-size=N`: how far V8 lets garbage pile up before a full collection). */
+  serviceNodeArgs: serviceNodeArgs(process.env.BENCH_EXPORT_NODE_ARGS),
 };
 const log = (line: string) => process.stderr.write(line + '\n');
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -117,14 +119,31 @@ function download(url: string, token: string): Promise<{ status: number; bytes: 
   });
 }
 
+/** The school a kept database holds with every row seeded, or null (then the database is made anew). */
+async function seededSchool(): Promise<number | null> {
+  if (!settings.keep) return null;
+  const sql = postgres(settings.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [found] = await sql`select s.id, (select count(*) from enrollments e where e.school_id = s.id)::int as rows from schools s where s.subdomain = 'export-bench'`;
+    return found && found.rows === settings.rows ? Number(found.id) : null;
+  } catch {
+    return null;
+  } finally {
+    await sql.end();
+  }
+}
+
 async function main() {
-  await onAdmin(`drop database if exists "${databaseName}" with (force)`);
-  await onAdmin(`create database "${databaseName}"`);
+  const kept = await seededSchool();
+  if (kept === null) {
+    await onAdmin(`drop database if exists "${databaseName}" with (force)`);
+    await onAdmin(`create database "${databaseName}"`);
+  } else log(`exporting again the ${settings.rows.toLocaleString('en')} enrollments the kept database holds`);
   const port = await freePort();
   log('starting the service (it migrates the database)');
   const service = await startService(port);
   try {
-    const { schoolId } = await seed();
+    const schoolId = kept ?? (await seed()).schoolId;
     const database = await openDatabase({ url: settings.databaseUrl, maxConnections: 1 });
     const token = await issueToken(database.db, { role: 'admin', schoolId, label: 'export bench' });
     await database.close();

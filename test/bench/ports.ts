@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 
 /** A loopback port nothing listens on now (the benchmarks' targets start on one). */
@@ -25,4 +26,14 @@ export function serviceEnv(databaseUrl: string, port: number, secretsKey: string
     RATE_LIMIT_ENABLED: 'false',
     WEB_CONCURRENCY: String(processes),
   };
+}
+
+/**
+ * The node flags `npm start` runs the service with (package.json's start script: its bounded heap),
+ * so a benchmark measures the process a deployment runs; `override` (a benchmark's *_NODE_ARGS) replaces them.
+ */
+export function serviceNodeArgs(override?: string): string[] {
+  if (override !== undefined && override !== '') return override.split(' ').filter(Boolean);
+  const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  return scripts.start.split(' ').filter((word) => word.startsWith('--'));
 }

@@ -36,7 +36,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
-import { freePort, serviceEnv } from './ports.js';
+import { freePort, serviceEnv, serviceNodeArgs } from './ports.js';
 import { failed, type Request, type Scenario, scenarios, type Tokens } from './scenarios.js';
 import { type Fixture, seed } from './seed.js';
 
@@ -50,8 +50,8 @@ const settings = {
   pool: Number(process.env.BENCH_POOL || 50_000),
   only: process.env.BENCH_SCENARIOS ? new Set(process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim())) : null,
   keep: process.env.BENCH_KEEP === '1',
-  /** Node flags for the service's process, e.g. `--cpu-prof --cpu-prof-dir=.bench/profiles` to profile it. */
-  serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS || '').split(' ').filter(Boolean),
+  /** Node flags for the service's process (`npm start`'s unless given), e.g. `--max-old-space-size=512 --cpu-prof --cpu-prof-dir=.bench/profiles` to profile it. */
+  serviceNodeArgs: serviceNodeArgs(process.env.BENCH_SERVICE_NODE_ARGS),
   /** Processes per target (WEB_CONCURRENCY of both): the service as deployed on a machine's cores, and the bare handler alike. */
   processes: Number(process.env.BENCH_PROCESSES || 1),
 };

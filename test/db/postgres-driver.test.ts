@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 
 // The driver is patched (src/db/patches, applied by `npm ci`'s postinstall through patch-package): a
 // write queued as a connection closed found no socket and threw from a timer, which ended the process
-// (porsager/postgres#1154, fix of #1176; unfixed in 3.4.9). Seen in test/process.test.ts when the
+// (porsager/postgres#1154, fix of #1176; unfixed in 3.4.9). Seen in test/system/process.test.ts when the
 // database was dropped under the service. A reserved connection whose backend is terminated makes it
 // happen every time: the process must live on, and the query must not succeed.
 const database = inject('testDatabase');

@@ -16,7 +16,8 @@ import qs from 'qs';
 import { inject } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { digestToken, issueToken, type Role } from '../../src/auth/credential.js';
-import { type Database, migrationsFolder, openDatabase } from '../../src/db/client.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { type Database, embeddedDatabase, migrationsFolder, openDatabase } from '../../src/db/client.js';
 
 /**
  * A typed reply's data with every field present (null and undefined stripped, deeply): tests read
@@ -193,15 +194,46 @@ export class Service {
     return this.database.statements.count - before;
   }
 
+  /** Closes the app, then lets the database go (startService's `release`: closed and dropped, or left for the worker's next file). */
   async stop() {
     await this.app.close();
-    // A test may have closed the database itself (the database-gone tests); its own is dropped regardless.
-    await this.database.close().catch(() => {});
     await this.cleanup();
   }
 }
 
 let fileDatabases = 0;
+
+/**
+ * The worker's embedded database, emptied for each file: loading the migrated data directory again
+ * costs a second or two a file (the dump is 45 MB, most of it the WAL segment). A file that closes
+ * the database itself (the database-gone tests) leaves the next one to load it anew.
+ */
+let workerPglite: PGlite | undefined;
+/** The statement that empties every table of the migrated schema and restarts its sequences, built once. */
+let emptyTables: string | undefined;
+
+async function embeddedDatabaseForFile(dumpFile: string): Promise<Database> {
+  if (workerPglite && !workerPglite.closed) {
+    // What a file may leave in the one session: an open transaction, settings, advisory locks, listeners.
+    await workerPglite.exec('rollback');
+    await workerPglite.exec('discard all');
+    await workerPglite.exec(emptyTables!);
+    return embeddedDatabase(workerPglite);
+  }
+  const dump = readFileSync(dumpFile);
+  // PGlite only reads the dump's bytes (arrayBuffer()); Node's Blob copies them out in chunks, slowly.
+  const bytes = { arrayBuffer: async () => dump.buffer.slice(dump.byteOffset, dump.byteOffset + dump.byteLength), type: '' } as unknown as Blob;
+  const database = await openDatabase({ dataDir: 'memory://', loadDataDir: bytes });
+  workerPglite = database.pglite!;
+  if (!emptyTables) {
+    const { rows } = await workerPglite.query<{ name: string }>(
+      `select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema', 'drizzle') and n.nspname not like 'pg_toast%'`,
+    );
+    emptyTables = `truncate ${rows.map((r) => r.name).join(', ')} restart identity cascade`;
+  }
+  return database;
+}
 
 /**
  * Applies the SQL migrations through `tag` only (as named in schema/migrations/meta/_journal.json)
@@ -256,12 +288,16 @@ export async function startService(
     databaseUrl = url.toString();
     database = await openDatabase({ url: databaseUrl, maxConnections: 5 });
     cleanup = async () => {
+      // A test may have closed the database itself (the database-gone tests); its own is dropped regardless.
+      await database.close().catch(() => {});
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();
     };
+  } else if (options.migratedThrough) {
+    database = await openDatabase({ dataDir: 'memory://' });
+    cleanup = () => database.close().catch(() => {});
   } else {
-    const dump = options.migratedThrough ? {} : { loadDataDir: new Blob([readFileSync(info.dumpFile!)]) };
-    database = await openDatabase({ dataDir: 'memory://', ...dump });
+    database = await embeddedDatabaseForFile(info.dumpFile!);
   }
   if (options.migratedThrough) await migrateThrough(database, databaseUrl, options.migratedThrough);
   const clock = new TestClock(options.now);

@@ -7,7 +7,7 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
 // The service as a process (src/main.ts under tsx, or npm start): start-up errors, its logs, and its stops.
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 const database = inject('testDatabase');
 const dirs: string[] = [];
 const tempDir = () => {

@@ -6,7 +6,7 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
 // WEB_CONCURRENCY (http/workers.ts): several processes behind one port on PostgreSQL; one on the embedded database.
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 const database = inject('testDatabase');
 const dataDir = mkdtempSync(join(tmpdir(), 'lp-workers-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
