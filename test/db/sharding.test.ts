@@ -77,7 +77,7 @@ async function foreignKeys(service: Service): Promise<ForeignKey[]> {
 }
 
 /** What Citus would refuse in the catalog as it is, one line each (none: ready). */
-export async function shardingViolations(service: Service, reference: readonly string[] = Object.keys(REFERENCE_TABLES)): Promise<string[]> {
+async function shardingViolations(service: Service, reference: readonly string[] = Object.keys(REFERENCE_TABLES)): Promise<string[]> {
   const all = await tables(service);
   const referenceSet = new Set(reference);
   const owned = new Set(all.filter((t) => t.schoolId && !referenceSet.has(t.name)).map((t) => t.name));
@@ -125,11 +125,15 @@ describe('the schema, ready to shard by school (Citus)', () => {
   });
 
   it('given new tables of each kind Citus would refuse, then the check names each', async () => {
-    await service.db.execute(sql.raw(`
-      create table shard_probe_unclassified (id int primary key);
-      create table shard_probe_parent (id int, school_id int not null references schools(id), code text unique, primary key (id, school_id));
-      create table shard_probe_child (id int, school_id int not null, parent_code text references shard_probe_parent(code), primary key (id, school_id));
-      create table shard_probe_reference (id int primary key, parent_id int, school_id int, foreign key (parent_id, school_id) references shard_probe_parent(id, school_id));`));
+    // One statement each: the PostgreSQL driver prepares what it sends.
+    for (const statement of [
+      'create table shard_probe_unclassified (id int primary key)',
+      'create table shard_probe_parent (id int, school_id int not null references schools(id), code text unique, primary key (id, school_id))',
+      'create table shard_probe_child (id int, school_id int not null, parent_code text references shard_probe_parent(code), primary key (id, school_id))',
+      'create table shard_probe_reference (id int primary key, parent_id int, school_id int, foreign key (parent_id, school_id) references shard_probe_parent(id, school_id))',
+    ]) {
+      await service.db.execute(sql.raw(statement));
+    }
     try {
       const violations = await shardingViolations(service, [...Object.keys(REFERENCE_TABLES), 'shard_probe_reference']);
       expect(violations.filter((v) => v.startsWith('shard_probe'))).toEqual([
@@ -142,5 +146,4 @@ describe('the schema, ready to shard by school (Citus)', () => {
       await service.db.execute(sql.raw('drop table shard_probe_reference, shard_probe_child, shard_probe_parent, shard_probe_unclassified'));
     }
   });
-});
 });
