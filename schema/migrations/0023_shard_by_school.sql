@@ -242,6 +242,16 @@ ALTER TABLE "school_product_class_teachers" ALTER COLUMN "school_id" SET NOT NUL
 ALTER TABLE "school_product_gallery_media" ADD COLUMN "school_id" integer;--> statement-breakpoint
 UPDATE "school_product_gallery_media" SET "school_id" = p."school_id" FROM "school_products" p WHERE p."id" = "school_product_gallery_media"."school_product_id";--> statement-breakpoint
 ALTER TABLE "school_product_gallery_media" ALTER COLUMN "school_id" SET NOT NULL;--> statement-breakpoint
+-- A link to another school's row (which no reader ever showed) cannot hold under the co-located keys: dropped.
+DELETE FROM "course_module_links" l WHERE NOT EXISTS (SELECT FROM "course_modules" c WHERE c."id" = l."course_module_id" AND c."school_id" = l."school_id");--> statement-breakpoint
+DELETE FROM "enrollment_course_classes" l WHERE NOT EXISTS (SELECT FROM "course_classes" c WHERE c."id" = l."course_class_id" AND c."school_id" = l."school_id");--> statement-breakpoint
+DELETE FROM "message_channels" l WHERE NOT EXISTS (SELECT FROM "channels" c WHERE c."id" = l."channel_id" AND c."school_id" = l."school_id");--> statement-breakpoint
+DELETE FROM "path_courses" l WHERE NOT EXISTS (SELECT FROM "courses" c WHERE c."id" = l."course_id" AND c."school_id" = l."school_id");--> statement-breakpoint
+DELETE FROM "school_product_courses" l WHERE NOT EXISTS (SELECT FROM "courses" c WHERE c."id" = l."course_id" AND c."school_id" = l."school_id");--> statement-breakpoint
+DELETE FROM "school_product_paths" l WHERE NOT EXISTS (SELECT FROM "paths" c WHERE c."id" = l."path_id" AND c."school_id" = l."school_id");--> statement-breakpoint
+DELETE FROM "school_product_categories" l WHERE NOT EXISTS (SELECT FROM "categories" c WHERE c."id" = l."category_id" AND c."school_id" = l."school_id");--> statement-breakpoint
+DELETE FROM "school_product_class_teachers" l WHERE NOT EXISTS (SELECT FROM "users" c WHERE c."id" = l."user_id" AND c."school_id" = l."school_id");--> statement-breakpoint
+DELETE FROM "school_product_gallery_media" l WHERE NOT EXISTS (SELECT FROM "media" c WHERE c."id" = l."media_id" AND c."school_id" = l."school_id");--> statement-breakpoint
 ALTER TABLE "password_resets" ADD CONSTRAINT "password_resets_pkey" PRIMARY KEY("id","school_id");--> statement-breakpoint
 ALTER TABLE "activities" ADD CONSTRAINT "activities_pkey" PRIMARY KEY("id","school_id");--> statement-breakpoint
 ALTER TABLE "exam_answers" ADD CONSTRAINT "exam_answers_pkey" PRIMARY KEY("id","school_id");--> statement-breakpoint

@@ -127,6 +127,18 @@ describe('the schema, ready to shard by school (Citus)', () => {
     expect(await shardingViolations(service)).toEqual([]);
   });
 
+  it('given a row whose optional reference is deleted, then only that reference is emptied (SET NULL (x_id)), its school kept', async () => {
+    const school = await service.school('Sharded');
+    const [module] = rowsOf<{ id: number }>(await service.db.execute(sql`insert into course_modules (school_id, name) values (${school.id}, 'M') returning id`));
+    const [medium] = rowsOf<{ id: number }>(await service.db.execute(sql`insert into media (school_id, title) values (${school.id}, 'T') returning id`));
+    const [lesson] = rowsOf<{ id: number }>(
+      await service.db.execute(sql`insert into lessons (school_id, course_module_id, title, type, media_id) values (${school.id}, ${module.id}, 'L', 'Video', ${medium.id}) returning id`),
+    );
+    await service.db.execute(sql`delete from media where id = ${medium.id}`);
+    const [row] = rowsOf<{ school_id: number; media_id: number | null }>(await service.db.execute(sql`select school_id, media_id from lessons where id = ${lesson.id}`));
+    expect(row).toEqual({ school_id: school.id, media_id: null });
+  });
+
   it('given new tables of each kind Citus would refuse, then the check names each', async () => {
     // One statement each: the PostgreSQL driver prepares what it sends.
     for (const statement of [
