@@ -28,6 +28,8 @@ interface ForeignKey {
   columns: string[];
   references: string;
   referencedColumns: string[];
+  /** ON DELETE SET NULL with no column list: it would empty every column of the key, school_id too. */
+  setsAllNull: boolean;
 }
 
 /** The tables of the service's schema (drizzle's bookkeeping lives in its own schema, `drizzle`, and is not sharded). */
@@ -66,7 +68,8 @@ async function foreignKeys(service: Service): Promise<ForeignKey[]> {
            array(select a.attname::text from unnest(k.conkey) with ordinality u(n, i)
                    join pg_attribute a on a.attrelid = k.conrelid and a.attnum = u.n order by u.i) as columns,
            array(select a.attname::text from unnest(k.confkey) with ordinality u(n, i)
-                   join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n order by u.i) as "referencedColumns"
+                   join pg_attribute a on a.attrelid = k.confrelid and a.attnum = u.n order by u.i) as "referencedColumns",
+           k.confdeltype = 'n' and k.confdelsetcols is null as "setsAllNull"
       from pg_constraint k
       join pg_class c on c.oid = k.conrelid
       join pg_class f on f.oid = k.confrelid
@@ -98,6 +101,8 @@ async function shardingViolations(service: Service, reference: readonly string[]
       const i = fk.columns.indexOf(DISTRIBUTION_COLUMN);
       if (i === -1 || fk.referencedColumns[i] !== DISTRIBUTION_COLUMN) {
         violations.push(`${fk.table}: foreign key ${fk.name} (${fk.columns.join(', ')}) → ${fk.references} (${fk.referencedColumns.join(', ')}) does not match ${DISTRIBUTION_COLUMN} on both sides`);
+      } else if (fk.setsAllNull) {
+        violations.push(`${fk.table}: foreign key ${fk.name} is ON DELETE SET NULL of every column, ${DISTRIBUTION_COLUMN} too (write SET NULL (x_id))`);
       }
     }
     if (!owned.has(fk.table) && owned.has(fk.references)) {
@@ -146,6 +151,7 @@ describe('the schema, ready to shard by school (Citus)', () => {
       'create table shard_probe_parent (id int, school_id int not null references schools(id), code text unique, primary key (id, school_id))',
       'create table shard_probe_child (id int, school_id int not null, parent_code text references shard_probe_parent(code), primary key (id, school_id))',
       'create table shard_probe_reference (id int primary key, parent_id int, school_id int, foreign key (parent_id, school_id) references shard_probe_parent(id, school_id))',
+      'create table shard_probe_nulled (id int, school_id int not null, parent_id int, primary key (id, school_id), foreign key (school_id, parent_id) references shard_probe_parent(school_id, id) on delete set null)',
     ]) {
       await service.db.execute(sql.raw(statement));
     }
@@ -155,10 +161,11 @@ describe('the schema, ready to shard by school (Citus)', () => {
         'shard_probe_unclassified: neither school-owned (school_id NOT NULL) nor a reference table (src/db/sharding.ts)',
         'shard_probe_parent: unique shard_probe_parent_code_key (code) lacks school_id',
         'shard_probe_child: foreign key shard_probe_child_parent_code_fkey (parent_code) → shard_probe_parent (code) does not match school_id on both sides',
+        'shard_probe_nulled: foreign key shard_probe_nulled_school_id_parent_id_fkey is ON DELETE SET NULL of every column, school_id too (write SET NULL (x_id))',
         "shard_probe_reference: reference table's foreign key shard_probe_reference_parent_id_school_id_fkey → shard_probe_parent, a school-owned table",
       ]);
     } finally {
-      await service.db.execute(sql.raw('drop table shard_probe_reference, shard_probe_child, shard_probe_parent, shard_probe_unclassified'));
+      await service.db.execute(sql.raw('drop table shard_probe_nulled, shard_probe_reference, shard_probe_child, shard_probe_parent, shard_probe_unclassified'));
     }
   });
 });
