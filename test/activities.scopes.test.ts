@@ -49,8 +49,8 @@ twoSchools('Scoped School', 'Other School', async (w) => {
   productA = await fx.product(school, courseA);
   productViaPath = await fx.product(school);
   const [path] = await service.db.insert(paths).values({ schoolId: school.id, name: 'Path' }).returning();
-  await service.db.insert(pathCourses).values({ pathId: path.id, courseId: courseB.id });
-  await service.db.insert(schoolProductPaths).values({ schoolProductId: productViaPath.id, pathId: path.id });
+  await service.db.insert(pathCourses).values({ schoolId: school.id, pathId: path.id, courseId: courseB.id });
+  await service.db.insert(schoolProductPaths).values({ schoolId: school.id, schoolProductId: productViaPath.id, pathId: path.id });
   enrollment = await fx.enrollment(school, productA);
 });
 afterEach(() => service.clock.set('2026-01-15T12:00:00Z'));
@@ -73,7 +73,7 @@ describe('GET /courses/:course_id/activities', () => {
     const lesson = await fx.lesson(school, { courseModuleId: mod.id });
     const activity = await fx.activity(school, lesson.id);
     const again = await fx.course(school);
-    await service.db.insert((await import('../src/modules/courses/course.table.js')).courseModuleLinks).values({ courseId: again.id, courseModuleId: mod.id });
+    await service.db.insert((await import('../src/modules/courses/course.table.js')).courseModuleLinks).values({ schoolId: school.id, courseId: again.id, courseModuleId: mod.id });
     expect(ids((await school.admin.get(`/courses/${shared.id}/activities`)).body)).toEqual([activity.id]);
     expect(ids((await school.admin.get(`/courses/${again.id}/activities`)).body)).toEqual([activity.id]);
   });

@@ -104,7 +104,7 @@ describe('GET /courses/:course_id/course_modules and /course_modules/:id', () =>
       .values(Array.from({ length: 130 }, (_, i) => ({ schoolId: school.id, name: `Bulk ${i}`, description: 'b' })))
       .returning({ id: courseModules.id });
     // Positions run against the ids, so id order and course order differ.
-    await service.db.insert(courseModuleLinks).values(made.map((m, i) => ({ courseId: course.id, courseModuleId: m.id, position: 1000 - i })));
+    await service.db.insert(courseModuleLinks).values(made.map((m, i) => ({ schoolId: school.id, courseId: course.id, courseModuleId: m.id, position: 1000 - i })));
     const res = await school.admin.get(`/courses/${course.id}/course_modules`);
     expect(ids(res)).toEqual(made.map((m) => m.id).reverse());
     expect(res.headers['x-total-count']).toBe('130');

@@ -213,12 +213,12 @@ async function seed(target: TestSchool, size: number) {
     .insert(courses)
     .values(products.flatMap((p) => range(size).map((i) => ({ schoolId: target.id, name: `${p.title} C${i}` }))))
     .returning();
-  await service.db.insert(schoolProductCourses).values(made.map((c, i) => ({ schoolProductId: products[Math.floor(i / size)].id, courseId: c.id, position: i % size })));
+  await service.db.insert(schoolProductCourses).values(made.map((c, i) => ({ schoolId: target.id, schoolProductId: products[Math.floor(i / size)].id, courseId: c.id, position: i % size })));
   const mods = await service.db
     .insert(courseModules)
     .values(made.flatMap((c) => range(size).map((i) => ({ schoolId: target.id, name: `${c.name} M${i}` }))))
     .returning();
-  await service.db.insert(courseModuleLinks).values(mods.map((m, i) => ({ courseId: made[Math.floor(i / size)].id, courseModuleId: m.id, position: i % size })));
+  await service.db.insert(courseModuleLinks).values(mods.map((m, i) => ({ schoolId: target.id, courseId: made[Math.floor(i / size)].id, courseModuleId: m.id, position: i % size })));
   const les = await service.db
     .insert(lessons)
     .values(mods.flatMap((m) => range(size).map((i) => ({ schoolId: target.id, courseModuleId: m.id, position: i, title: `L${i}`, type: 'Video' }))))

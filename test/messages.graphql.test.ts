@@ -214,7 +214,7 @@ describe('nested queries are batched', () => {
         .insert(messages)
         .values(Array.from({ length: n }, (_, i) => ({ schoolId: s.id, senderId: senders[i % 3].id, subject: `S${i}`, text: 't' })))
         .returning();
-      await service.db.insert(messageChannels).values(rows.flatMap((m) => [{ messageId: m.id, channelId: c1 }, { messageId: m.id, channelId: c2 }]));
+      await service.db.insert(messageChannels).values(rows.flatMap((m) => [{ schoolId: s.id, messageId: m.id, channelId: c1 }, { schoolId: s.id, messageId: m.id, channelId: c2 }]));
     }
     const query = graphql(`query ($s: ID) { messages(schoolId: $s, first: 100) { totalCount nodes { id sender { id type fullName } channels { id name } channelIds owners { ownerType } } } }`);
     await seed(3);
@@ -247,7 +247,7 @@ describe('nested queries are batched', () => {
           .insert(messages)
           .values([1, 2, 3].map((k) => ({ schoolId: s.id, senderId: s.adminId, subject: `S${k}`, text: 't' })))
           .returning();
-        await service.db.insert(messageChannels).values(rows.map((m) => ({ messageId: m.id, channelId: channel })));
+        await service.db.insert(messageChannels).values(rows.map((m) => ({ schoolId: s.id, messageId: m.id, channelId: channel })));
       }
     }
     const query = graphql(`{ channels(first: 100) { nodes { id messages(first: 10) { totalCount nodes { id sender { id } } } } } }`);
@@ -272,7 +272,7 @@ describe('nested queries are batched', () => {
       .insert(messages)
       .values(Array.from({ length: 50 }, (_, i) => ({ schoolId: s.id, senderId: s.adminId, subject: `Bulk ${i}`, text: 't' })))
       .returning();
-    await service.db.insert(messageChannels).values(rows.map((m) => ({ messageId: m.id, channelId: channel })));
+    await service.db.insert(messageChannels).values(rows.map((m) => ({ schoolId: s.id, messageId: m.id, channelId: channel })));
     let reply: any;
     const after = await service.countStatements(async () => {
       reply = await s.admin.get(`/channels/${channel}/messages`);

@@ -169,7 +169,9 @@ describe('the relation fields', () => {
   it("Path.courses follows the path's order and never shows another school's course", async () => {
     const [c1, c2] = [await course(school), await course(school)];
     const path = await createPath({ courseIds: [String(c2), String(c1)] });
-    await service.db.insert(pathCourses).values({ pathId: Number(path.id), courseId: await course(other), position: 5 });
+    // A link to another school's course: its foreign key carries the school (sharding by school), so none can be written.
+    const theirs = await course(other);
+    await expect(service.db.insert(pathCourses).values({ schoolId: school.id, pathId: Number(path.id), courseId: theirs, position: 5 })).rejects.toThrow();
     const res = await school.admin.graphql(SHOW, { id: path.id });
     expect(idsOf(res.data.path.courses)).toEqual([c2, c1]);
   });
@@ -177,7 +179,7 @@ describe('the relation fields', () => {
   it("a path read through an enrollment keeps the enrollment's release rules for its courses' lessons", async () => {
     const courseId = await course(school);
     const [module] = await service.db.insert(courseModules).values({ schoolId: school.id, name: 'M' }).returning();
-    await service.db.insert(courseModuleLinks).values({ courseId, courseModuleId: module.id });
+    await service.db.insert(courseModuleLinks).values({ schoolId: school.id, courseId, courseModuleId: module.id });
     const [released, later] = await service.db
       .insert(lessons)
       .values([

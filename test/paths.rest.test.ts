@@ -220,7 +220,8 @@ describe('the scoped lists and shows', () => {
     expectFieldError(await school.admin.get(`/school_products/${theirProduct}/paths/${theirs.id}`), 404, 'base', 'not_found');
     // A product of this school does not reach another school's path either.
     const mine = await product(school);
-    await service.db.insert(schoolProductPaths).values({ schoolProductId: mine, pathId: theirs.id });
+    // Its foreign key carries the school (sharding by school): no such link can even be written.
+    await expect(service.db.insert(schoolProductPaths).values({ schoolId: school.id, schoolProductId: mine, pathId: theirs.id })).rejects.toThrow();
     expect(await school.admin.get(`/school_products/${mine}/paths`)).toMatchObject({ status: 200, body: [] });
     expectFieldError(await school.admin.get(`/school_products/${mine}/paths/${theirs.id}`), 404, 'base', 'not_found');
   });

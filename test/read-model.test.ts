@@ -184,9 +184,9 @@ describe('the message scope', () => {
       ])
       .returning();
     await service.db.insert(messageChannels).values([
-      { messageId: toTheirs.id, channelId: ofTheirs.id },
-      { messageId: sentByMe.id, channelId: ofTheirs.id },
-      { messageId: toWide.id, channelId: wide.id },
+      { schoolId: school.id, messageId: toTheirs.id, channelId: ofTheirs.id },
+      { schoolId: school.id, messageId: sentByMe.id, channelId: ofTheirs.id },
+      { schoolId: school.id, messageId: toWide.id, channelId: wide.id },
     ]);
     // Among the rows made here (the wizard makes channels of its own).
     const made = { channels: [wide, ofMine, ofProduct, ofTheirs].map((c) => c.id), messages: [toTheirs, sentByMe, toWide].map((m) => m.id) };

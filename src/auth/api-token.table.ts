@@ -3,8 +3,6 @@ import { check, integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, tstz } from '../db/columns.js';
 import { indexOn } from '../db/indexes.js';
 import { schools } from '../db/school.table.js';
-import { users } from '../modules/users/user.table.js';
-import { sessions } from '../modules/identity/session.table.js';
 
 export const tokenRole = pgEnum('token_role', ['platform', 'admin', 'collaborator', 'student', 'app']);
 
@@ -13,6 +11,10 @@ export const tokenRole = pgEnum('token_role', ['platform', 'admin', 'collaborato
  * strings, so a slow hash adds nothing). A platform token has no school; every other role
  * belongs to exactly one school, and a student token to one student. A session's access tokens
  * expire; an API token may.
+ *
+ * A reference table when sharded by school (db/sharding.ts): it is read before the school is known, so it
+ * holds no foreign key into school-owned tables. Its user goes with its school (users are deleted with
+ * their school only); its session's tokens are deleted with the session (modules/identity/prune.ts).
  */
 export const apiTokens = pgTable(
   'api_tokens',
@@ -21,7 +23,7 @@ export const apiTokens = pgTable(
     tokenDigest: text().notNull().unique('api_tokens_token_digest_key'),
     role: tokenRole().notNull(),
     schoolId: integer().references(() => schools.id, { onDelete: 'cascade' }),
-    userId: integer().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer(),
     label: text(),
     createdAt: tstz().notNull().defaultNow(),
     revokedAt: tstz(),
@@ -30,7 +32,7 @@ export const apiTokens = pgTable(
     /** When it was last used, recorded coarsely and in batches (auth/token-usage.ts). */
     lastUsedAt: tstz(),
     /** The signed-in session that issued it (an access token); revoking the session revokes it. */
-    sessionId: integer().references(() => sessions.id, { onDelete: 'cascade' }),
+    sessionId: integer(),
   },
   (t) => [
     indexOn(t.schoolId),

@@ -6,6 +6,9 @@ import { type AnyPgColumn, integer, type PgColumn, text, timestamp } from 'drizz
 /** Integer identity primary key (ids are integers in both faces). */
 export const id = () => integer().primaryKey().generatedByDefaultAsIdentity();
 
+/** A school-owned row's integer identity, unique across schools; its table's key is (id, school_id) (db/tables.ts). */
+export const rowId = () => integer().notNull().generatedByDefaultAsIdentity();
+
 /** A required reference to the row this one belongs to, deleted with it: `lessonId: belongsTo(() => lessons.id)`. */
 export const belongsTo = (parent: () => AnyPgColumn) => integer().notNull().references(parent, { onDelete: 'cascade' });
 

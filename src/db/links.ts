@@ -3,24 +3,31 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from './client.js';
 import { columnKey } from './columns.js';
 
+/** A link's parent row: its id and its school, which the link rows carry (db/tables.ts linkTable). */
+export interface LinkParent {
+  id: number;
+  schoolId: number;
+}
+
 /** Replaces the children linked to a parent through a join table; `position` keeps the given order. */
 export async function replaceLinks(
   tx: Queryable,
   table: PgTable,
   parentColumn: PgColumn,
-  parentId: number,
+  parent: LinkParent,
   childColumn: PgColumn,
   childIds: readonly number[],
   positionColumn?: PgColumn,
 ): Promise<void> {
-  await tx.delete(table).where(eq(parentColumn, parentId));
+  await tx.delete(table).where(eq(parentColumn, parent.id));
   if (childIds.length === 0) return;
   const parentKey = columnKey(table, parentColumn);
   const childKey = columnKey(table, childColumn);
   const positionKey = positionColumn ? columnKey(table, positionColumn) : null;
   await tx.insert(table).values(
     [...new Set(childIds)].map((childId, i) => ({
-      [parentKey]: parentId,
+      schoolId: parent.schoolId,
+      [parentKey]: parent.id,
       [childKey]: childId,
       ...(positionKey ? { [positionKey]: i } : {}),
     })),

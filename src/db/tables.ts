@@ -1,21 +1,83 @@
-import type { BuildExtraConfigColumns } from 'drizzle-orm';
+import { type BuildExtraConfigColumns, getTableColumns, getTableName, type Table } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  foreignKey,
   integer,
+  type PgColumn,
   pgTable,
   primaryKey,
   type PgColumnBuilderBase,
   type PgTableExtraConfigValue,
+  type UpdateDeleteAction,
 } from 'drizzle-orm/pg-core';
 import { schoolRef } from './school.table.js';
-import { belongsTo, id, timestamps } from './columns.js';
+import { belongsTo, rowId, timestamps } from './columns.js';
+import { databaseColumnName } from './driver-adapter.js';
 import { indexOn } from './indexes.js';
+import { REFERENCE_TABLES } from './sharding.js';
 
 type Columns = Record<string, PgColumnBuilderBase>;
 
+// Sharding by school (Citus, README): a school-owned table's keys hold school_id, and a reference from one
+// school-owned row to another carries the school on both sides, so both rows live on one shard. The tables
+// below declare their keys so; the columns keep `.references()` / `belongsTo()` as written, and the table
+// turns each into the foreign key Citus accepts.
+
+type Reference = { ref: () => AnyPgColumn; actions: { onDelete?: UpdateDeleteAction; onUpdate?: UpdateDeleteAction } };
+
+/** Takes the references off the columns (drizzle keeps them on each builder) for the table to declare. */
+function takeReferences(columns: Columns): [string, Reference][] {
+  return Object.entries(columns).flatMap(([key, builder]) => {
+    const configs = (builder as unknown as { foreignKeyConfigs: Reference[] }).foreignKeyConfigs;
+    return configs.splice(0).map((reference): [string, Reference] => [key, reference]);
+  });
+}
+
+/** A table hash-distributed by school: school_id NOT NULL and not a reference table (src/db/sharding.ts). */
+function schoolIdOf(table: Table): PgColumn | undefined {
+  const schoolId = (getTableColumns(table) as Record<string, PgColumn>).schoolId;
+  return schoolId?.notNull && !(getTableName(table) in REFERENCE_TABLES) ? schoolId : undefined;
+}
+
+/**
+ * The foreign keys of the references taken: one to a school-owned row is (school_id, x_id) → (school_id, id),
+ * named `<table>_<column>_fk`; `set null` then empties x_id alone (the migration writes `SET NULL (x_id)`, which
+ * drizzle cannot say). Any other keeps its single column and drizzle's name.
+ */
+function referenceKeys(name: string, t: Record<string, PgColumn>, references: [string, Reference][]): PgTableExtraConfigValue[] {
+  return references.map(([key, { ref, actions }]) => {
+    const target = ref();
+    const targetSchool = key === 'schoolId' ? undefined : schoolIdOf(target.table);
+    const builder = targetSchool
+      ? foreignKey({ name: `${name}_${databaseColumnName(t[key])}_fk`, columns: [t.schoolId, t[key]], foreignColumns: [targetSchool, target] })
+      : foreignKey({ columns: [t[key]], foreignColumns: [target] });
+    if (actions.onDelete) builder.onDelete(actions.onDelete);
+    if (actions.onUpdate) builder.onUpdate(actions.onUpdate);
+    return builder;
+  });
+}
+
+/**
+ * A school-owned table that declares its keys for sharding: `primaryKey` (school_id among them) and the
+ * foreign keys of its columns' references, co-located. For tables whose columns are not schoolTable's.
+ */
+export function shardedTable<TName extends string, TColumns extends Columns>(
+  name: TName,
+  columns: TColumns,
+  primaryKeyOf: (t: BuildExtraConfigColumns<TName, TColumns, 'pg'>) => [AnyPgColumn, ...AnyPgColumn[]],
+  extraConfig?: (self: BuildExtraConfigColumns<TName, TColumns, 'pg'>) => PgTableExtraConfigValue[],
+) {
+  const references = takeReferences(columns);
+  return pgTable<TName, TColumns>(name, columns, (t) => [
+    primaryKey({ name: `${name}_pkey`, columns: primaryKeyOf(t) }),
+    ...referenceKeys(name, t as unknown as Record<string, PgColumn>, references),
+    ...(extraConfig?.(t) ?? []),
+  ]);
+}
+
 /** The columns of a school-owned row: its id and school first, its own columns, then `last` (its timestamps). */
 const schoolColumns = <TColumns extends Columns, TLast extends Columns>(columns: TColumns, last: TLast) => ({
-  id: id(),
+  id: rowId(),
   schoolId: schoolRef(),
   ...columns,
   ...last,
@@ -31,7 +93,8 @@ const schoolTableOf =
     extraConfig?: (self: BuildExtraConfigColumns<TName, SchoolColumns<TColumns, TLast>, 'pg'>) => PgTableExtraConfigValue[],
   ) =>
     // Typed explicitly: inferred from extraConfig, the table's type would lack id, schoolId and the timestamps.
-    pgTable<TName, SchoolColumns<TColumns, TLast>>(name, schoolColumns(columns, last), extraConfig);
+    // Keyed by (id, school_id): ids stay globally unique identities, found by id alone through the key's index.
+    shardedTable<TName, SchoolColumns<TColumns, TLast>>(name, schoolColumns(columns, last), (t) => [t.id, t.schoolId], extraConfig);
 
 /** A table of rows owned by a school, created_at / updated_at last: `schoolTable('courses', { name: text() }, (t) => [...])`. */
 export const schoolTable = schoolTableOf(timestamps);
@@ -45,8 +108,8 @@ export const schoolRowTable = schoolTableOf({});
 type Ref = () => AnyPgColumn;
 
 /**
- * A link table between two rows, parent then child, each reference deleted with its row, then the link's own
- * columns; keyed by (parent, child), with the child's index to find the parents of a child:
+ * A link table between two rows of a school, parent then child, each reference deleted with its row, then the
+ * link's own columns; keyed by (parent, child, school), with the child's index to find the parents of a child:
  * `linkTable('path_courses', { pathId: () => paths.id, courseId: () => courses.id }, { position: ... })`.
  */
 export function linkTable<TName extends string, TLink extends string, TColumns extends Columns = {}>(
@@ -56,10 +119,11 @@ export function linkTable<TName extends string, TLink extends string, TColumns e
 ) {
   const references = Object.fromEntries(Object.entries<Ref>(links).map(([key, ref]) => [key, belongsTo(ref)]));
   const [parent, child] = Object.keys(links) as TLink[];
-  return pgTable<TName, Record<TLink, ReturnType<typeof belongsTo>> & TColumns>(
+  return shardedTable<TName, { schoolId: ReturnType<typeof schoolRef> } & Record<TLink, ReturnType<typeof belongsTo>> & TColumns>(
     name,
-    { ...(references as Record<TLink, ReturnType<typeof belongsTo>>), ...columns },
-    (t) => [primaryKey({ columns: [t[parent], t[child]] }), indexOn(t[child])],
+    { schoolId: schoolRef(), ...(references as Record<TLink, ReturnType<typeof belongsTo>>), ...columns },
+    (t) => [t[parent], t[child], t.schoolId],
+    (t) => [indexOn(t[child])],
   );
 }
 

@@ -65,9 +65,9 @@ export async function seed(sql: Sql, pool: number): Promise<Fixture> {
              'https://cdn.bench.example/courses/' || c || '.png', 60 + c % 120, 'C-' || c, true
       from generate_series(1, ${SCHOOLS * COURSES_PER_SCHOOL}) c`);
     await tx.unsafe(`
-      insert into school_product_courses (school_product_id, course_id, position)
-      select p, (p - 1) * 10 + j, j
-      from generate_series(1, ${SCHOOLS * PRODUCTS_PER_SCHOOL}) p, generate_series(1, 10) j`);
+      insert into school_product_courses (school_id, school_product_id, course_id, position)
+      select sp.school_id, p, (p - 1) * 10 + j, j
+      from generate_series(1, ${SCHOOLS * PRODUCTS_PER_SCHOOL}) p join school_products sp on sp.id = p, generate_series(1, 10) j`);
     // Module m's course: 1–100 take 2 each, the rest round-robin over courses 101–4000.
     const courseOfModule = `(case when m <= ${s3Modules} then (m - 1) / 2 + 1 else ${s3Courses + 1} + (m - ${s3Modules + 1}) % ${SCHOOLS * COURSES_PER_SCHOOL - s3Courses} end)`;
     await tx.unsafe(`
@@ -75,8 +75,8 @@ export async function seed(sql: Sql, pool: number): Promise<Fixture> {
       select m, (${courseOfModule} - 1) / ${COURSES_PER_SCHOOL} + 1, 'Module ' || m, 'The description of module ' || m
       from generate_series(1, ${MODULES}) m`);
     await tx.unsafe(`
-      insert into course_module_links (course_id, course_module_id, position)
-      select ${courseOfModule}, m, m from generate_series(1, ${MODULES}) m`);
+      insert into course_module_links (school_id, course_id, course_module_id, position)
+      select c.school_id, c.id, m, m from generate_series(1, ${MODULES}) m join courses c on c.id = ${courseOfModule}`);
     // Lesson l's module: 1–1000 in modules 1–200, the rest 5 a module in 201–20000.
     await tx.unsafe(`
       insert into lessons (id, school_id, course_module_id, position, title, type, description, available)

@@ -43,9 +43,9 @@ twoSchools('Loader School', 'Other Loader School', async (w) => {
   ids.categories = cats.map((c) => c.id);
   const [foreignCategory] = await service.db.insert(categories).values({ schoolId: other.id, name: 'Foreign category' }).returning();
   await service.db.insert(schoolProductCategories).values([
-    { schoolProductId: ids.own[0], categoryId: ids.categories[1] },
-    { schoolProductId: ids.own[0], categoryId: ids.categories[0] },
-    { schoolProductId: ids.foreign, categoryId: foreignCategory.id },
+    { schoolId: school.id, schoolProductId: ids.own[0], categoryId: ids.categories[1] },
+    { schoolId: school.id, schoolProductId: ids.own[0], categoryId: ids.categories[0] },
+    { schoolId: other.id, schoolProductId: ids.foreign, categoryId: foreignCategory.id },
   ]);
 });
 

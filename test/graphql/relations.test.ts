@@ -84,8 +84,9 @@ describe('a relation through a list of ids', () => {
       .values([1, 2].map((n) => ({ schoolId: school.id, name: `Through ${n}` })))
       .returning();
     const [foreign] = await service.db.insert(categories).values({ schoolId: other.id, name: 'Not visible' }).returning();
-    // A link to another school's category: no API writes one, the loader must not show it.
-    await service.db.insert(schoolProductCategories).values([...own, foreign].map((c) => ({ schoolProductId: product.id, categoryId: c.id })));
+    await service.db.insert(schoolProductCategories).values(own.map((c) => ({ schoolId: school.id, schoolProductId: product.id, categoryId: c.id })));
+    // A link to another school's category: its foreign key carries the school (sharding by school), so none can be written.
+    await expect(service.db.insert(schoolProductCategories).values({ schoolId: school.id, schoolProductId: product.id, categoryId: foreign.id })).rejects.toThrow();
     const ctx = await contextOf(service, school.admin);
     const rows = (await field(SchoolProductRelatedResolver, 'categories')(product, ctx)) as { id: number }[];
     expect(rows.map((r) => r.id)).toEqual(own.map((c) => c.id).sort((a, b) => a - b));

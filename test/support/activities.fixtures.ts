@@ -37,7 +37,7 @@ export class Fixtures {
   /** A module linked to the given courses. */
   async module(s: TestSchool, ...linkedTo: { id: number }[]) {
     const [row] = await this.db.insert(courseModules).values({ schoolId: s.id, name: `Module ${++this.serial}` }).returning();
-    if (linkedTo.length) await this.db.insert(courseModuleLinks).values(linkedTo.map((c) => ({ courseId: c.id, courseModuleId: row.id })));
+    if (linkedTo.length) await this.db.insert(courseModuleLinks).values(linkedTo.map((c) => ({ schoolId: s.id, courseId: c.id, courseModuleId: row.id })));
     return row;
   }
 
@@ -59,7 +59,7 @@ export class Fixtures {
 
   async product(s: TestSchool, ...withCourses: { id: number }[]) {
     const [row] = await this.db.insert(schoolProducts).values({ schoolId: s.id, title: `Product ${++this.serial}` }).returning();
-    if (withCourses.length) await this.db.insert(schoolProductCourses).values(withCourses.map((c) => ({ schoolProductId: row.id, courseId: c.id })));
+    if (withCourses.length) await this.db.insert(schoolProductCourses).values(withCourses.map((c) => ({ schoolId: s.id, schoolProductId: row.id, courseId: c.id })));
     return row;
   }
 

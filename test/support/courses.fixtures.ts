@@ -45,15 +45,16 @@ export function fixtures(service: Service) {
     },
     /** Courses of the product, at the given positions (default: in the order given). */
     async offer(productId: number, courseIds: number[], positions?: number[]) {
+      const [{ schoolId }] = await db().select({ schoolId: schoolProducts.schoolId }).from(schoolProducts).where(eq(schoolProducts.id, productId));
       await db()
         .insert(schoolProductCourses)
-        .values(courseIds.map((courseId, i) => ({ schoolProductId: productId, courseId, position: positions?.[i] ?? i })));
+        .values(courseIds.map((courseId, i) => ({ schoolId, schoolProductId: productId, courseId, position: positions?.[i] ?? i })));
     },
     /** A path of the school with these courses, offered by the product at `position`. */
     async pathOf(s: TestSchool, courseIds: number[], productId?: number, position = 0) {
       const [path] = await db().insert(paths).values({ schoolId: s.id, name: `Path ${next()}` }).returning();
-      if (courseIds.length) await db().insert(pathCourses).values(courseIds.map((courseId, i) => ({ pathId: path.id, courseId, position: i })));
-      if (productId) await db().insert(schoolProductPaths).values({ schoolProductId: productId, pathId: path.id, position });
+      if (courseIds.length) await db().insert(pathCourses).values(courseIds.map((courseId, i) => ({ schoolId: s.id, pathId: path.id, courseId, position: i })));
+      if (productId) await db().insert(schoolProductPaths).values({ schoolId: s.id, schoolProductId: productId, pathId: path.id, position });
       return path;
     },
     /**

@@ -56,7 +56,7 @@ export function enrollmentRestFixtures(world: World) {
 
   async function course(s: TestSchool, productId?: number): Promise<number> {
     const [row] = await world.service.db.insert(courses).values({ schoolId: s.id, name: `Course ${++serial}` }).returning();
-    if (productId) await world.service.db.insert(schoolProductCourses).values({ schoolProductId: productId, courseId: row.id });
+    if (productId) await world.service.db.insert(schoolProductCourses).values({ schoolId: s.id, schoolProductId: productId, courseId: row.id });
     return row.id;
   }
 
@@ -172,7 +172,7 @@ export function enrollmentGraphqlFixtures(world: World) {
   }
   async function course(s: TestSchool, productId?: string): Promise<number> {
     const [row] = await world.service.db.insert(courses).values({ schoolId: s.id, name: `Course ${++serial}` }).returning();
-    if (productId) await world.service.db.insert(schoolProductCourses).values({ schoolProductId: Number(productId), courseId: row.id });
+    if (productId) await world.service.db.insert(schoolProductCourses).values({ schoolId: s.id, schoolProductId: Number(productId), courseId: row.id });
     return row.id;
   }
   async function courseClass(s: TestSchool, courseId: number): Promise<string> {

@@ -29,7 +29,7 @@ export function fixtures(service: Service) {
     async courseWithLessons(s: TestSchool, specs: Partial<typeof lessons.$inferInsert>[] = [{}]) {
       const [course] = await db().insert(courses).values({ schoolId: s.id, name: `Course ${next()}` }).returning();
       const [module] = await db().insert(courseModules).values({ schoolId: s.id, name: `Module ${next()}` }).returning();
-      await db().insert(courseModuleLinks).values({ courseId: course.id, courseModuleId: module.id });
+      await db().insert(courseModuleLinks).values({ schoolId: s.id, courseId: course.id, courseModuleId: module.id });
       const made = specs.length
         ? await db()
             .insert(lessons)

@@ -34,7 +34,7 @@ export function pathFixtures(service: () => Service) {
     /** A product holding these paths, in this order. */
     async product(s: TestSchool, pathIds: number[] = []): Promise<number> {
       const row = await shared().product(s);
-      if (pathIds.length) await db().insert(schoolProductPaths).values(pathIds.map((pathId, position) => ({ schoolProductId: row.id, pathId, position })));
+      if (pathIds.length) await db().insert(schoolProductPaths).values(pathIds.map((pathId, position) => ({ schoolId: s.id, schoolProductId: row.id, pathId, position })));
       return row.id;
     },
     /** A student of the school and its credential. */
@@ -56,7 +56,7 @@ export function pathFixtures(service: () => Service) {
         .returning();
       await db()
         .insert(pathCourses)
-        .values(made.flatMap((p, i) => Array.from({ length: coursesEach }, (_, j) => ({ pathId: p.id, courseId: cs[i * coursesEach + j].id, position: j }))));
+        .values(made.flatMap((p, i) => Array.from({ length: coursesEach }, (_, j) => ({ schoolId: s.id, pathId: p.id, courseId: cs[i * coursesEach + j].id, position: j }))));
       return made.map((p) => p.id);
     },
   };

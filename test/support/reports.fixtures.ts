@@ -40,8 +40,8 @@ export class ReportRows {
     const [product] = await this.db.insert(schoolProducts).values({ schoolId, title: unique('Product') }).returning();
     const [course] = await this.db.insert(courses).values({ schoolId, name: unique('Course') }).returning();
     const [module] = await this.db.insert(courseModules).values({ schoolId, name: unique('Module') }).returning();
-    await this.db.insert(courseModuleLinks).values({ courseId: course.id, courseModuleId: module.id });
-    await this.db.insert(schoolProductCourses).values({ schoolProductId: product.id, courseId: course.id });
+    await this.db.insert(courseModuleLinks).values({ schoolId, courseId: course.id, courseModuleId: module.id });
+    await this.db.insert(schoolProductCourses).values({ schoolId, schoolProductId: product.id, courseId: course.id });
     const lessonIds: number[] = [];
     for (let i = 0; i < lessonCount; i++) {
       const [lesson] = await this.db.insert(lessons).values({ schoolId, courseModuleId: module.id, position: i, title: unique('Lesson'), type: 'text' }).returning();

@@ -24,7 +24,7 @@ export async function searchWorld(service: Service, s: TestSchool, tag: string) 
     ])
     .returning();
   const [module] = await db.insert(courseModules).values({ schoolId: s.id, name: 'Módulo 1' }).returning();
-  await db.insert(courseModuleLinks).values({ courseId: titled.id, courseModuleId: module.id, position: 0 });
+  await db.insert(courseModuleLinks).values({ schoolId: s.id, courseId: titled.id, courseModuleId: module.id, position: 0 });
   const [released, locked] = await db
     .insert(lessons)
     .values([

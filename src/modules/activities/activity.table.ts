@@ -73,7 +73,7 @@ export const examQuestionAssertions = schoolTable(
     text: text(),
   },
   (t) => [
-    uniqueIndexOn(t.optionId, t.side),
+    uniqueIndexOn(t.optionId, t.side, t.schoolId),
     indexOn(t.schoolId),
   ],
 );

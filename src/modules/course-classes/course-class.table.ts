@@ -18,7 +18,7 @@ export const courseClasses = schoolTable(
     ...codedRowIndexes(t),
     orderedIndex(t.courseId, t.id),
     // At most one main class per course.
-    uniqueIndex('course_classes_course_id_main_key').on(t.courseId).where(sql`${t.main}`),
+    uniqueIndex('course_classes_course_id_main_key').on(t.courseId, t.schoolId).where(sql`${t.main}`),
   ],
 );
 

@@ -88,8 +88,8 @@ export async function duplicateCourse(tx: Queryable, source: CourseRow): Promise
   );
   if (modules.length) {
     await tx.execute(sql`
-      insert into ${links} (course_id, course_module_id, position)
-      select ${copy.id}, pm.new_id, l.position
+      insert into ${links} (school_id, course_id, course_module_id, position)
+      select l.school_id, ${copy.id}, pm.new_id, l.position
       from ${links} l join jsonb_to_recordset(${JSON.stringify(modules)}::jsonb) as pm(old_id int, new_id int) on l.course_module_id = pm.old_id
       where l.course_id = ${source.id}`);
   }

@@ -77,7 +77,7 @@ export class CourseModuleResolver extends withScopedShow(CourseModuleBase, {
         .returning();
       const l = courseModuleLinks;
       const next = sql`(select coalesce(max(${l.position}) + 1, 0) from ${l} where ${l.courseId} = ${course.id})`;
-      await tx.insert(l).values({ courseId: course.id, courseModuleId: row.id, position: next });
+      await tx.insert(l).values({ schoolId: course.schoolId, courseId: course.id, courseModuleId: row.id, position: next });
       return row;
     });
   }

@@ -56,7 +56,7 @@ const CourseBase = resourceResolver({
     const { values, moduleIds } = await checkCourse(tx, schoolId, input, current);
     if (!input.courseModulesIds) return values;
     const l = courseModuleLinks;
-    afterWrite((row) => replaceLinks(tx, l, l.courseId, row.id, l.courseModuleId, moduleIds, l.position));
+    afterWrite((row) => replaceLinks(tx, l, l.courseId, row, l.courseModuleId, moduleIds, l.position));
     // A new list of modules changes the course too: its updatedAt moves.
     return current ? { ...values, updatedAt: new Date() } : values;
   },

@@ -119,7 +119,7 @@ export class EnrollmentResolver {
       checks.throwIfAny();
       if (checked.courseClassIds) {
         const t = enrollmentCourseClasses;
-        await replaceLinks(tx, t, t.enrollmentId, current.id, t.courseClassId, checked.courseClassIds);
+        await replaceLinks(tx, t, t.enrollmentId, current, t.courseClassId, checked.courseClassIds);
       }
       if (Object.keys(checked.values).length === 0 && checked.courseClassIds === null) return current;
       const [row] = await tx

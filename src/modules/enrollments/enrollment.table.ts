@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, pgEnum, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { boolean, check, integer, pgEnum, text } from 'drizzle-orm/pg-core';
 import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex, uniqueIndexOn } from '../../db/indexes.js';
-import { schoolTable } from '../../db/tables.js';
+import { schoolTable, shardedTable } from '../../db/tables.js';
+import { schoolRef } from '../../db/school.table.js';
 import { users } from '../users/user.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { courseClasses } from '../course-classes/course-class.table.js';
@@ -56,7 +57,7 @@ export const enrollments = schoolTable(
     orderedIndex(t.schoolProductId, t.id),
     uniqueIndexOn(t.schoolId, t.code),
     // One enrollment per product of an order: confirming twice enrolls once.
-    uniqueIndexOn(t.orderId, t.schoolProductId),
+    uniqueIndexOn(t.orderId, t.schoolProductId, t.schoolId),
     // Reports (modules/reports): a school's enrollments of a period.
     indexOn(t.schoolId, t.createdAt),
     check('enrollments_max_attendance_length_positive', sql`${t.maxAttendanceLength} > 0`),
@@ -64,16 +65,15 @@ export const enrollments = schoolTable(
   ],
 );
 
-export const enrollmentCourseClasses = pgTable(
+export const enrollmentCourseClasses = shardedTable(
   'enrollment_course_classes',
   {
+    schoolId: schoolRef(),
     enrollmentId: belongsTo(() => enrollments.id),
     courseClassId: belongsTo(() => courseClasses.id),
   },
-  (t) => [
-    primaryKey({ columns: [t.enrollmentId, t.courseClassId] }),
-    orderedIndex(t.courseClassId, t.enrollmentId),
-  ],
+  (t) => [t.enrollmentId, t.courseClassId, t.schoolId],
+  (t) => [orderedIndex(t.courseClassId, t.enrollmentId)],
 );
 
 export type RegistrationRow = typeof registrations.$inferSelect;

@@ -28,7 +28,7 @@ export async function createEnrollmentRows(tx: Queryable, ctx: Context, schoolId
     .returning();
   // Identity values follow the VALUES order: sorting by id restores the input order.
   const rows = inserted.sort((a, b) => a.id - b.id);
-  const links = rows.flatMap((row, i) => (checked[i].courseClassIds ?? []).map((courseClassId) => ({ enrollmentId: row.id, courseClassId })));
+  const links = rows.flatMap((row, i) => (checked[i].courseClassIds ?? []).map((courseClassId) => ({ schoolId, enrollmentId: row.id, courseClassId })));
   if (links.length) await tx.insert(enrollmentCourseClasses).values(links);
   // An enrollment created with created_at is an import: its callbacks (events) are skipped.
   const live = rows.map((row, i) => ({ row, i })).filter(({ i }) => !inputs[i].createdAt);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import { id, tstz } from '../../db/columns.js';
+import { bigint, integer, jsonb, text } from 'drizzle-orm/pg-core';
+import { rowId, tstz } from '../../db/columns.js';
+import { shardedTable } from '../../db/tables.js';
 import { indexOn } from '../../db/indexes.js';
 import { schoolRef } from '../../db/school.table.js';
 
@@ -8,10 +9,10 @@ import { schoolRef } from '../../db/school.table.js';
  * The outbox of events the service emits (e.g. 'enrollment.created'), written in the same
  * transaction as the change and read by integrations.
  */
-export const domainEvents = pgTable(
+export const domainEvents = shardedTable(
   'domain_events',
   {
-    id: id(),
+    id: rowId(),
     schoolId: schoolRef(),
     name: text().notNull(),
     subjectType: text().notNull(),
@@ -27,6 +28,7 @@ export const domainEvents = pgTable(
       .notNull()
       .default(sql`(pg_current_xact_id()::text)::bigint`),
   },
+  (t) => [t.id, t.schoolId],
   (t) => [
     indexOn(t.schoolId, t.createdAt),
     indexOn(t.subjectType, t.subjectId),

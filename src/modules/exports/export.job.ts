@@ -75,7 +75,7 @@ export function startExportWorker(database: Pick<Database, 'db'>, options: Expor
     let pending = Buffer.alloc(0);
     const store = async (data: Buffer) => {
       position += 1;
-      await db.insert(exportChunks).values({ exportId: job.id, position, data });
+      await db.insert(exportChunks).values({ schoolId: job.schoolId, exportId: job.id, position, data });
       await db.update(exportFiles).set({ leaseUntil: lease() }).where(eq(exportFiles.id, job.id));
     };
     // Chunks of exactly chunkBytes (a character may straddle two: the download joins the bytes), the rest last.

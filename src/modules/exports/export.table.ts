@@ -1,7 +1,8 @@
-import { customType, integer, jsonb, pgEnum, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { customType, integer, jsonb, pgEnum, text } from 'drizzle-orm/pg-core';
 import { belongsTo, tstz } from '../../db/columns.js';
 import { indexOn, orderedIndex } from '../../db/indexes.js';
-import { schoolEntryTable } from '../../db/tables.js';
+import { schoolEntryTable, shardedTable } from '../../db/tables.js';
+import { schoolRef } from '../../db/school.table.js';
 
 export const EXPORT_KINDS = ['enrollments', 'orders', 'progress'] as const;
 export type ExportKindValue = (typeof EXPORT_KINDS)[number];
@@ -38,14 +39,15 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 });
 
 /** One piece of an export's file, in order: about a megabyte of CSV each. */
-export const exportChunks = pgTable(
+export const exportChunks = shardedTable(
   'export_chunks',
   {
+    schoolId: schoolRef(),
     exportId: belongsTo(() => exportFiles.id),
     position: integer().notNull(),
     data: bytea().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.exportId, t.position] })],
+  (t) => [t.exportId, t.position, t.schoolId],
 );
 
 export type ExportRow = typeof exportFiles.$inferSelect;

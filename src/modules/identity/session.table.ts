@@ -1,6 +1,7 @@
-import { integer, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
-import { belongsTo, id, tstz } from '../../db/columns.js';
-import { indexOn } from '../../db/indexes.js';
+import { pgEnum, text } from 'drizzle-orm/pg-core';
+import { belongsTo, rowId, tstz } from '../../db/columns.js';
+import { indexOn, uniqueIndexOn } from '../../db/indexes.js';
+import { shardedTable } from '../../db/tables.js';
 import { schoolRef } from '../../db/school.table.js';
 import { users } from '../users/user.table.js';
 
@@ -11,10 +12,10 @@ export const signInMethod = pgEnum('sign_in_method', ['password', 'oidc', 'jwt']
  * A signed-in session: one family of refresh tokens (each refresh replaces the last) and the access
  * tokens issued along it (api_tokens.session_id). Revoking the session revokes them all.
  */
-export const sessions = pgTable(
+export const sessions = shardedTable(
   'sessions',
   {
-    id: id(),
+    id: rowId(),
     schoolId: schoolRef(),
     userId: belongsTo(() => users.id),
     method: signInMethod().notNull(),
@@ -23,6 +24,7 @@ export const sessions = pgTable(
     expiresAt: tstz().notNull(),
     revokedAt: tstz(),
   },
+  (t) => [t.id, t.schoolId],
   // (school_id, created_at): the sign-ins of a period (reports' active students).
   (t) => [indexOn(t.schoolId), indexOn(t.userId), indexOn(t.expiresAt), indexOn(t.schoolId, t.createdAt)],
 );
@@ -31,19 +33,20 @@ export const sessions = pgTable(
  * Refresh tokens, stored as SHA-256 digests, each of one session (its family). A refresh marks the
  * token used and issues the next; a used one presented again revokes the family (reuse detection).
  */
-export const refreshTokens = pgTable(
+export const refreshTokens = shardedTable(
   'refresh_tokens',
   {
-    id: id(),
-    sessionId: integer()
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
-    tokenDigest: text().notNull().unique('refresh_tokens_token_digest_key'),
+    id: rowId(),
+    schoolId: schoolRef(),
+    sessionId: belongsTo(() => sessions.id),
+    tokenDigest: text().notNull(),
     createdAt: tstz().notNull(),
     expiresAt: tstz().notNull(),
     usedAt: tstz(),
   },
-  (t) => [indexOn(t.sessionId)],
+  (t) => [t.id, t.schoolId],
+  // Digests are 256-bit random: unique within a school is unique; found by digest alone through this index.
+  (t) => [indexOn(t.sessionId), uniqueIndexOn(t.tokenDigest, t.schoolId)],
 );
 
 export type SessionRow = typeof sessions.$inferSelect;

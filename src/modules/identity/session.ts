@@ -28,11 +28,11 @@ export interface OpenedSession {
 const after = (at: Date, seconds: number) => new Date(at.getTime() + seconds * 1000);
 
 /** A new refresh token of a session (only its digest is stored). */
-async function issueRefreshToken(tx: Queryable, sessionId: number, at: Date, settings: IdentitySettings) {
+async function issueRefreshToken(tx: Queryable, session: { id: number; schoolId: number }, at: Date, settings: IdentitySettings) {
   const refreshToken = `lp_refresh_${randomBytes(32).toString('base64url')}`;
   const expiresAt = after(at, settings.refreshTokenSeconds);
-  await tx.insert(refreshTokens).values({ sessionId, tokenDigest: digestToken(refreshToken), createdAt: at, expiresAt });
-  await tx.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+  await tx.insert(refreshTokens).values({ schoolId: session.schoolId, sessionId: session.id, tokenDigest: digestToken(refreshToken), createdAt: at, expiresAt });
+  await tx.update(sessions).set({ expiresAt }).where(eq(sessions.id, session.id));
   return { refreshToken, refreshTokenExpiresAt: expiresAt };
 }
 
@@ -65,7 +65,7 @@ export async function openSession(
     .values({ schoolId, userId: user.id, method, createdAt: now, expiresAt: after(now, settings.refreshTokenSeconds) })
     .returning();
   const access = await issueAccessToken(tx, session, user, now, settings);
-  const refresh = await issueRefreshToken(tx, session.id, now, settings);
+  const refresh = await issueRefreshToken(tx, session, now, settings);
   await emitEvent(tx, {
     schoolId,
     name: 'user.signed_in',
@@ -101,7 +101,7 @@ export async function refreshSession(db: Db, refreshToken: string, now: Date, se
     const [user] = await tx.select().from(users).where(eq(users.id, session.userId));
     if (!user) return { refused: invalidRefresh() };
     const access = await issueAccessToken(tx, session, user, now, settings);
-    const refresh = await issueRefreshToken(tx, session.id, now, settings);
+    const refresh = await issueRefreshToken(tx, session, now, settings);
     return { opened: { sessionId: session.id, role: roleOf(user), user, ...access, ...refresh } satisfies OpenedSession };
   });
   if ('opened' in outcome && outcome.opened) return outcome.opened;

@@ -45,7 +45,7 @@ export const hostCredentials = schoolTable(
     orderedIndex(t.schoolId, t.id),
     orderedIndex(t.libraryId, t.id),
     // One credential per host in a library.
-    uniqueIndex('host_credentials_library_id_host_key').on(t.libraryId, sql`lower(${t.host})`),
+    uniqueIndex('host_credentials_library_id_host_key').on(t.libraryId, sql`lower(${t.host})`, t.schoolId),
   ],
 );
 

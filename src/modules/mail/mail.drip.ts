@@ -64,7 +64,7 @@ export async function announceReleasedLessons(db: Queryable, now: Date, options:
       select distinct on (d.enrollment_id, d.lesson_id) d.school_id, d.enrollment_id, d.lesson_id, d.released_at
       from due d join chosen using (enrollment_id)
       order by d.enrollment_id, d.lesson_id
-      on conflict (enrollment_id, lesson_id) do nothing
+      on conflict (enrollment_id, lesson_id, school_id) do nothing
       returning school_id, enrollment_id, lesson_id`);
     const claimed = rowsOf<{ school_id: number; enrollment_id: number; lesson_id: number }>(result).map((r) => ({
       schoolId: Number(r.school_id),

@@ -66,7 +66,7 @@ export const mails = schoolTable(
     indexOn(t.schoolId, t.status),
     indexOn(t.userId),
     indexOn(t.quotesUserId),
-    unique('mails_message_id_key').on(t.messageId),
+    unique('mails_message_id_key').on(t.messageId, t.schoolId),
   ],
 );
 export type MailRow = typeof mails.$inferSelect;
@@ -87,7 +87,7 @@ export type MailSettingsRow = typeof mailSettings.$inferSelect;
 export const mailUnsubscribes = schoolEntryTable(
   'mail_unsubscribes',
   { userId: belongsTo(() => users.id) },
-  (t) => [unique('mail_unsubscribes_user_id_key').on(t.userId), indexOn(t.schoolId)],
+  (t) => [unique('mail_unsubscribes_user_id_key').on(t.userId, t.schoolId), indexOn(t.schoolId)],
 );
 
 /**
@@ -103,5 +103,5 @@ export const lessonReleaseNotices = schoolEntryTable(
     /** When the lesson was released to the enrollment (what the window and the pruning read). */
     releasedAt: tstz().notNull(),
   },
-  (t) => [unique('lesson_release_notices_enrollment_id_lesson_id_key').on(t.enrollmentId, t.lessonId), indexOn(t.lessonId), indexOn(t.releasedAt), indexOn(t.schoolId)],
+  (t) => [unique('lesson_release_notices_enrollment_id_lesson_id_key').on(t.enrollmentId, t.lessonId, t.schoolId), indexOn(t.lessonId), indexOn(t.releasedAt), indexOn(t.schoolId)],
 );

@@ -43,7 +43,7 @@ export const videoSlideSyncs = schoolRowTable(
   },
   (t) => [
     // One slide per moment of a video.
-    uniqueIndexOn(t.mediaId, t.syncAt),
+    uniqueIndexOn(t.mediaId, t.syncAt, t.schoolId),
     indexOn(t.imageId),
     indexOn(t.schoolId),
     check('video_slide_syncs_sync_at_non_negative', sql`${t.syncAt} >= 0`),

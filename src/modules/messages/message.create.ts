@@ -110,8 +110,8 @@ export async function postMessage(tx: Queryable, schoolId: number, channelId: nu
     .values({ schoolId, senderId: senderId!, subject: input.subject!, text: input.text!, ...(createdAt ? { createdAt, updatedAt: createdAt } : {}) })
     .returning();
   const channelIds = [...new Set([channelId, ...further])];
-  await tx.insert(messageChannels).values(channelIds.map((id) => ({ messageId: message.id, channelId: id })));
-  if (owners.length) await tx.insert(messageOwners).values(owners.map((o) => ({ messageId: message.id, ...o })));
+  await tx.insert(messageChannels).values(channelIds.map((id) => ({ schoolId, messageId: message.id, channelId: id })));
+  if (owners.length) await tx.insert(messageOwners).values(owners.map((o) => ({ schoolId, messageId: message.id, ...o })));
   if (createdAt) return message;
 
   const notified = await notify(

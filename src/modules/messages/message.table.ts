@@ -1,7 +1,8 @@
-import { integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { belongsTo, id } from '../../db/columns.js';
+import { integer, text } from 'drizzle-orm/pg-core';
+import { belongsTo, rowId } from '../../db/columns.js';
+import { schoolRef } from '../../db/school.table.js';
 import { indexOn, orderedIndex } from '../../db/indexes.js';
-import { schoolTable } from '../../db/tables.js';
+import { schoolTable, shardedTable } from '../../db/tables.js';
 import { users } from '../users/user.table.js';
 import { schoolProducts } from '../school-products/school-product.table.js';
 import { enrollments } from '../enrollments/enrollment.table.js';
@@ -34,27 +35,28 @@ export const messages = schoolTable(
   ],
 );
 
-export const messageChannels = pgTable(
+export const messageChannels = shardedTable(
   'message_channels',
   {
+    schoolId: schoolRef(),
     messageId: belongsTo(() => messages.id),
     channelId: belongsTo(() => channels.id),
   },
-  (t) => [
-    primaryKey({ columns: [t.messageId, t.channelId] }),
-    orderedIndex(t.channelId, t.messageId),
-  ],
+  (t) => [t.messageId, t.channelId, t.schoolId],
+  (t) => [orderedIndex(t.channelId, t.messageId)],
 );
 
 /** The owners named when a message is posted (`owners[id]`, `owners[type]`); polymorphic, no foreign key. */
-export const messageOwners = pgTable(
+export const messageOwners = shardedTable(
   'message_owners',
   {
-    id: id(),
+    id: rowId(),
+    schoolId: schoolRef(),
     messageId: belongsTo(() => messages.id),
     ownerId: integer().notNull(),
     ownerType: text().notNull(),
   },
+  (t) => [t.id, t.schoolId],
   (t) => [
     indexOn(t.messageId),
     indexOn(t.ownerType, t.ownerId),

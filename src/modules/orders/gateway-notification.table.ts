@@ -45,7 +45,7 @@ export const gatewayNotifications = schoolEntryTable(
     paymentStatus: text().notNull(),
     refundedAmount: integer().notNull(),
   },
-  (t) => [uniqueIndexOn(t.gatewayCredentialId, t.eventId), indexOn(t.paymentId), orderedIndex(t.schoolId, t.id)],
+  (t) => [uniqueIndexOn(t.gatewayCredentialId, t.eventId, t.schoolId), indexOn(t.paymentId), orderedIndex(t.schoolId, t.id)],
 );
 
 export type GatewayNotificationRow = typeof gatewayNotifications.$inferSelect;

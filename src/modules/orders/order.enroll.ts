@@ -73,7 +73,7 @@ export async function enrollOrder(tx: Queryable, order: OrderRow, now: Date, emi
         ...productAccess(p, now),
       })),
     )
-    .onConflictDoNothing({ target: [enrollments.orderId, enrollments.schoolProductId] })
+    .onConflictDoNothing({ target: [enrollments.orderId, enrollments.schoolProductId, enrollments.schoolId] })
     .returning();
   if (emit)
     await emitEvents(

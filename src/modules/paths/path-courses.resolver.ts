@@ -67,7 +67,7 @@ export class PathCoursesResolver {
       const next = sql`(select coalesce(max(${pathCourses.position}) + 1, 0) from ${pathCourses} where ${pathCourses.pathId} = ${path.id})`;
       const added = await tx
         .insert(pathCourses)
-        .values({ pathId: path.id, courseId: course!, position: next })
+        .values({ schoolId: path.schoolId, pathId: path.id, courseId: course!, position: next })
         .onConflictDoNothing()
         .returning({ courseId: pathCourses.courseId });
       return added.length ? touch(tx, path.id) : path;

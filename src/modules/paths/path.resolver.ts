@@ -76,7 +76,7 @@ export class PathResolver extends withScopedShow(PathBase, {
         .values({ schoolId, name: input.name!.trim(), description: input.description!, imageUrl: input.imageUrl ?? null, code: normalCode(input.code) })
         .returning();
       const t = pathCourses;
-      if (courseIds.length) await replaceLinks(tx, t, t.pathId, row.id, t.courseId, courseIds, t.position);
+      if (courseIds.length) await replaceLinks(tx, t, t.pathId, row, t.courseId, courseIds, t.position);
       return row;
     });
   }

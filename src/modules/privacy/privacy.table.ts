@@ -17,7 +17,7 @@ export const personalDataErasures = schoolRowTable(
     erasedByTokenId: integer().references(() => apiTokens.id, { onDelete: 'set null' }),
     erasedAt: tstz().notNull(),
   },
-  (t) => [uniqueIndexOn(t.userId), indexOn(t.schoolId), indexOn(t.erasedByTokenId)],
+  (t) => [uniqueIndexOn(t.userId, t.schoolId), indexOn(t.schoolId), indexOn(t.erasedByTokenId)],
 );
 
 export type PersonalDataErasureRow = typeof personalDataErasures.$inferSelect;

@@ -22,7 +22,7 @@ export async function sweepExpiredEnrollments(db: Queryable, now: Date = new Dat
       select ${enrollments.schoolId}, ${enrollments.id}, ${enrollments.availableUntil} from ${enrollments}
       where ${ranOut(now)} and not exists (
         select 1 from enrollment_expirations x where x.enrollment_id = ${enrollments.id} and x.available_until = ${enrollments.availableUntil})
-      on conflict (enrollment_id, available_until) do nothing
+      on conflict (enrollment_id, available_until, school_id) do nothing
       returning school_id, enrollment_id, available_until`);
     const claimed = rowsOf<{ school_id: number; enrollment_id: number; available_until: string | Date }>(result);
     await emitEvents(

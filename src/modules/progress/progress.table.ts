@@ -37,7 +37,7 @@ export const lessonProgress = schoolTable(
     timeSpent: integer().notNull().default(0),
   },
   (t) => [
-    uniqueIndexOn(t.enrollmentId, t.lessonId),
+    uniqueIndexOn(t.enrollmentId, t.lessonId, t.schoolId),
     ...schoolAndStudentIndexes(t),
     indexOn(t.lessonId),
     // Reports' active students: a school's progress writes of a period.
@@ -85,7 +85,7 @@ export const activityAttempts = schoolTable(
     gradedById: integer().references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
-    uniqueIndexOn(t.enrollmentId, t.activityId, t.key),
+    uniqueIndexOn(t.enrollmentId, t.activityId, t.key, t.schoolId),
     // The grading queue (attemptsToGrade): a school's attempts awaiting grading, oldest (id order) first.
     index('activity_attempts_awaiting_grading_idx').on(t.schoolId, t.id).where(AWAITING_GRADING),
     // Erasing or deleting a grader sets its attempts' grader to null: found by this index, not a scan.
@@ -105,7 +105,7 @@ export const contentOpenings = schoolEntryTable(
     day: date({ mode: 'string' }).notNull(),
   },
   (t) => [
-    uniqueIndexOn(t.enrollmentId, t.lessonId, t.day),
+    uniqueIndexOn(t.enrollmentId, t.lessonId, t.day, t.schoolId),
     indexOn(t.schoolId),
     indexOn(t.lessonId),
   ],
@@ -121,8 +121,8 @@ export const certificates = schoolTable(
     issuedAt: tstz().notNull(),
   },
   (t) => [
-    uniqueIndexOn(t.enrollmentId),
-    uniqueIndexOn(t.code),
+    uniqueIndexOn(t.enrollmentId, t.schoolId),
+    uniqueIndexOn(t.code, t.schoolId),
     orderedIndex(t.schoolId, t.id),
     indexOn(t.studentId),
     indexOn(t.schoolProductId),
@@ -141,7 +141,7 @@ export const enrollmentExpirations = schoolEntryTable(
     availableUntil: tstz().notNull(),
   },
   (t) => [
-    uniqueIndexOn(t.enrollmentId, t.availableUntil),
+    uniqueIndexOn(t.enrollmentId, t.availableUntil, t.schoolId),
     indexOn(t.schoolId),
   ],
 );

@@ -94,7 +94,7 @@ export async function writeLessonProgress(tx: Queryable, ctx: Context, e: Enroll
       timeSpent: input.timeSpent ?? 0,
     })
     .onConflictDoUpdate({
-      target: [t.enrollmentId, t.lessonId],
+      target: [t.enrollmentId, t.lessonId, t.schoolId],
       set: {
         completedAt: sql`coalesce(${t.completedAt}, excluded.completed_at)`,
         lastPosition: sql`coalesce(excluded.last_position, ${t.lastPosition})`,
@@ -189,7 +189,7 @@ export async function certifyIfDue(tx: Queryable, ctx: Context, e: EnrollmentRow
   const [certificate] = await tx
     .insert(certificates)
     .values({ schoolId: e.schoolId, enrollmentId: e.id, studentId: e.studentId, schoolProductId: e.schoolProductId, code: randomBytes(12).toString('base64url'), issuedAt: ctx.now() })
-    .onConflictDoNothing({ target: certificates.enrollmentId })
+    .onConflictDoNothing({ target: [certificates.enrollmentId, certificates.schoolId] })
     .returning();
   if (!certificate) return;
   const payload = { enrollmentId: e.id, studentId: e.studentId, schoolProductId: e.schoolProductId, progress: figures.progress.percent, completion: figures.completion.percent };

@@ -46,7 +46,7 @@ function changeLink(ctx: Context, kind: Kind, change: Change, id: string, childI
     if (change !== 'add' && !has) checks.add(field, 'inclusion', `is not a ${kind} of this product`).throwIfAny();
     const next = change === 'remove' ? current.filter((c) => c !== named) : placedAt(current, named!, position);
     if (next.join() === current.join()) return product;
-    await replaceLinks(tx, links, links.schoolProductId, productId, child, next, links.position);
+    await replaceLinks(tx, links, links.schoolProductId, product, child, next, links.position);
     return touch(tx, productId);
   });
 }

@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
-import { replaceLinks } from '../../db/links.js';
+import { type LinkParent, replaceLinks } from '../../db/links.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
 import { rowMatch } from '../../graphql/filters.js';
@@ -84,17 +84,17 @@ async function checkProduct(tx: Queryable, schoolId: number, input: SchoolProduc
   return { values, categoryIds, galleryMediaIds, classTeacherIds, courseIds, pathIds };
 }
 
-async function writeLinks(tx: Queryable, productId: number, input: SchoolProductInput, ids: Awaited<ReturnType<typeof checkProduct>>) {
+async function writeLinks(tx: Queryable, product: LinkParent, input: SchoolProductInput, ids: Awaited<ReturnType<typeof checkProduct>>) {
   const t = schoolProductCategories;
-  if (input.categoryIds) await replaceLinks(tx, t, t.schoolProductId, productId, t.categoryId, ids.categoryIds);
+  if (input.categoryIds) await replaceLinks(tx, t, t.schoolProductId, product, t.categoryId, ids.categoryIds);
   const g = schoolProductGalleryMedia;
-  if (input.galleryMediaIds) await replaceLinks(tx, g, g.schoolProductId, productId, g.mediaId, ids.galleryMediaIds, g.position);
+  if (input.galleryMediaIds) await replaceLinks(tx, g, g.schoolProductId, product, g.mediaId, ids.galleryMediaIds, g.position);
   const c = schoolProductClassTeachers;
-  if (input.classTeacherIds) await replaceLinks(tx, c, c.schoolProductId, productId, c.userId, ids.classTeacherIds);
+  if (input.classTeacherIds) await replaceLinks(tx, c, c.schoolProductId, product, c.userId, ids.classTeacherIds);
   const pc = schoolProductCourses;
-  if (input.courseIds) await replaceLinks(tx, pc, pc.schoolProductId, productId, pc.courseId, ids.courseIds, pc.position);
+  if (input.courseIds) await replaceLinks(tx, pc, pc.schoolProductId, product, pc.courseId, ids.courseIds, pc.position);
   const pp = schoolProductPaths;
-  if (input.pathIds) await replaceLinks(tx, pp, pp.schoolProductId, productId, pp.pathId, ids.pathIds, pp.position);
+  if (input.pathIds) await replaceLinks(tx, pp, pp.schoolProductId, product, pp.pathId, ids.pathIds, pp.position);
 }
 
 @Resolver(() => SchoolProduct)
@@ -126,7 +126,7 @@ export class SchoolProductResolver {
         .insert(schoolProducts)
         .values({ ...checked.values, title: checked.values.title!, schoolId })
         .returning();
-      await writeLinks(tx, row.id, input, checked);
+      await writeLinks(tx, row, input, checked);
       await emitRowEvent(tx, 'school_product.created', row, { title: row.title, published: row.published });
       return row;
     });
@@ -143,7 +143,7 @@ export class SchoolProductResolver {
     return mutate(ctx, 'schoolProduct', async (tx) => {
       const current = await lockOwned(tx, ctx, schoolProducts, productId, 'SchoolProduct');
       const checked = await checkProduct(tx, current.schoolId, input, current);
-      await writeLinks(tx, productId, input, checked);
+      await writeLinks(tx, current, input, checked);
       const changed = Object.keys(given(input));
       const row =
         Object.keys(checked.values).length === 0

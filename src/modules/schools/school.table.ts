@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { belongsTo, id, tstz } from '../../db/columns.js';
+import { belongsTo, id, rowId, tstz } from '../../db/columns.js';
+import { shardedTable } from '../../db/tables.js';
 import { orderedIndex } from '../../db/indexes.js';
 import { schoolRef, schools, schoolStatus } from '../../db/school.table.js';
 
@@ -22,15 +23,16 @@ export const schoolDomains = pgTable(
 );
 
 /** Every state change of a school, with the event that caused it. */
-export const schoolStatusChanges = pgTable(
+export const schoolStatusChanges = shardedTable(
   'school_status_changes',
   {
-    id: id(),
+    id: rowId(),
     schoolId: schoolRef(),
     event: text().notNull(),
     fromStatus: schoolStatus().notNull(),
     toStatus: schoolStatus().notNull(),
     createdAt: tstz().notNull().defaultNow(),
   },
+  (t) => [t.id, t.schoolId],
   (t) => [orderedIndex(t.schoolId, t.createdAt)],
 );

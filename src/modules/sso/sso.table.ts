@@ -47,7 +47,7 @@ export const ssoOidcStates = schoolEntryTable(
     returnTo: text(),
     expiresAt: tstz().notNull(),
   },
-  (t) => [uniqueIndexOn(t.stateDigest), indexOn(t.schoolId, t.expiresAt)],
+  (t) => [uniqueIndexOn(t.stateDigest, t.schoolId), indexOn(t.schoolId, t.expiresAt)],
 );
 
 /** The `jti` of every JWT SSO token used, until it expires: a token signs in once. */

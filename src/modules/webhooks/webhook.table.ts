@@ -47,7 +47,7 @@ export const webhookDeliveries = schoolTable(
     deliveredAt: tstz(),
   },
   (t) => [
-    unique('webhook_deliveries_integration_id_event_id_key').on(t.integrationId, t.eventId),
+    unique('webhook_deliveries_integration_id_event_id_key').on(t.integrationId, t.eventId, t.schoolId),
     // The worker's claim: due pending deliveries, oldest first.
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     indexOn(t.integrationId, t.id),
