@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Column, getTableName, type SQL } from 'drizzle-orm';
-import type { PgDialect } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgColumnBuilderBase, PgDialect, UpdateDeleteAction } from 'drizzle-orm/pg-core';
 import { CasingCache } from 'drizzle-orm/casing';
 import type postgres from 'postgres';
 import { config } from '../config.js';
@@ -91,6 +91,21 @@ export function driverPlan(): DriverPlan {
 /** The casing every drizzle instance is opened with (db/client.ts): a column named only by its key is the key in snake_case. */
 export const CASING = 'snake_case' as const;
 const casingCache = new CasingCache(CASING);
+
+/** A column's `.references()` as drizzle's column builder keeps it until its table is built. */
+export type ColumnReference = { ref: () => AnyPgColumn; actions: { onDelete?: UpdateDeleteAction; onUpdate?: UpdateDeleteAction } };
+
+/**
+ * Takes the references off column builders (drizzle keeps them in each builder's `foreignKeyConfigs`), by
+ * column key, for their table to declare as foreign keys of its own (db/tables.ts: the co-located keys of
+ * sharding by school). drizzle then builds no foreign key of the column's own.
+ */
+export function takeColumnReferences(columns: Record<string, PgColumnBuilderBase>): [string, ColumnReference][] {
+  return Object.entries(columns).flatMap(([key, builder]) => {
+    const configs = (builder as unknown as { foreignKeyConfigs: ColumnReference[] }).foreignKeyConfigs;
+    return configs.splice(0).map((reference): [string, ColumnReference] => [key, reference]);
+  });
+}
 
 /** A column's name in the database, as drizzle writes it under CASING: for SQL written by hand around a table's columns. */
 export function databaseColumnName(column: Column): string {

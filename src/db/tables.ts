@@ -8,11 +8,10 @@ import {
   primaryKey,
   type PgColumnBuilderBase,
   type PgTableExtraConfigValue,
-  type UpdateDeleteAction,
 } from 'drizzle-orm/pg-core';
 import { schoolRef } from './school.table.js';
 import { belongsTo, rowId, timestamps } from './columns.js';
-import { databaseColumnName } from './driver-adapter.js';
+import { type ColumnReference, databaseColumnName, takeColumnReferences } from './driver-adapter.js';
 import { indexOn } from './indexes.js';
 import { REFERENCE_TABLES } from './sharding.js';
 
@@ -22,16 +21,6 @@ type Columns = Record<string, PgColumnBuilderBase>;
 // school-owned row to another carries the school on both sides, so both rows live on one shard. The tables
 // below declare their keys so; the columns keep `.references()` / `belongsTo()` as written, and the table
 // turns each into the foreign key Citus accepts.
-
-type Reference = { ref: () => AnyPgColumn; actions: { onDelete?: UpdateDeleteAction; onUpdate?: UpdateDeleteAction } };
-
-/** Takes the references off the columns (drizzle keeps them on each builder) for the table to declare. */
-function takeReferences(columns: Columns): [string, Reference][] {
-  return Object.entries(columns).flatMap(([key, builder]) => {
-    const configs = (builder as unknown as { foreignKeyConfigs: Reference[] }).foreignKeyConfigs;
-    return configs.splice(0).map((reference): [string, Reference] => [key, reference]);
-  });
-}
 
 /** A table hash-distributed by school: school_id NOT NULL and not a reference table (src/db/sharding.ts). */
 function schoolIdOf(table: Table): PgColumn | undefined {
@@ -44,7 +33,7 @@ function schoolIdOf(table: Table): PgColumn | undefined {
  * named `<table>_<column>_fk`; `set null` then empties x_id alone (the migration writes `SET NULL (x_id)`, which
  * drizzle cannot say). Any other keeps its single column and drizzle's name.
  */
-function referenceKeys(name: string, t: Record<string, PgColumn>, references: [string, Reference][]): PgTableExtraConfigValue[] {
+function referenceKeys(name: string, t: Record<string, PgColumn>, references: [string, ColumnReference][]): PgTableExtraConfigValue[] {
   return references.map(([key, { ref, actions }]) => {
     const target = ref();
     const targetSchool = key === 'schoolId' ? undefined : schoolIdOf(target.table);
@@ -67,7 +56,7 @@ export function shardedTable<TName extends string, TColumns extends Columns>(
   primaryKeyOf: (t: BuildExtraConfigColumns<TName, TColumns, 'pg'>) => [AnyPgColumn, ...AnyPgColumn[]],
   extraConfig?: (self: BuildExtraConfigColumns<TName, TColumns, 'pg'>) => PgTableExtraConfigValue[],
 ) {
-  const references = takeReferences(columns);
+  const references = takeColumnReferences(columns);
   return pgTable<TName, TColumns>(name, columns, (t) => [
     primaryKey({ name: `${name}_pkey`, columns: primaryKeyOf(t) }),
     ...referenceKeys(name, t as unknown as Record<string, PgColumn>, references),
