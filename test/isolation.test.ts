@@ -190,7 +190,7 @@ describe('isolation between schools and the role matrix, on every route and fiel
     }
     expect(problems).toEqual([]);
     expect([...unnamed].join(', '), 'path parameters naming no row of school A').toBe('');
-  });
+  }, 120_000);
 
   /**
    * The arguments a client passes: the required ones, and the optional ids: all of them beside a
@@ -256,7 +256,7 @@ describe('isolation between schools and the role matrix, on every route and fiel
       if (!refused && !(operation === 'query' && empty)) problems.push(`${key}: neither not found nor empty: ${JSON.stringify(res).slice(0, 300)}`);
     }
     expect(problems).toEqual([]);
-  });
+  }, 120_000);
 
   /** Input fields that name rows of a school: `courseId`, `studentIds`, nested ones with their path. */
   function referenceFields(type: GraphQLInputObjectType, path: string[] = [], depth = 0): { path: string[]; many: boolean }[] {
