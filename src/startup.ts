@@ -33,7 +33,7 @@ export async function checkPort(port: number, host: string): Promise<void> {
 
 export async function open(dataDir: string): Promise<Database> {
   if (!config.databaseUrl) return openDatabase({ dataDir });
-  const database = await openDatabase({ url: config.databaseUrl, maxConnections: config.maxConnections, prepare: config.prepareStatements });
+  const database = await openDatabase({ url: config.databaseUrl, maxConnections: config.maxConnections, prepare: config.prepareStatements, listenUrl: config.databaseListenUrl });
   try {
     await database.db.execute(sql`select 1`);
   } catch (error) {
