@@ -46,6 +46,11 @@ export async function open(dataDir: string): Promise<Database> {
   return database;
 }
 
+/** The replica of DATABASE_READ_URL: a replica down at start-up is not fatal (reads go to the primary until it answers). */
+export async function openReplica(url: string): Promise<Database> {
+  return openDatabase({ url, maxConnections: config.maxConnections, prepare: config.prepareStatements });
+}
+
 /** A primary with workers migrates the database once, before any worker opens it. */
 export async function migrateOnce(dataDir: string): Promise<void> {
   const database = await open(dataDir);

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import postgres from 'postgres';
 import { COURSE, CREATE_COURSE, gql, must, newSchool } from './client.js';
 import { root, stopOnExit, Topology, waitFor } from './topology.js';
 
@@ -63,6 +64,32 @@ async function main() {
       }
       return { refusedAfterMs: refusedAfter };
     });
+
+    await check('read-your-writes across instances: written through one, read at once through another (GraphQL and REST), reads served by the replica', async () => {
+      const replica = postgres(topology.replicaUrl, { max: 1, onnotice: () => {} });
+      const fetched = async () => Number((await replica`select tup_fetched + tup_returned as n from pg_stat_database where datname = 'lp'`)[0].n);
+      try {
+        let stale = 0;
+        const rounds = 60;
+        const before = await fetched();
+        for (let round = 0; round < rounds; round++) {
+          const [writer, reader] = [instances[round % instances.length], instances[(round + 1) % instances.length]];
+          const name = `ryw ${round}`;
+          const id = (await must(writer.url, school.admin, CREATE_COURSE, { input: { name } })).createCourse.course.id;
+          const read = round % 2 ? (await gql(reader.url, school.admin, COURSE, { id })).data?.course?.name : ((await (await fetch(`${reader.url}/courses/${id}`, { headers: { authorization: `Bearer ${school.admin}` } })).json()) as { name?: string }).name;
+          if (read !== name) stale += 1;
+        }
+        // Reads of a credential that wrote nothing lately: the replica's.
+        const reader = (await newSchool(url, platformToken, 'Reader School')).admin;
+        await sleep(500);
+        const quiet = await fetched();
+        for (let i = 0; i < 30; i++) await must(instances[i % instances.length].url, reader, '{ courses(first: 5) { nodes { id } } }');
+        const replicaReads = (await fetched()) - quiet;
+        return { pass: stale === 0 && replicaReads > 0, rounds, stale, replicaTuplesDuringWrites: quiet - before, replicaTuplesForQuietReads: replicaReads };
+      } finally {
+        await replica.end();
+      }
+    });
   } finally {
     report.finished = new Date().toISOString();
     mkdirSync(join(root, '.test-cache'), { recursive: true });
@@ -80,4 +107,3 @@ main().catch((error) => {
   console.error(error);
   process.exitCode = 1;
 });
-void sleep;
