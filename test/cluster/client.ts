@@ -5,7 +5,7 @@ export interface Reply<T = any> {
   errors?: { message: string; extensions?: { code?: string } }[];
 }
 
-export async function gql<T = any>(base: string, token: string | null, query: string, variables?: Record<string, unknown>, timeoutMs = 15_000): Promise<Reply<T>> {
+export async function gql<T = any>(base: string, token: string | null, query: string, variables?: Record<string, unknown>, timeoutMs = 60_000): Promise<Reply<T>> {
   const res = await fetch(`${base}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { COURSE, CREATE_COURSE, gql, must, newSchool } from './client.js';
+import { MixedLoad, percentile, subscribeWebhooks, WebhookReceiver, type Window } from './load.js';
 import { root, stopOnExit, Topology, waitFor } from './topology.js';
 
 interface Check {
@@ -90,12 +91,125 @@ async function main() {
         await replica.end();
       }
     });
+
+    // Faults under a mixed load through HAProxy.
+    const receiver = new WebhookReceiver();
+    await receiver.start();
+    try {
+      const loadSchool = await newSchool(url, platformToken, 'Load School');
+      await subscribeWebhooks(url, loadSchool.admin, loadSchool.schoolId, receiver);
+      const concurrency = Number(process.env.CLUSTER_CONCURRENCY ?? 8);
+      const load = new MixedLoad(url, loadSchool.admin, { concurrency, writeShare: 0.3, label: 'load' });
+      await load.start(3);
+      await sleep(3000);
+      const warm = load.take();
+      report.baseline = { requests: warm.requests, failed: warm.failedReads + warm.failedWrites, p50: percentile(warm.latencies, 50), p99: percentile(warm.latencies, 99) };
+      const faults: Record<string, unknown>[] = [];
+      report.faults = faults;
+
+      const fault = async (name: string, act: () => Promise<void>, holdMs: number, recover: () => Promise<void>, rule: (w: Window, inFlight: number, recoveryMs: number) => boolean, during?: () => Promise<Record<string, unknown>>) => {
+        await check(`fault: ${name}`, async () => {
+          load.take();
+          const at = performance.now() - load.started;
+          const inFlight = load.inFlight;
+          await act();
+          const extra = during ? await during() : {};
+          await sleep(holdMs);
+          await recover();
+          await sleep(2000);
+          const w = load.take();
+          const recoveryMs = w.failures.length ? Math.max(...w.failures.map((f) => f.at)) - Math.round(at) : 0;
+          const row = {
+            fault: name,
+            requests: w.requests,
+            failedReads: w.failedReads,
+            failedWrites: w.failedWrites,
+            inFlightAtFault: inFlight,
+            recoveryMs,
+            p50: Math.round(percentile(w.latencies, 50)),
+            p99: Math.round(percentile(w.latencies, 99)),
+            failures: w.failures.slice(0, 5),
+            ...extra,
+          };
+          faults.push(row);
+          return { pass: rule(w, inFlight, recoveryMs) && extra.pass !== false, ...row };
+        });
+      };
+      // Only requests in flight at the fault may fail (reads are retried, so none of them); recovery is reported, not bounded (a shared machine).
+      const onlyInFlight = (window: Window, inFlight: number) => window.failedReads === 0 && window.failedWrites <= inFlight;
+      const none = (window: Window) => window.failedReads + window.failedWrites === 0;
+
+      await fault('kill -9 one instance', async () => topology.killInstance(1), 3000, () => topology.startInstance(1), onlyInFlight);
+      await fault('restart PgBouncer', () => topology.restartBouncer(), 1000, async () => {}, onlyInFlight);
+      await fault('stop the replica', async () => topology.stopReplica(), 3000, () => topology.startReplica(), none);
+      const replica = postgres(topology.replicaUrl, { max: 1, onnotice: () => {} });
+      try {
+        await fault(
+          'replica lag (replay paused 4 s)',
+          async () => void (await replica`select pg_wal_replay_pause()`),
+          0,
+          async () => void (await replica`select pg_wal_replay_resume()`),
+          none,
+          async () => {
+            // Read-your-writes while the replica falls behind: written through one instance, read at once through another.
+            let stale = 0;
+            const until = performance.now() + 4000;
+            let rounds = 0;
+            for (; performance.now() < until; rounds++) {
+              const [writer, reader] = [instances[rounds % 3], instances[(rounds + 1) % 3]];
+              const id = (await must(writer.url, school.admin, CREATE_COURSE, { input: { name: `lag ${rounds}` } })).createCourse.course.id;
+              if ((await gql(reader.url, school.admin, COURSE, { id })).data?.course?.name !== `lag ${rounds}`) stale += 1;
+            }
+            return { pass: stale === 0, rywRounds: rounds, rywStale: stale };
+          },
+        );
+      } finally {
+        await replica.end();
+      }
+      await load.stop();
+
+      await check('no acknowledged write lost; every webhook delivered, duplicates counted', async () => {
+        const primary = postgres(topology.directUrl, { max: 1, onnotice: () => {} });
+        try {
+          const ids = [...load.acknowledged.keys()].map(Number);
+          const [{ n: found }] = await primary`select count(*)::int as n from courses where id = any(${ids})`;
+          const [{ n: events }] = await primary`select count(*)::int as n from domain_events where name = 'course.created' and school_id = ${Number(loadSchool.schoolId)}`;
+          // Deliveries drain after the load: every event at least once, or still owed (a failed attempt waits for its retry).
+          const drainMs = await waitFor('webhook deliveries', async () => receiver.deliveries.size >= events, 30_000, 200).catch(() => -1);
+          const [{ n: owed }] = await primary`select count(*)::int as n from webhook_deliveries where status = 'pending' and school_id = ${Number(loadSchool.schoolId)}`;
+          const [{ n: abandoned }] = await primary`select count(*)::int as n from webhook_deliveries where status not in ('pending', 'delivered') and school_id = ${Number(loadSchool.schoolId)}`;
+          const result = {
+            deliveriesOwed: owed,
+            deliveriesAbandoned: abandoned,
+            acknowledgedWrites: ids.length,
+            lostWrites: ids.length - found,
+            events,
+            delivered: receiver.deliveries.size,
+            duplicateDeliveries: receiver.duplicates(),
+            drainMs: Math.round(drainMs),
+            subscriptionEvents: load.subscribed.size,
+          };
+          report.totals = result;
+          return { pass: result.lostWrites === 0 && abandoned === 0 && receiver.deliveries.size + owed >= events, ...result };
+        } finally {
+          await primary.end();
+        }
+      });
+    } finally {
+      receiver.stop();
+    }
   } finally {
     report.finished = new Date().toISOString();
     mkdirSync(join(root, '.test-cache'), { recursive: true });
     writeFileSync(join(root, '.test-cache', 'cluster-report.json'), JSON.stringify(report, null, 2) + '\n');
     topology.stopNow(checks.some((c) => !c.pass));
   }
+  if (Array.isArray(report.faults) && report.faults.length) {
+    console.log('\nfault'.padEnd(36) + 'requests  failed(r/w)  in flight  recovery ms  p50  p99');
+    for (const f of report.faults as Record<string, number | string>[])
+      console.log(String(f.fault).padEnd(35) + String(f.requests).padStart(8) + `${f.failedReads}/${f.failedWrites}`.padStart(13) + String(f.inFlightAtFault).padStart(11) + String(f.recoveryMs).padStart(13) + String(f.p50).padStart(5) + String(f.p99).padStart(5));
+  }
+  if (report.totals) console.log('\ntotals ' + JSON.stringify(report.totals));
   console.log('\ncheck'.padEnd(90) + 'result');
   for (const c of checks) console.log(c.name.slice(0, 88).padEnd(90) + (c.pass ? 'pass' : 'FAIL'));
   const failed = checks.filter((c) => !c.pass).length;
