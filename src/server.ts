@@ -16,7 +16,7 @@ import { startWebhookWorker } from './modules/webhooks/index.js';
 import { startRecurringScheduler } from './modules/orders/index.js';
 import { startExportWorker } from './modules/exports/index.js';
 import { pruneSessions, SESSION_PRUNE_INTERVAL_MS } from './modules/identity/prune.js';
-import { open, openReplica } from './startup.js';
+import { open, openLedger, openReplica } from './startup.js';
 
 /**
  * On the embedded database, a development platform token is kept in the data directory and
@@ -50,7 +50,11 @@ export async function serve() {
   const log = serviceLogger();
   // DATABASE_READ_URL: queries may read the replica (db/read-routing.ts); everything else stays on the primary.
   const replica = config.readReplica && database.driver === 'postgres' ? await openReplica(config.readReplica.url) : undefined;
-  const reads = replica && config.readReplica ? await startReadRouter(database, replica, { ...config.readReplica, staleAfterMs: Math.max(1000, config.readReplica.refreshMs * 5) }) : undefined;
+  const ledger = replica ? await openLedger() : undefined;
+  const reads =
+    replica && ledger && config.readReplica
+      ? await startReadRouter(database, replica, { ...config.readReplica, staleAfterMs: Math.max(1000, config.readReplica.refreshMs * 5) }, ledger)
+      : undefined;
   const app = await createApp({
     database,
     reads,
@@ -123,6 +127,7 @@ export async function serve() {
     await exporter.stop();
     reads?.stop();
     await replica?.close();
+    await ledger?.close();
     await database.close();
     hold?.release();
     say.info('Stopped');

@@ -51,6 +51,11 @@ export async function openReplica(url: string): Promise<Database> {
   return openDatabase({ url, maxConnections: config.maxConnections, prepare: config.prepareStatements });
 }
 
+/** The read routing's own connections to the primary: direct (DATABASE_LISTEN_URL) when DATABASE_URL goes through a pooler. */
+export async function openLedger(): Promise<Database> {
+  return openDatabase({ url: config.databaseListenUrl ?? config.databaseUrl, maxConnections: 2, prepare: config.prepareStatements });
+}
+
 /** A primary with workers migrates the database once, before any worker opens it. */
 export async function migrateOnce(dataDir: string): Promise<void> {
   const database = await open(dataDir);

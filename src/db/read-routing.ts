@@ -118,17 +118,23 @@ export class ReadRouter implements ReadRouting {
   private readonly now: () => number;
   private refreshing = false;
 
+  /**
+   * `primary`: where requests read when not on the replica. `ledger`: the primary too, on a session of
+   * its own (DATABASE_LISTEN_URL, not the pooler): the routing's own statements, every 150 ms and around
+   * each request, kept off the pool requests share.
+   */
   constructor(
     readonly primary: Db,
     private readonly replica: Db,
     private readonly options: ReadRouterOptions,
+    private readonly ledger: Db = primary,
   ) {
     this.now = options.now ?? (() => performance.now());
   }
 
   /** Makes the table when missing (instances starting together take turns), reads the replica once, then every refreshMs. */
   async start(): Promise<void> {
-    await this.primary.transaction(async (tx) => {
+    await this.ledger.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${TABLE_LOCK_KEY})`);
       await tx.execute(TABLE);
     });
@@ -150,7 +156,7 @@ export class ReadRouter implements ReadRouting {
     if (this.refreshing) return;
     this.refreshing = true;
     try {
-      const [primary] = rowsOf<{ lsn: string }>(await this.primary.execute(sql`select pg_current_wal_lsn()::text as lsn`));
+      const [primary] = rowsOf<{ lsn: string }>(await this.ledger.execute(sql`select pg_current_wal_lsn()::text as lsn`));
       const [replica] = rowsOf<{ lsn: string | null }>(await this.replica.execute(sql`select pg_last_wal_replay_lsn()::text as lsn`));
       const at = this.now();
       // A replica that is not in recovery (promoted, or a plain server) has no replay position: not ours to read.
@@ -158,7 +164,7 @@ export class ReadRouter implements ReadRouting {
       const replayLsn = parseLsn(replica.lsn);
       this.state = { up: true, replayLsn, lagMs: this.clock.observe(parseLsn(primary.lsn), replayLsn, at), checkedAt: at };
       // Now and then, what the replica has passed is forgotten.
-      if (++this.refreshes % 50 === 0) await this.primary.execute(sql`delete from read_your_writes where lsn <= ${replica.lsn}::pg_lsn`);
+      if (++this.refreshes % 50 === 0) await this.ledger.execute(sql`delete from read_your_writes where lsn <= ${replica.lsn}::pg_lsn`);
     } catch {
       this.lost();
     } finally {
@@ -171,7 +177,7 @@ export class ReadRouter implements ReadRouting {
     // Not usable whatever was written: no look-up.
     if (chooseReader(this.state, null, settings, this.now()) === 'primary') return this.primary;
     if (!credential) return this.replica;
-    const rows = rowsOf<{ lsn: string }>(await this.primary.execute(sql`select lsn::text as lsn from read_your_writes where token_id = ${credential.tokenId}`));
+    const rows = rowsOf<{ lsn: string }>(await this.ledger.execute(sql`select lsn::text as lsn from read_your_writes where token_id = ${credential.tokenId}`));
     const writtenAt = rows[0] ? parseLsn(rows[0].lsn) : null;
     return chooseReader(this.state, writtenAt, settings, this.now()) === 'replica' ? this.replica : this.primary;
   }
@@ -179,15 +185,15 @@ export class ReadRouter implements ReadRouting {
   async wrote(credential: Credential | null): Promise<void> {
     if (!credential) return;
     // After the mutation's commit: the current position is at or past its commit record.
-    await this.primary.execute(sql`
+    await this.ledger.execute(sql`
       insert into read_your_writes (token_id, lsn) values (${credential.tokenId}, pg_current_wal_lsn())
       on conflict (token_id) do update set lsn = greatest(read_your_writes.lsn, excluded.lsn), written_at = now()`);
   }
 }
 
 /** The router of a primary and a replica database, started. */
-export async function startReadRouter(primary: Database, replica: Database, options: ReadRouterOptions): Promise<ReadRouter> {
-  const router = new ReadRouter(primary.db, replica.db, options);
+export async function startReadRouter(primary: Database, replica: Database, options: ReadRouterOptions, ledger: Database = primary): Promise<ReadRouter> {
+  const router = new ReadRouter(primary.db, replica.db, options, ledger.db);
   await router.start();
   return router;
 }

@@ -21,9 +21,11 @@ export interface Window {
   latencies: number[];
   /** When each failure happened (ms since the load began) and why. */
   failures: { at: number; kind: 'read' | 'write'; why: string }[];
+  /** Reads that succeeded only when tried again: why their first try failed. */
+  retried: string[];
 }
 
-const emptyWindow = (): Window => ({ requests: 0, reads: 0, writes: 0, failedReads: 0, failedWrites: 0, latencies: [], failures: [] });
+const emptyWindow = (): Window => ({ requests: 0, reads: 0, writes: 0, failedReads: 0, failedWrites: 0, latencies: [], failures: [], retried: [] });
 
 /** A receiver of webhooks on loopback: every delivery counted by its webhook-id. */
 export class WebhookReceiver {
@@ -161,6 +163,7 @@ export class MixedLoad {
               last = String((error as Error).message);
             }
           }
+          if (done && last) this.window.retried.push(`${Math.round(performance.now() - began)} ms: ${last.slice(0, 160)}`);
           if (done) this.window.latencies.push(performance.now() - began);
           else this.fail('read', last);
         }

@@ -129,6 +129,8 @@ async function main() {
             p50: Math.round(percentile(w.latencies, 50)),
             p99: Math.round(percentile(w.latencies, 99)),
             failures: w.failures.slice(0, 5),
+            retriedReads: w.retried.length,
+            retriedWhy: w.retried.slice(0, 3),
             ...extra,
           };
           faults.push(row);
@@ -177,7 +179,7 @@ async function main() {
           // Deliveries drain after the load: every event at least once, or still owed (a failed attempt waits for its retry).
           const drainMs = await waitFor('webhook deliveries', async () => receiver.deliveries.size >= events, 30_000, 200).catch(() => -1);
           const [{ n: owed }] = await primary`select count(*)::int as n from webhook_deliveries where status = 'pending' and school_id = ${Number(loadSchool.schoolId)}`;
-          const [{ n: abandoned }] = await primary`select count(*)::int as n from webhook_deliveries where status not in ('pending', 'delivered') and school_id = ${Number(loadSchool.schoolId)}`;
+          const [{ n: abandoned }] = await primary`select count(*)::int as n from webhook_deliveries where status = 'failed' and school_id = ${Number(loadSchool.schoolId)}`;
           const result = {
             deliveriesOwed: owed,
             deliveriesAbandoned: abandoned,
@@ -205,9 +207,9 @@ async function main() {
     topology.stopNow(checks.some((c) => !c.pass));
   }
   if (Array.isArray(report.faults) && report.faults.length) {
-    console.log('\nfault'.padEnd(36) + 'requests  failed(r/w)  in flight  recovery ms  p50  p99');
+    console.log('\nfault'.padEnd(36) + 'requests  failed(r/w)  in flight  recovery ms    p50    p99  retried reads');
     for (const f of report.faults as Record<string, number | string>[])
-      console.log(String(f.fault).padEnd(35) + String(f.requests).padStart(8) + `${f.failedReads}/${f.failedWrites}`.padStart(13) + String(f.inFlightAtFault).padStart(11) + String(f.recoveryMs).padStart(13) + String(f.p50).padStart(5) + String(f.p99).padStart(5));
+      console.log(String(f.fault).padEnd(35) + String(f.requests).padStart(8) + `${f.failedReads}/${f.failedWrites}`.padStart(13) + String(f.inFlightAtFault).padStart(11) + String(f.recoveryMs).padStart(13) + String(f.p50).padStart(7) + String(f.p99).padStart(7) + String(f.retriedReads).padStart(15));
   }
   if (report.totals) console.log('\ntotals ' + JSON.stringify(report.totals));
   console.log('\ncheck'.padEnd(90) + 'result');

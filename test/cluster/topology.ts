@@ -22,6 +22,7 @@ export function ensurePackages(): void {
   const missing = ['haproxy', 'pgbouncer'].filter((name) => !existsSync(`/usr/sbin/${name}`));
   if (missing.length === 0) return;
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-q'], { env, stdio: 'ignore' });
   execFileSync('apt-get', ['install', '-y', '-q', ...missing], { env, stdio: 'ignore' });
   // The packages may start their services with the default configuration: this run uses its own.
   for (const name of missing) {
@@ -161,6 +162,7 @@ export class Topology {
           'max_client_conn = 1000',
           'default_pool_size = 20',
           'ignore_startup_parameters = extra_float_digits',
+          'admin_users = postgres',
           `logfile = ${join(this.dir, 'pgbouncer.log')}`,
           '',
         ].join('\n'),
