@@ -46,9 +46,12 @@ export async function open(dataDir: string): Promise<Database> {
   return database;
 }
 
+const REPLICA_LOCK_TIMEOUT = '1s';
+
 /** The replica of DATABASE_READ_URL: a replica down at start-up is not fatal (reads go to the primary until it answers). */
 export async function openReplica(url: string): Promise<Database> {
-  return openDatabase({ url, maxConnections: config.maxConnections, prepare: config.prepareStatements });
+  // A query waits for no lock the replay holds (a paused or slow replay would hold it): past REPLICA_LOCK_TIMEOUT it runs again on the primary.
+  return openDatabase({ url, maxConnections: config.maxConnections, prepare: config.prepareStatements, sessionSettings: { lock_timeout: REPLICA_LOCK_TIMEOUT } });
 }
 
 /** The read routing's own connections to the primary: direct (DATABASE_LISTEN_URL) when DATABASE_URL goes through a pooler. */

@@ -61,6 +61,8 @@ export interface DatabaseOptions {
    * lock need one, which a pooler in transaction mode does not keep. Default: `url`.
    */
   listenUrl?: string;
+  /** PostgreSQL: settings of every session (the replica's `lock_timeout`, db/read-routing.ts). */
+  sessionSettings?: Record<string, string>;
 }
 
 /** The directory holding package.json, from src/ (tsx, vitest) or dist/src/ (node). */
@@ -100,7 +102,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       // Off, no statement is named, not even postgres.js' own tagged ones (a pooler in transaction mode would lose them).
       prepare: options.prepare !== false,
       onnotice: () => {},
-      connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE },
+      connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE, ...options.sessionSettings },
     });
     const plan = driverPlan();
     const rows = decodeRowsOfSessions(PostgresJsSession);

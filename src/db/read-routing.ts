@@ -76,14 +76,18 @@ export interface ReadRouting {
   readerFor(credential: Credential | null): Promise<Db>;
   /** After a credential's mutation: its next reads wait for the replica to pass what it wrote. */
   wrote(credential: Credential | null): Promise<void>;
-  /** Where a read that failed on the replica for want of it runs again (replicaFailed). */
+  /** Where a read that failed on the replica for want of it runs again (connectionLost). */
   readonly primary: Db;
   /** A read found the replica gone: skip it until the next look says otherwise. */
   lost(): void;
 }
 
-/** PostgreSQL's and postgres.js' words for a connection that is not there (or a server shutting down or starting). */
-const CONNECTION_LOST = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003']);
+/**
+ * PostgreSQL's and postgres.js' words for a replica that cannot serve: a connection that is not there (or
+ * a server shutting down or starting), a lock the replay holds waited for past `lock_timeout` (55P03),
+ * a query cancelled by a conflict with the replay (40001).
+ */
+const CONNECTION_LOST = new Set(['55P03', '40001', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003']);
 
 /** Whether an error (or one of its causes: drizzle wraps the driver's) says the replica could not be reached. */
 export function connectionLost(error: unknown): boolean {

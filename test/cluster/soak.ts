@@ -27,7 +27,8 @@ const rssMb = (pid: number | undefined) => {
 
 async function main() {
   if (process.env.CLUSTER_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'prestart'], { cwd: root, stdio: 'inherit' });
-  const topology = new Topology();
+  // SOAK_READ_REPLICA=false: every instance without DATABASE_READ_URL.
+  const topology = new Topology({ readFromReplica: process.env.SOAK_READ_REPLICA !== 'false' });
   stopOnExit(topology);
   const receiver = new WebhookReceiver();
   const samples: { second: number; requests: number; perSecond: number; p50: number; p99: number; errors: number; rssMb: number[] }[] = [];
@@ -59,7 +60,7 @@ async function main() {
       // Kept for the whole run's percentiles: a sample of each window is enough.
       all.push(...w.latencies.filter((_, i) => i % 4 === 0));
       samples.push(sample);
-      console.log(`${String(sample.second).padStart(6)} ${String(sample.perSecond).padStart(6)} ${String(sample.p50).padStart(6)} ${String(sample.p99).padStart(6)} ${String(sample.errors).padStart(7)}  ${sample.rssMb.join(' ')}`);
+      console.log(`${String(sample.second).padStart(6)} ${String(sample.perSecond).padStart(6)} ${String(sample.p50).padStart(6)} ${String(sample.p99).padStart(6)} ${String(sample.errors).padStart(7)}  ${sample.rssMb.join(' ')}${w.failures[0] ? `  first error: ${w.failures[0].why.slice(0, 120)}` : ''}`);
     }
     await load.stop();
     const warmup = Math.max(60, (minutes * 60) / 5);

@@ -63,6 +63,7 @@ describe('connectionLost', () => {
     expect(connectionLost({ originalError: drizzle })).toBe(true);
     expect(connectionLost(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
     expect(connectionLost(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(connectionLost({ originalError: Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }) })).toBe(true);
     expect(connectionLost(undefined)).toBe(false);
   });
 });
