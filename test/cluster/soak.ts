@@ -27,8 +27,8 @@ const rssMb = (pid: number | undefined) => {
 
 async function main() {
   if (process.env.CLUSTER_SKIP_BUILD !== '1') execFileSync('npm', ['run', '--silent', 'prestart'], { cwd: root, stdio: 'inherit' });
-  // SOAK_READ_REPLICA=false: every instance without DATABASE_READ_URL.
-  const topology = new Topology({ readFromReplica: process.env.SOAK_READ_REPLICA !== 'false' });
+  // SOAK_READ_REPLICA=false: every instance without DATABASE_READ_URL; SOAK_BYPASS_POOLER=true: DATABASE_URL straight to the primary.
+  const topology = new Topology({ readFromReplica: process.env.SOAK_READ_REPLICA !== 'false', bypassPooler: process.env.SOAK_BYPASS_POOLER === 'true' });
   stopOnExit(topology);
   const receiver = new WebhookReceiver();
   const samples: { second: number; requests: number; perSecond: number; p50: number; p99: number; errors: number; rssMb: number[] }[] = [];

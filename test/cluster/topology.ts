@@ -51,6 +51,8 @@ export interface TopologyOptions {
   env?: Record<string, string>;
   /** DATABASE_READ_URL to the replica (on unless false). */
   readFromReplica?: boolean;
+  /** DATABASE_URL straight to the primary instead of PgBouncer (to tell the pooler's part in a problem). */
+  bypassPooler?: boolean;
 }
 
 export class Topology {
@@ -209,7 +211,7 @@ export class Topology {
 
   instanceEnv(instance: Instance): NodeJS.ProcessEnv {
     return {
-      ...serviceEnv(this.bouncerUrl, instance.port, this.secretsKey),
+      ...serviceEnv(this.options.bypassPooler ? this.directUrl : this.bouncerUrl, instance.port, this.secretsKey),
       DATABASE_PREPARE: 'false',
       DATABASE_LISTEN_URL: this.directUrl,
       ...(this.options.readFromReplica === false ? {} : { DATABASE_READ_URL: this.replicaUrl }),
