@@ -1,3 +1,4 @@
+import type { ReadRouting } from './db/read-routing.js';
 import 'reflect-metadata';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -37,6 +38,8 @@ import { registerRestRoutes } from './rest/router.js';
 
 export interface AppOptions {
   database: Database;
+  /** Reads routed to a replica (db/read-routing.ts, DATABASE_READ_URL); absent, every statement runs on `database`. */
+  reads?: ReadRouting;
   /** The service's clock (tests move it). */
   now?: () => Date;
   /** The logger of requests and errors (server.ts passes the process's), or true for one of its own on `logStream`. */
@@ -117,6 +120,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     credentials,
     usage,
     identity: { ...config.identity, ...options.identity },
+    reads: options.reads,
     webhooksAllowPrivateNetworks: options.webhooksAllowPrivateNetworks ?? config.webhooksAllowPrivateNetworks,
     ssoAllowInsecureIssuers: options.ssoAllowInsecureIssuers ?? config.sso.allowInsecureIssuers,
     // A by-id loader's withheld breach is logged like any other (`log`, below: called only while serving).

@@ -37,6 +37,10 @@ const environment = z.object({
   PORT: wholeNumber(0, 65535).default(4000),
   HOST: text.default('0.0.0.0'),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  DATABASE_LISTEN_URL: url(['postgres:', 'postgresql:']).optional(),
+  DATABASE_READ_URL: url(['postgres:', 'postgresql:']).optional(),
+  DATABASE_READ_MAX_LAG_MS: wholeNumber(0, 3_600_000).default(2000),
+  DATABASE_READ_REFRESH_MS: wholeNumber(10, 60_000).default(150),
   DATABASE_POOL_SIZE: wholeNumber(1, 1000).default(10),
   DATABASE_PREPARE: flag.default(true),
   DATABASE_ROW_DECODER: z.enum(['generated', 'plain', 'drizzle'], { error: 'must be generated, plain or drizzle' }).default('generated'),
@@ -118,6 +122,15 @@ export const config = {
   port: env.PORT,
   host: env.HOST,
   databaseUrl: env.DATABASE_URL,
+  /** A direct (session) URL for LISTEN and the migration lock, when DATABASE_URL goes through a pooler in transaction mode. */
+  databaseListenUrl: env.DATABASE_LISTEN_URL,
+  /**
+   * A streaming replica for reads (db/read-routing.ts): how far behind it may be before reads skip it,
+   * and how often each instance reads its position.
+   */
+  readReplica: env.DATABASE_READ_URL
+    ? { url: env.DATABASE_READ_URL, maxLagMs: env.DATABASE_READ_MAX_LAG_MS, refreshMs: env.DATABASE_READ_REFRESH_MS }
+    : undefined,
   dataDir: env.DATA_DIR,
   logRequests: env.LOG_REQUESTS,
   maxConnections: env.DATABASE_POOL_SIZE,

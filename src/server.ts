@@ -7,6 +7,7 @@ import { findCredential, issueToken } from './auth/credential.js';
 import { config } from './config.js';
 import type { Database } from './db/client.js';
 import { holdEmbedded } from './db/embedded-lock.js';
+import { startReadRouter } from './db/read-routing.js';
 import { repeatedFailures, say, serviceLogger } from './http/logging.js';
 import { PRUNE_INTERVAL_MS, pruneEvents } from './modules/events/prune.js';
 import { EXPIRY_SWEEP_INTERVAL_MS, sweepExpiredEnrollments } from './modules/progress/expiry.js';
@@ -15,7 +16,7 @@ import { startWebhookWorker } from './modules/webhooks/index.js';
 import { startRecurringScheduler } from './modules/orders/index.js';
 import { startExportWorker } from './modules/exports/index.js';
 import { pruneSessions, SESSION_PRUNE_INTERVAL_MS } from './modules/identity/prune.js';
-import { open } from './startup.js';
+import { open, openLedger, openReplica } from './startup.js';
 
 /**
  * On the embedded database, a development platform token is kept in the data directory and
@@ -47,8 +48,16 @@ export async function serve() {
   const development = database.driver === 'pglite' && config.nodeEnv !== 'production';
   // The process's one logger (http/logging.ts): errors always, requests with LOG_REQUESTS on.
   const log = serviceLogger();
+  // DATABASE_READ_URL: queries may read the replica (db/read-routing.ts); everything else stays on the primary.
+  const replica = config.readReplica && database.driver === 'postgres' ? await openReplica(config.readReplica.url) : undefined;
+  const ledger = replica ? await openLedger() : undefined;
+  const reads =
+    replica && ledger && config.readReplica
+      ? await startReadRouter(database, replica, { ...config.readReplica, staleAfterMs: Math.max(1000, config.readReplica.refreshMs * 5) }, ledger)
+      : undefined;
   const app = await createApp({
     database,
+    reads,
     logger: log,
     playgroundToken: development ? devToken : undefined,
     rateLimit: { developmentLoopback: development },
@@ -116,6 +125,9 @@ export async function serve() {
     await mailer.stop();
     await billing.stop();
     await exporter.stop();
+    reads?.stop();
+    await replica?.close();
+    await ledger?.close();
     await database.close();
     hold?.release();
     say.info('Stopped');

@@ -33,7 +33,7 @@ export async function checkPort(port: number, host: string): Promise<void> {
 
 export async function open(dataDir: string): Promise<Database> {
   if (!config.databaseUrl) return openDatabase({ dataDir });
-  const database = await openDatabase({ url: config.databaseUrl, maxConnections: config.maxConnections, prepare: config.prepareStatements });
+  const database = await openDatabase({ url: config.databaseUrl, maxConnections: config.maxConnections, prepare: config.prepareStatements, listenUrl: config.databaseListenUrl });
   try {
     await database.db.execute(sql`select 1`);
   } catch (error) {
@@ -44,6 +44,19 @@ export async function open(dataDir: string): Promise<Database> {
     throw new ConfigurationError(`DATABASE_URL names a database that cannot be reached (${reason})`);
   }
   return database;
+}
+
+const REPLICA_LOCK_TIMEOUT = '1s';
+
+/** The replica of DATABASE_READ_URL: a replica down at start-up is not fatal (reads go to the primary until it answers). */
+export async function openReplica(url: string): Promise<Database> {
+  // A query waits for no lock the replay holds (a paused or slow replay would hold it): past REPLICA_LOCK_TIMEOUT it runs again on the primary.
+  return openDatabase({ url, maxConnections: config.maxConnections, prepare: config.prepareStatements, sessionSettings: { lock_timeout: REPLICA_LOCK_TIMEOUT } });
+}
+
+/** The read routing's own connections to the primary: direct (DATABASE_LISTEN_URL) when DATABASE_URL goes through a pooler. */
+export async function openLedger(): Promise<Database> {
+  return openDatabase({ url: config.databaseListenUrl ?? config.databaseUrl, maxConnections: 2, prepare: config.prepareStatements });
 }
 
 /** A primary with workers migrates the database once, before any worker opens it. */

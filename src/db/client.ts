@@ -56,6 +56,13 @@ export interface DatabaseOptions {
    * keep them (PgBouncer in transaction mode before 1.21).
    */
   prepare?: boolean;
+  /**
+   * PostgreSQL URL of a session of its own (DATABASE_LISTEN_URL): LISTEN and the migration's advisory
+   * lock need one, which a pooler in transaction mode does not keep. Default: `url`.
+   */
+  listenUrl?: string;
+  /** PostgreSQL: settings of every session (the replica's `lock_timeout`, db/read-routing.ts). */
+  sessionSettings?: Record<string, string>;
 }
 
 /** The directory holding package.json, from src/ (tsx, vitest) or dist/src/ (node). */
@@ -92,14 +99,22 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     let ended = false;
     const client = postgres(options.url, {
       max: options.maxConnections ?? 10,
+      // Off, no statement is named, not even postgres.js' own tagged ones (a pooler in transaction mode would lose them).
+      prepare: options.prepare !== false,
       onnotice: () => {},
-      connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE },
+      connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE, ...options.sessionSettings },
     });
     const plan = driverPlan();
     const rows = decodeRowsOfSessions(PostgresJsSession);
     const preparedStatements = options.prepare !== false && plan.prepareEveryStatement;
     const warnings = adapterWarnings(rows, options.prepare !== false);
     const db = drizzlePostgres(preparedStatements ? prepareEveryStatement(client) : client, { casing, logger: statements }) as unknown as Db;
+    const sessionUrl = options.listenUrl ?? options.url;
+    // LISTEN's connection (postgres.js keeps one per client, apart from the pool) goes to the session URL.
+    const listener =
+      sessionUrl === options.url
+        ? client
+        : postgres(sessionUrl, { max: 1, onnotice: () => {}, connection: { application_name: 'learning-platform-listen', TimeZone: SESSION_TIME_ZONE } });
     return {
       db,
       driver: 'postgres',
@@ -107,7 +122,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       adapter: { rowDecoder: rows.rowDecoder, preparedStatements, warnings },
       async migrate() {
         // One connection (max: 1) so the advisory lock and the migration share a session.
-        const session = postgres(options.url!, { max: 1, onnotice: () => {}, connection: { TimeZone: SESSION_TIME_ZONE } });
+        const session = postgres(sessionUrl, { max: 1, onnotice: () => {}, connection: { TimeZone: SESSION_TIME_ZONE } });
         try {
           await session`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
           const migrating = drizzlePostgres(session, { casing });
@@ -119,15 +134,15 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
         }
       },
       async listen(channel, handler) {
-        const { unlisten } = await client.listen(channel, handler);
+        const { unlisten } = await listener.listen(channel, handler);
         // Once the client has ended (or its listening connection dropped), there is nothing to unlisten.
         return async () => {
           if (!ended) await unlisten().catch(() => {});
         };
       },
-      close: () => {
+      close: async () => {
         ended = true;
-        return client.end({ timeout: 5 });
+        await Promise.all([client.end({ timeout: 5 }), listener === client ? undefined : listener.end({ timeout: 5 })]);
       },
     };
   }

@@ -3,6 +3,7 @@ import { checkSchoolRows } from '../auth/egress.js';
 import { acrossSchools, type RequestAccess, signedSchoolScope } from '../auth/tenancy.js';
 import type { IdentitySettings } from '../config.js';
 import type { Db } from '../db/client.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import type { Locale } from '../errors/i18n.js';
 import type { ExecutionBudget } from './budget.js';
 
@@ -27,6 +28,8 @@ export interface Context extends RequestAccess {
   client?: { address: string; host: string | null; schoolHeader: string | null };
   /** Sign-in and session settings of this app (config.identity when absent). */
   identity?: IdentitySettings;
+  /** Where an operation that only reads runs (DATABASE_READ_URL); absent: everything on `db`. */
+  reads?: ReadRouting;
   /** What the running operation may still take (graphql/budget.ts); set by the executor per operation. */
   budget?: ExecutionBudget;
 }
@@ -94,6 +97,9 @@ export function withLoaders<C extends Omit<Context, 'loaders'>>(fields: C): C & 
  * one runs in `acrossSchoolsContext` (graphql/executor.ts).
  */
 export const ACTS_ACROSS_SCHOOLS = { actsAcrossSchools: true } as const;
+
+/** Marks a root query field that must read the primary, never a replica (`@Extensions(READS_PRIMARY)`): the event feed's snapshot rule. */
+export const READS_PRIMARY = { readsPrimary: true } as const;
 
 /** The context of an operation that makes a school: the same request in the scope `acrossSchools` derives, with loaders of its own (nothing read in the other scope is reused). */
 export function acrossSchoolsContext<C extends Context>(ctx: C): C {

@@ -12,8 +12,9 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
+import { connectionLost } from '../db/read-routing.js';
 import { type BudgetLimits, ExecutionBudget } from './budget.js';
-import { ACTS_ACROSS_SCHOOLS, acrossSchoolsContext, type Context } from './context.js';
+import { ACTS_ACROSS_SCHOOLS, acrossSchoolsContext, type Context, READS_PRIMARY } from './context.js';
 
 /** How an operation runs: the document, which operation of it, the request's context and variables. */
 export type Executor = (
@@ -26,19 +27,33 @@ export type Executor = (
 /** The runs of an operation on graphql-js before it is compiled: a one-off query is not worth compiling. */
 const COMPILE_AFTER_RUNS = 1;
 
-type Entry = { runs: number; mutation: boolean; acrossSchools: boolean; jit?: { query: CompiledQuery; operation: OperationDefinitionNode } | null };
+type Entry = { runs: number; mutation: boolean; acrossSchools: boolean; readsPrimary: boolean; jit?: { query: CompiledQuery; operation: OperationDefinitionNode } | null };
 
 /**
  * Whether a mutation runs a root field that makes a school (marked ACTS_ACROSS_SCHOOLS), through
  * fragments too: the whole operation then runs in the context derived for it (context.ts).
  */
 function actsAcrossSchools(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode | null | undefined): boolean {
-  const fields = schema.getMutationType()?.getFields();
-  if (!fields || operation?.operation !== 'mutation') return false;
+  return operation?.operation === 'mutation' && runsMarkedField(schema.getMutationType()?.getFields(), document, operation, (e) => e.actsAcrossSchools === ACTS_ACROSS_SCHOOLS.actsAcrossSchools);
+}
+
+/** Whether a query runs a root field that must read the primary (READS_PRIMARY): the whole operation then skips the replica. */
+function readsPrimary(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode | null | undefined): boolean {
+  return operation?.operation === 'query' && runsMarkedField(schema.getQueryType()?.getFields(), document, operation, (e) => e.readsPrimary === READS_PRIMARY.readsPrimary);
+}
+
+/** Whether the operation selects, through fragments too, a root field whose extensions pass `marked`. */
+function runsMarkedField(
+  fields: Record<string, { extensions?: Record<string, unknown> | null }> | undefined,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  marked: (extensions: Record<string, unknown>) => boolean,
+): boolean {
+  if (!fields) return false;
   const seen = new Set<string>();
   const visit = (set: SelectionSetNode): boolean =>
     set.selections.some((selection) => {
-      if (selection.kind === Kind.FIELD) return fields[selection.name.value]?.extensions?.actsAcrossSchools === ACTS_ACROSS_SCHOOLS.actsAcrossSchools;
+      if (selection.kind === Kind.FIELD) return marked(fields[selection.name.value]?.extensions ?? {});
       if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet);
       if (seen.has(selection.name.value)) return false;
       seen.add(selection.name.value);
@@ -72,7 +87,12 @@ export function compiledExecutor(
     let entry = byOperation.get(key);
     if (!entry) {
       const operation = getOperationAST(document, operationName);
-      entry = { runs: 0, mutation: operation?.operation === 'mutation', acrossSchools: actsAcrossSchools(schema, document, operation) };
+      entry = {
+        runs: 0,
+        mutation: operation?.operation === 'mutation',
+        acrossSchools: actsAcrossSchools(schema, document, operation),
+        readsPrimary: operation?.operation !== 'query' || readsPrimary(schema, document, operation),
+      };
       byOperation.set(key, entry);
     }
     if (entry.jit === undefined && entry.runs++ >= compileAfterRuns) {
@@ -95,6 +115,30 @@ export function compiledExecutor(
   };
   const run: Executor = async (document, operationName, contextValue, variableValues) => {
     const entry = compiled(document, operationName);
+    const reads = contextValue.reads;
+    if (!reads) return budgeted(entry, document, operationName, contextValue, variableValues);
+    // A query may read a replica (db/read-routing.ts): the context's db is chosen before any loader reads it.
+    if (!entry.readsPrimary) contextValue.db = await reads.readerFor(contextValue.credential);
+    const onReplica = contextValue.db !== reads.primary;
+    let result = await budgeted(entry, document, operationName, contextValue, variableValues);
+    // The replica went away under a query: it runs again, whole, on the primary (a read is safe to repeat).
+    if (onReplica && result.errors?.some((e) => connectionLost(e))) {
+      reads.lost();
+      contextValue.db = reads.primary;
+      contextValue.loaders.clearAll();
+      result = await budgeted(entry, document, operationName, contextValue, variableValues);
+    }
+    // Committed (or rolled back): this credential's next reads wait for the replica to pass it.
+    if (entry.mutation) await reads.wrote(contextValue.credential);
+    return result;
+  };
+  const budgeted = async (
+    entry: Entry,
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    contextValue: Context,
+    variableValues: Record<string, unknown> | undefined,
+  ): Promise<ExecutionResult> => {
     // A query is stopped at its deadline, while a statement may still be running; a mutation is
     // waited for (its transaction commits or rolls back as a whole), and only its reply is budgeted.
     // Set before the context is derived, so both share it (Apollo reports it from the request's context).

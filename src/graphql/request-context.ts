@@ -4,6 +4,7 @@ import type { TokenUsage } from '../auth/token-usage.js';
 import type { IdentitySettings } from '../config.js';
 import { NO_SCOPE, scopeOf } from '../auth/tenancy.js';
 import type { Db } from '../db/client.js';
+import type { ReadRouting } from '../db/read-routing.js';
 import { AppError } from '../errors/app-error.js';
 import { requestLocale } from '../errors/i18n.js';
 import { type Context, withLoaders } from './context.js';
@@ -23,6 +24,8 @@ export interface ContextDeps {
   usage?: TokenUsage;
   /** Sign-in and session settings (config.identity by default). */
   identity?: IdentitySettings;
+  /** Reads routed to a replica (db/read-routing.ts); without it everything runs on `db`. */
+  reads?: ReadRouting;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -63,6 +66,7 @@ export async function contextFor(deps: ContextDeps, headers: Headers, origin?: C
   return withLoaders({
     ...clientOf(deps, headers, origin),
     db: deps.db,
+    reads: deps.reads,
     locale: requestLocale(headers),
     credential,
     scope: scopeOf(credential, header(headers, 'x-school-id')),
@@ -76,10 +80,11 @@ export async function contextFor(deps: ContextDeps, headers: Headers, origin?: C
 
 /** A context with no credential (public routes, or no Authorization header): it matches no school's rows. */
 export function anonymousContext(deps: ContextDeps, headers: Headers = {}, origin?: ClientOrigin): Context {
-  const { db, now, webhooksAllowPrivateNetworks, ssoAllowInsecureIssuers } = deps;
+  const { db, now, webhooksAllowPrivateNetworks, ssoAllowInsecureIssuers, reads } = deps;
   return withLoaders({
     ...clientOf(deps, headers, origin),
     db,
+    reads,
     locale: requestLocale(headers),
     credential: null,
     scope: NO_SCOPE,

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { and, asc, count, inArray, sql, type SQL } from 'drizzle-orm';
-import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, Extensions, Query, Resolver } from 'type-graphql';
 import { inSchool } from '../../auth/tenancy.js';
-import type { Context } from '../../graphql/context.js';
+import { type Context, READS_PRIMARY } from '../../graphql/context.js';
 import { AppError } from '../../graphql/errors.js';
 import { windowOf } from '../../graphql/pagination.js';
 import { domainEvents, type DomainEventRow } from './domain-event.table.js';
@@ -34,6 +34,8 @@ export const afterCursor = (cursor: { txid: number; id: number }): SQL =>
 
 @Resolver()
 export class EventResolver {
+  // VISIBLE reads the primary's running transactions: a replica's snapshot is not the feed's rule.
+  @Extensions(READS_PRIMARY)
   @Query(() => EventConnection, {
     description:
       "The school's events in commit order (txid, id), gap-free: a reader that passes each page's endCursor as after misses nothing " +
