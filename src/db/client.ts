@@ -101,6 +101,11 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       max: options.maxConnections ?? 10,
       // Off, no statement is named, not even postgres.js' own tagged ones (a pooler in transaction mode would lose them).
       prepare: options.prepare !== false,
+      // Off, one statement in flight per connection too (max_pipeline 0: postgres.js sends the next once the
+      // last is answered; 1 still lets a second go out): otherwise PgBouncer in transaction mode releases the
+      // server at the first statement's ReadyForQuery while the next one's replies are on the way ("got packet
+      // from server when not linked", pgbouncer#759), another client gets them, and the pool stalls.
+      ...(options.prepare === false ? { max_pipeline: 0 } : {}),
       onnotice: () => {},
       connection: { application_name: 'learning-platform', TimeZone: SESSION_TIME_ZONE, ...options.sessionSettings },
     });
