@@ -35,3 +35,25 @@ describe.runIf(database.kind === 'postgres')('the PostgreSQL driver when a conne
     }
   });
 });
+
+// Behind PgBouncer in transaction mode (DATABASE_PREPARE=false) the service sends one statement at a time
+// per connection (max_pipeline 0, db/client.ts): a pipelined one's replies could reach another client. The
+// patch makes sql.begin reserve its connection before the pipeline's bound, or BEGIN failed UNSAFE_TRANSACTION.
+describe.runIf(database.kind === 'postgres')('the PostgreSQL driver without named statements (behind a pooler)', () => {
+  it('given transactions and plain statements at once on two connections, then every one answers', async () => {
+    const { openDatabase } = await import('../../src/db/client.js');
+    const { sql } = await import('drizzle-orm');
+    const opened = await openDatabase({ url: database.url!, prepare: false, maxConnections: 2 });
+    try {
+      const work = Array.from({ length: 20 }, (_, i) =>
+        i % 2
+          ? opened.db.transaction(async (tx) => (await tx.execute(sql`select ${i}::int as n`)) as unknown)
+          : (opened.db.execute(sql`select ${i}::int as n`) as Promise<unknown>),
+      );
+      const answers = await Promise.allSettled(work);
+      expect(answers.filter((a) => a.status === 'rejected').map((a) => String((a as PromiseRejectedResult).reason))).toEqual([]);
+    } finally {
+      await opened.close();
+    }
+  });
+});
