@@ -5,6 +5,7 @@ import { passwordResets } from '../auth/password-reset.table.js';
 import { organizations, schools } from './school.table.js';
 import { graphqlPersistedQueries } from '../http/persisted-query.table.js';
 import { rateLimitBuckets } from '../http/rate-limit.table.js';
+import { readYourWrites } from './read-your-writes.table.js';
 import { activities, examAnswers, examQuestionAnswers, examQuestionAssertions, examQuestionOptions, examQuestions } from '../modules/activities/activity.table.js';
 import { collaborativeComments, collaborativeDiscussions } from '../modules/collaborative/collaborative.table.js';
 import { courseClasses } from '../modules/course-classes/course-class.table.js';
@@ -248,6 +249,7 @@ export const personalData: readonly PersonalTable[] = [
   none(schoolStatusChanges, 'Status history.'),
   none(graphqlPersistedQueries, 'GraphQL documents.', { document: 'a GraphQL document' }),
   none(rateLimitBuckets, 'Token buckets keyed by digests and addresses, short-lived.'),
+  none(readYourWrites, "Per credential id, the WAL position of its latest write, short-lived."),
   none(schoolProducts, 'Catalogue.'),
   none(schoolProductTopics, 'Catalogue.'),
   none(schoolProductCategories, 'Catalogue.'),

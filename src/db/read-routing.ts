@@ -98,16 +98,6 @@ export function connectionLost(error: unknown): boolean {
   return false;
 }
 
-// Runtime state, not data of record: unlogged (emptied by a crash, which only sends reads to the
-// primary until the next writes), made by the first instance that routes reads, not a migration.
-const TABLE = sql`
-  create unlogged table if not exists read_your_writes (
-    token_id bigint primary key,
-    lsn pg_lsn not null,
-    written_at timestamptz not null default now()
-  )`;
-const TABLE_LOCK_KEY = 7_310_032;
-
 export interface ReadRouterOptions extends RoutingSettings {
   /** How often each instance reads the replica's position (and the primary's). */
   refreshMs: number;
@@ -136,12 +126,8 @@ export class ReadRouter implements ReadRouting {
     this.now = options.now ?? (() => performance.now());
   }
 
-  /** Makes the table when missing (instances starting together take turns), reads the replica once, then every refreshMs. */
+  /** Reads the replica once, then every refreshMs (the ledger is read_your_writes: db/read-your-writes.table.ts). */
   async start(): Promise<void> {
-    await this.ledger.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${TABLE_LOCK_KEY})`);
-      await tx.execute(TABLE);
-    });
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), this.options.refreshMs);
     this.timer.unref();
@@ -161,9 +147,10 @@ export class ReadRouter implements ReadRouting {
     this.refreshing = true;
     try {
       const [primary] = rowsOf<{ lsn: string }>(await this.ledger.execute(sql`select pg_current_wal_lsn()::text as lsn`));
-      const [replica] = rowsOf<{ lsn: string | null }>(await this.replica.execute(sql`select pg_last_wal_replay_lsn()::text as lsn`));
+      const [replica] = rowsOf<{ lsn: string | null }>(await this.replica.execute(sql`select case when pg_is_in_recovery() then pg_last_wal_replay_lsn()::text end as lsn`));
       const at = this.now();
-      // A replica that is not in recovery (promoted, or a plain server) has no replay position: not ours to read.
+      // A server not in recovery (promoted, or a plain one) is not ours to read: once recovery ends,
+      // pg_last_wal_replay_lsn() stays at the last record it applied (a server started from a copy has one too).
       if (!replica?.lsn) return void (this.state = { up: false, replayLsn: 0n, lagMs: Infinity, checkedAt: at });
       const replayLsn = parseLsn(replica.lsn);
       this.state = { up: true, replayLsn, lagMs: this.clock.observe(parseLsn(primary.lsn), replayLsn, at), checkedAt: at };

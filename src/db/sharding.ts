@@ -11,6 +11,7 @@ export const REFERENCE_TABLES: Record<string, string> = {
   api_tokens: 'a credential is found by its digest before its school is known; platform tokens have no school',
   integration_suggestions: "the platform's suggestions (no school) and a school's, written rarely, read with the school's",
   graphql_persisted_queries: 'documents registered by any client, keyed by their hash, shared by every school',
+  read_your_writes: "read routing's state per credential (the primary's WAL position after its latest write), read before the school is known",
   rate_limit_buckets: "request budgets per credential or client address, read before the request's school is known",
   sign_in_failures: 'failed sign-ins counted per account digest or client address, before any credential',
 };

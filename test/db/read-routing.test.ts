@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../src/db/client.js';
+import type { Database } from '../../src/db/client.js';
 import { chooseReader, connectionLost, LagClock, parseLsn, ReadRouter, type ReplicaState } from '../../src/db/read-routing.js';
 import { rowsOf } from '../../src/db/rows.js';
+import { type Service, startService } from '../support/service.js';
 
 // The routing rule of DATABASE_READ_URL (src/db/read-routing.ts). The replica itself, its lag and
 // read-your-writes across instances are checked end to end by npm run test:cluster.
@@ -69,12 +70,14 @@ describe('connectionLost', () => {
 });
 
 describe('ReadRouter on a real database', () => {
+  let service: Service;
   let database: Database;
   beforeAll(async () => {
-    database = await openDatabase({ dataDir: 'memory://' });
+    service = await startService();
+    database = service.database;
   });
   afterAll(async () => {
-    await database.close();
+    await service?.stop();
   });
 
   it('given a "replica" that is not in recovery, then it is not used: every read goes to the primary', async () => {
