@@ -72,8 +72,9 @@ function sample(column: Column, edge: boolean): unknown {
       return edge ? values.at(-1) : values[0];
     }
     case 'PgCustomColumn':
-      // The one custom type of the schema: bytea (an export's file chunks).
+      // The custom types of the schema: bytea (an export's file chunks) and pg_lsn (read routing's WAL positions, as text).
       if (column.getSQLType() === 'bytea') return edge ? Buffer.alloc(0) : Buffer.from([0, 1, 2, 254, 255]);
+      if (column.getSQLType() === 'pg_lsn') return edge ? '0/0' : '16/B374D848';
       break;
     case 'PgArray': {
       const item = (column as unknown as { baseColumn: Column }).baseColumn;
