@@ -1,9 +1,9 @@
-import type { ReadRouting } from './db/read-routing.js';
 import 'reflect-metadata';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import qs from 'qs';
 import type { Database } from './db/client.js';
+import type { ReadRouting } from './db/read-routing.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { attachCredentialCache, CredentialCache } from './auth/credential-cache.js';
