@@ -66,6 +66,30 @@ describe('apiTokens', () => {
   });
 });
 
+describe("the platform's credentials", () => {
+  it("the seed's and the CLI's platform tokens are listed to the platform only, and revoked like any other", async () => {
+    // Made as src/tools/seed.ts and src/tools/create-token.ts (`npm run token`) make them: platform tokens of no school.
+    const seedToken = await issueToken(service.db, { role: 'platform', label: 'seed' });
+    const cliToken = await issueToken(service.db, { role: 'platform', label: 'cli' });
+    const listed = (await service.platform.graphql(LIST, { first: 100 })).data.apiTokens.nodes as { id: string; role: string; label: string; schoolId: string | null }[];
+    const theirs = listed.filter((n) => n.role === 'platform' && ['seed', 'cli'].includes(n.label));
+    expect(theirs.map((n) => [n.label, n.schoolId]).sort()).toEqual([['cli', null], ['seed', null]]);
+    expect(JSON.stringify(listed)).not.toContain(seedToken);
+    // A school's admin sees none of them, and cannot revoke them.
+    const adminSees = (await school.admin.graphql(LIST, { first: 100 })).data.apiTokens.nodes as { role: string }[];
+    expect(adminSees.some((n) => n.role === 'platform')).toBe(false);
+    for (const { id } of theirs) expect((await school.admin.delete(`/api_tokens/${id}`)).status).toBe(404);
+    expect((await service.client(seedToken).get('/schools')).status).toBe(200);
+
+    const [seed, cli] = ['seed', 'cli'].map((label) => theirs.find((n) => n.label === label)!);
+    expect((await service.platform.delete(`/api_tokens/${seed.id}`)).status).toBe(204);
+    const revoked = await service.platform.graphql(REVOKE, { id: cli.id });
+    expect(revoked.data.revokeApiToken.apiToken.revokedAt).not.toBeNull();
+    for (const token of [seedToken, cliToken]) expect((await service.client(token).get('/schools')).status).toBe(401);
+    expect((await service.platform.get('/schools')).status).toBe(200);
+  });
+});
+
 describe("an admin's credentials", () => {
   it('makes tokens for people and apps of its own school; the school is its own by default', async () => {
     const student = await person(school);

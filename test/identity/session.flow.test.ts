@@ -70,12 +70,21 @@ describe('signing in over REST', () => {
     expect(refreshed.body.access_token).not.toBe(res.body.access_token);
     const renewed = service.client(refreshed.body.access_token);
     expect((await renewed.get('/enrollments')).status).toBe(200);
+    // Another instance (its own pool on PostgreSQL) serves and caches the new access token.
+    const elsewhere = await secondInstance(service);
+    try {
+      expect((await elsewhere.client(refreshed.body.access_token).get('/enrollments')).status).toBe(200);
 
-    const out = await renewed.delete('/users/sign_out');
-    expect(out.status, out.text).toBe(204);
-    for (const token of [res.body.access_token, refreshed.body.access_token]) {
-      const refused = await service.client(token).get('/enrollments');
-      expect(refused.status).toBe(401);
+      const out = await renewed.delete('/users/sign_out');
+      expect(out.status, out.text).toBe(204);
+      for (const token of [res.body.access_token, refreshed.body.access_token]) {
+        const refused = await service.client(token).get('/enrollments');
+        expect(refused.status).toBe(401);
+        // The other instance learns it from the NOTIFY the sign-out sends at commit, not from its cache's age (15 s).
+        await eventually(async () => (await elsewhere.client(token).get('/enrollments')).status === 401);
+      }
+    } finally {
+      await elsewhere.app.close();
     }
     // The refresh token of a closed session is refused too.
     expect((await service.anonymous.post('/users/refresh_token', { refresh_token: refreshed.body.refresh_token })).status).toBe(401);

@@ -5,7 +5,7 @@ import { tokenUsages } from '../../src/app.js';
 import { domainEvents } from '../../src/modules/events/domain-event.table.js';
 import { pruneSessions } from '../../src/modules/identity/prune.js';
 import { refreshTokens, sessions } from '../../src/modules/identity/session.table.js';
-import { person, REFRESH, signIn } from '../support/identity.fixtures.js';
+import { person, REFRESH, secondInstance, signIn } from '../support/identity.fixtures.js';
 import type { Service, TestSchool } from '../support/service.js';
 import { twoSchools } from '../support/world.js';
 
@@ -65,6 +65,23 @@ describe('expiry', () => {
     expect(graphql.errors?.[0].message).toMatch(/expired/);
     const renewed = (await service.anonymous.graphql(REFRESH, { token: session.refreshToken })).data.refreshToken.session;
     expect((await service.client(renewed.accessToken).graphql(ME(student.id))).data.student.id).toBe(String(student.id));
+  });
+
+  it("the access token's life is configured (ACCESS_TOKEN_MINUTES): an instance set to 5 minutes issues tokens that stop after 5", async () => {
+    const five = await secondInstance(service, { identity: { accessTokenSeconds: 300 } });
+    try {
+      const student = await person(school);
+      const session = await signIn(five.client(null), student);
+      expect(new Date(session.accessTokenExpiresAt).getTime() - service.clock.now().getTime()).toBe(300_000);
+      later(299_000);
+      expect((await service.client(session.accessToken).get(`/schools/${school.id}`)).status).toBe(200);
+      later(2000);
+      const expired = await service.client(session.accessToken).get(`/schools/${school.id}`);
+      expect(expired.status).toBe(401);
+      expect(expired.body.details.base[0].error).toBe('token_expired');
+    } finally {
+      await five.app.close();
+    }
   });
 
   it('an expired refresh token answers token_expired; the prune job deletes expired sessions and their tokens', async () => {

@@ -1,4 +1,5 @@
 import { createApp, type AppOptions } from '../../src/app.js';
+import { openDatabase } from '../../src/db/client.js';
 import type { FastifyInstance } from 'fastify';
 import { Client, type Service, type TestSchool } from './service.js';
 
@@ -40,9 +41,16 @@ export async function signIn(client: Client, who: Pick<Person, 'email' | 'passwo
   return res.data.signIn.session as { accessToken: string; refreshToken: string; role: string; user: { id: string }; accessTokenExpiresAt: string };
 }
 
-/** Another instance of the service over the same database (each caches credentials and learns of changes by NOTIFY). */
+/**
+ * Another instance of the service over the same database (each caches credentials and learns of
+ * changes by NOTIFY). On PostgreSQL it opens a pool of its own, as another process would: nothing in
+ * this process tells it of a revocation but the NOTIFY. On PGlite (one embedded database) it shares the
+ * service's. Closing the app closes its pool.
+ */
 export async function secondInstance(service: Service, options: Partial<AppOptions> = {}): Promise<{ app: FastifyInstance; client: (token: string | null) => Client }> {
-  const app = await createApp({ database: service.database, now: service.clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: 15, tokenUsageSeconds: 0, ...options });
+  const database = service.databaseUrl ? await openDatabase({ url: service.databaseUrl, maxConnections: 3 }) : service.database;
+  const app = await createApp({ database, now: service.clock.now, rateLimit: { enabled: false }, credentialCacheSeconds: 15, tokenUsageSeconds: 0, ...options });
+  if (database !== service.database) app.addHook('onClose', () => database.close());
   await app.ready();
   return { app, client: (token) => new Client(app, token) };
 }
