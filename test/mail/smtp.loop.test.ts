@@ -207,7 +207,7 @@ describe('the sell-and-learn loop through SMTP', () => {
     expect((await service.anonymous.post('/users/password', { user: { email, school_id: school.id } })).status).toBe(200);
     await deliver();
     expect(smtp.to(email).slice(received.length).map((mail) => mail.subject)).toEqual(['Redefinição de senha em Escola Laço']);
-    const latest = await service.db.select().from(mails).where(and(eq(mails.userId, studentId), eq(mails.kind, 'new_message')));
+    const latest = await service.db.select().from(mails).where(and(eq(mails.userId, studentId), eq(mails.kind, 'new_message'))).orderBy(mails.id);
     expect(latest.map((r) => r.status)).toEqual(['sent', 'suppressed']);
   });
 
