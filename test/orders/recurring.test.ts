@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/db/client.js';
 import { domainEvents } from '../../src/modules/events/domain-event.table.js';
 import { startRecurringScheduler, type RecurringScheduler } from '../../src/modules/orders/index.js';
 import { addPeriod } from '../../src/modules/orders/order.recurring.js';
@@ -22,14 +23,20 @@ describe('a recurring order, billed by two schedulers', () => {
   let b: TestSchool;
   let app: Client;
   let schedulers: RecurringScheduler[];
+  let second: Database | undefined;
   const { option, payment } = saleFixtures(() => service);
   const { person } = orderFixtures(() => service);
 
   twoSchools('Alpha Recurring', 'Beta Recurring', async (w) => {
     ({ service, school: a, other: b } = w);
     app = await service.token('app', a.id);
-    // Off in the test service; these two are driven by hand, on the service clock.
-    schedulers = [0, 1].map(() => startRecurringScheduler(service.database, { now: service.clock.now, poll: false }));
+    // Off in the test service; these two are driven by hand, on the service clock. Two instances: on
+    // PostgreSQL the second has a connection pool of its own, as another process would.
+    if (service.databaseUrl) second = await openDatabase({ url: service.databaseUrl, maxConnections: 4 });
+    schedulers = [service.database, second ?? service.database].map((database) => startRecurringScheduler(database, { now: service.clock.now, poll: false }));
+  });
+  afterAll(async () => {
+    await second?.close();
   });
 
   /** One round of both schedulers at once, at the service clock's time. */

@@ -111,7 +111,7 @@ async function answered(tx: Queryable, event: Of<'forum_question.answered'>) {
     schoolId: event.schoolId,
     userId: question.userId,
     kind: 'forum_question_answered',
-    data: { questionTitle: question.title, answeredBy: answerer?.name ?? null },
+    data: { questionTitle: question.title, answeredBy: answerer?.name ?? null, questionId: event.subjectId! },
     quotesUserId: p.user_id ?? null,
   });
 }

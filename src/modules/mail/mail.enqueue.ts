@@ -40,6 +40,8 @@ function actionOf(kind: MailKind, data: Record<string, unknown>, site: string, s
       return `${site}/orders/${data.orderId}`;
     case 'lesson_released':
       return data.lessonId ? `${site}/lessons/${data.lessonId}` : site;
+    case 'forum_question_answered':
+      return data.questionId ? `${site}/forum_questions/${data.questionId}` : site;
     default:
       return site;
   }

@@ -18,7 +18,8 @@ export interface MailData {
   /** The first lesson (title, id: the link); `lessons` when several opened together (mail.drip.ts groups them). */
   lesson_released: { productTitle: string; lessonTitle: string; lessonId?: number; lessons?: { id: number; title: string }[] };
   certificate_issued: { productTitle: string; code: string; verifyUrl?: string };
-  forum_question_answered: { questionTitle: string; answeredBy?: string | null };
+  /** `questionId`: the link to the question on the school's site. */
+  forum_question_answered: { questionTitle: string; answeredBy?: string | null; questionId?: number };
   new_message: { senderName: string };
 }
 
