@@ -3,9 +3,9 @@
  * in .test-cache/cluster-report.json and a table on stdout. Exits 1 when a check fails. Everything
  * it started is stopped and removed however it ends.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { COURSE, CREATE_COURSE, gql, must, newSchool } from './client.js';
@@ -200,6 +200,19 @@ async function main() {
     } finally {
       receiver.stop();
     }
+
+    await check('the suite through PgBouncer in transaction mode: every file\'s service without named statements, LISTEN on a direct session', async () => {
+      const outputFile = join(root, '.test-cache', 'cluster-suite.json');
+      mkdirSync(dirname(outputFile), { recursive: true });
+      const run = spawnSync('npx', ['vitest', 'run', '--config', 'test/vitest.config.ts', '--reporter=dot', '--reporter=json', `--outputFile.json=${outputFile}`], {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, TEST_DATABASE_URL: topology.directUrl.replace(/\/lp$/, '/postgres'), TEST_DATABASE_POOLER_URL: topology.bouncerUrl.replace(/\/lp$/, '/') },
+      });
+      const result = JSON.parse(readFileSync(outputFile, 'utf8')) as { numTotalTestSuites: number; numPassedTests: number; numFailedTests: number; numPendingTests: number; testResults: { name: string; status: string }[] };
+      const failedFiles = result.testResults.filter((r) => r.status !== 'passed').map((r) => r.name.replace(root + '/', ''));
+      return { pass: run.status === 0 && result.numFailedTests === 0, files: result.testResults.length, passedTests: result.numPassedTests, failedTests: result.numFailedTests, skippedTests: result.numPendingTests, failedFiles };
+    });
   } finally {
     report.finished = new Date().toISOString();
     mkdirSync(join(root, '.test-cache'), { recursive: true });

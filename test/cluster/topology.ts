@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
-import { freePort, serviceEnv } from '../bench/ports.js';
+import { freePort, serviceEnv, serviceNodeArgs } from '../bench/ports.js';
 
 export const root = resolve(import.meta.dirname, '../..');
 const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -63,7 +63,6 @@ export class Topology {
   platformToken = '';
   private children = new Set<ChildProcess>();
   private bouncer: ChildProcess | null = null;
-  private haproxy: ChildProcess | null = null;
   private stopped = false;
   private readonly user = postgresUser();
 
@@ -154,6 +153,8 @@ export class Topology {
         [
           '[databases]',
           `lp = host=127.0.0.1 port=${this.ports.primary} dbname=lp`,
+          // Any other database by its own name: the suite's per-file databases (run.ts, the suite through the pooler).
+          `* = host=127.0.0.1 port=${this.ports.primary}`,
           '[pgbouncer]',
           'listen_addr = 127.0.0.1',
           `listen_port = ${this.ports.bouncer}`,
@@ -226,7 +227,8 @@ export class Topology {
   async startInstance(index: number) {
     const instance = this.instances[index];
     const out = openSync(instance.log, 'a');
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: this.instanceEnv(instance), stdio: ['ignore', out, out] });
+    // With npm start's node flags (its bounded heap): the process a deployment runs; CLUSTER_NODE_ARGS replaces them.
+    const child = spawn(process.execPath, [...serviceNodeArgs(process.env.CLUSTER_NODE_ARGS), 'dist/src/main.js'], { cwd: root, env: this.instanceEnv(instance), stdio: ['ignore', out, out] });
     closeSync(out);
     this.track(child);
     instance.process = child;
@@ -272,7 +274,6 @@ export class Topology {
     );
     const child = spawn('/usr/sbin/haproxy', ['-f', config, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
     this.track(child);
-    this.haproxy = child;
     await waitFor('HAProxy', async () => (await fetch(`${this.url}/readyz`)).status === 200);
   }
 

@@ -10,7 +10,7 @@ import { api } from '../support/courses.fixtures.js';
 import { answer, question, section } from '../support/forums.fixtures.js';
 import { dataOf, graphql } from '../support/graphql.js';
 import { LoopbackSmtp, mailFixtures, rawHeader } from '../support/mail.fixtures.js';
-import type { Client, Service, TestSchool } from '../support/service.js';
+import type { Service, TestSchool } from '../support/service.js';
 import { twoSchools } from '../support/world.js';
 
 // Issue 28's loop, over HTTP, with a real SMTP server on loopback (smtp-server, parsed by

@@ -12,6 +12,12 @@ export interface TestDatabase {
   /** PostgreSQL: the server URL and a migrated template database copied per test file. */
   url?: string;
   template?: string;
+  /**
+   * PostgreSQL through a pooler in transaction mode (TEST_DATABASE_POOLER_URL, PgBouncer's address; `npm
+   * run test:cluster` sets it): each file's service reaches its database there, without named statements,
+   * with LISTEN and the migration's lock on `url` (DATABASE_LISTEN_URL).
+   */
+  poolerUrl?: string;
 }
 
 declare module 'vitest' {
@@ -34,7 +40,7 @@ export default async function setup(project: TestProject) {
     const database = await openDatabase({ url: templateUrl.toString(), maxConnections: 1 });
     await database.migrate();
     await database.close();
-    project.provide('testDatabase', { kind: 'postgres', url, template });
+    project.provide('testDatabase', { kind: 'postgres', url, template, poolerUrl: process.env.TEST_DATABASE_POOLER_URL || undefined });
     return async () => {
       await admin.unsafe(`drop database if exists "${template}" with (force)`);
       await admin.end();

@@ -286,7 +286,12 @@ export async function startService(
     const url = new URL(info.url!);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
-    database = await openDatabase({ url: databaseUrl, maxConnections: 5 });
+    if (info.poolerUrl) {
+      // Through the pooler as a deployment behind PgBouncer runs: no named statements, one session apart for LISTEN.
+      const pooled = new URL(info.poolerUrl);
+      pooled.pathname = `/${name}`;
+      database = await openDatabase({ url: pooled.toString(), prepare: false, listenUrl: databaseUrl, maxConnections: 5 });
+    } else database = await openDatabase({ url: databaseUrl, maxConnections: 5 });
     cleanup = async () => {
       // A test may have closed the database itself (the database-gone tests); its own is dropped regardless.
       await database.close().catch(() => {});
