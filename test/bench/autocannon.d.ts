@@ -36,6 +36,8 @@ declare module 'autocannon' {
     mismatches: number;
     non2xx: number;
     '2xx': number;
+    /** Replies by status code. */
+    statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(options: Options): Promise<Result> & { stop(): void };
   export default autocannon;

@@ -13,8 +13,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** The environment a benchmark starts the service with: production, its own database and port, no request logs, one process unless told. */
-export function serviceEnv(databaseUrl: string, port: number, secretsKey: string, processes = 1): NodeJS.ProcessEnv {
+/**
+ * The environment a benchmark starts the service with: production, its own database and port, no
+ * request logs, one process unless told, the rate limit off unless given (`rateLimit`: its settings,
+ * e.g. npm run bench's buckets sized not to refuse).
+ */
+export function serviceEnv(databaseUrl: string, port: number, secretsKey: string, processes = 1, rateLimit?: Record<string, string>): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: 'production',
@@ -25,6 +29,7 @@ export function serviceEnv(databaseUrl: string, port: number, secretsKey: string
     LOG_REQUESTS: 'false',
     RATE_LIMIT_ENABLED: 'false',
     WEB_CONCURRENCY: String(processes),
+    ...(rateLimit ? { RATE_LIMIT_ENABLED: 'true', ...rateLimit } : {}),
   };
 }
 
