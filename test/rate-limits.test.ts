@@ -288,6 +288,21 @@ describe('rate limits', () => {
       expect((await service.db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.key, `credential:${digestToken(token)}`)))[0].tokens).toBeLessThan(1);
     });
 
+    it('given a busy credential, then its next slice is leased while half of this one is left, and the requests after it pay no statement', async () => {
+      const token = await newToken();
+      const key = `credential:${digestToken(token)}`;
+      const inBucket = async () => (await service.db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.key, key)))[0].tokens;
+      for (let i = 0; i < 5; i++) expect((await typename(0, token)).statusCode).toBe(200);
+      expect(await inBucket()).toBe(90); // one slice of 10, 5 of it left here
+      expect((await typename(0, token)).statusCode).toBe(200); // 4 left, under half: the next slice goes beside this request
+      for (let wait = 0; (await inBucket()) !== 80 && wait < 100; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await inBucket()).toBe(80);
+      // 14 held: eight more requests spend down to 6, still over half a slice, without a statement.
+      expect(await statementsOf(async () => {
+        for (let i = 0; i < 8; i++) expect((await typename(0, token)).statusCode).toBe(200);
+      })).toBe(0);
+    });
+
     it('given more requests at once than an address’s budget on one instance, then all but the excess pass: no slice is refused while tokens wait in another', async () => {
       const replies = await Promise.all(
         Array.from({ length: 51 }, () =>

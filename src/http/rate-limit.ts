@@ -79,6 +79,8 @@ interface Lease {
   expiresAt: number;
   /** Answered from memory with 429 until then: the bucket had no token when last asked. */
   refusedUntil: number;
+  /** Tokens the last lease took: the next is leased ahead once fewer than half of them are left. */
+  slice: number;
   renewing?: Promise<void>;
 }
 
@@ -107,6 +109,9 @@ export class RateLimiter {
         // What the instance holds is spent first: a refused lease may follow one that left tokens here.
         if (lease.tokens >= 1 && at < lease.expiresAt) {
           lease.tokens -= 1;
+          // Half spent: the next slice is leased now, beside this request, so that the requests after it
+          // need not wait for the statement (a busy key otherwise paid one round trip per slice).
+          if (!lease.renewing && lease.tokens < lease.slice / 2 && lease.refusedUntil <= at) this.leaseAhead(key, lease, caller, s, at);
           return { granted: true, tokens: lease.left + lease.tokens, capacity: lease.capacity, refillPerSecond: lease.refillPerSecond };
         }
         if (lease.refusedUntil > at) return refusal(lease, Math.ceil((lease.refusedUntil - at) / 1000));
@@ -139,6 +144,7 @@ export class RateLimiter {
         refillPerSecond: got.refillPerSecond,
         expiresAt: at + LEASE_MS,
         refusedUntil: got.taken >= 1 ? 0 : at + ((1 - got.left) / got.refillPerSecond) * 1000,
+        slice: got.taken,
       };
       // A wrong token's request paid one token of its address's bucket: nothing is held under its digest.
       if (lease && (got.credential || !caller.digest)) Object.assign(lease, next);
@@ -160,13 +166,38 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * Takes the next slice while the rest of this one is spent. What is left of this one is spent with
+   * it until the new lease's second is over (never more than half a slice). A statement that fails
+   * leaves the lease as it was: the request that finds it spent leases by itself, and answers for the failure.
+   */
+  private leaseAhead(key: string, lease: Lease, caller: Caller, s: RateLimitSettings, at: number): void {
+    let done!: () => void;
+    lease.renewing = new Promise<void>((resolve) => (done = resolve));
+    leaseTokens(this.db, new Date(at), caller, s, { returned: 0, single: false })
+      .then(
+        (got) => {
+          // The token stopped being valid: its key leases nothing more.
+          if (caller.digest && !got.credential) return void this.leases.delete(key);
+          Object.assign(lease, { left: got.left, capacity: got.capacity, refillPerSecond: got.refillPerSecond });
+          if (got.taken >= 1) Object.assign(lease, { tokens: lease.tokens + got.taken, expiresAt: at + LEASE_MS, slice: got.taken });
+          else lease.refusedUntil = at + ((1 - got.left) / got.refillPerSecond) * 1000;
+        },
+        () => {},
+      )
+      .finally(() => {
+        lease.renewing = undefined;
+        done();
+      });
+  }
+
   /** An empty lease for a key, kept unless the instance already holds MAX_LEASES live ones. */
   private hold(key: string, at: number): Lease | undefined {
     if (this.leases.size >= MAX_LEASES) {
       for (const [old, held] of this.leases) if (held.expiresAt <= at && held.refusedUntil <= at && !held.renewing) this.leases.delete(old);
       if (this.leases.size >= MAX_LEASES) return undefined;
     }
-    const lease: Lease = { tokens: 0, left: 0, capacity: 0, refillPerSecond: 0, expiresAt: 0, refusedUntil: 0 };
+    const lease: Lease = { tokens: 0, left: 0, capacity: 0, refillPerSecond: 0, expiresAt: 0, refusedUntil: 0, slice: 0 };
     this.leases.set(key, lease);
     return lease;
   }
