@@ -4,6 +4,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { installRoleMatrix } from '../auth/guard.js';
 import type { RoleMatrix } from '../auth/role-matrix.js';
+import { markPlainFields } from './asked-columns.js';
 import { installExecutionBudget } from './budget.js';
 import { checkTextLimits } from './text-limits.js';
 
@@ -66,5 +67,5 @@ export async function buildAppSchema(parts: { resolvers: readonly Function[]; ro
     scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
     pubSub: noTopics,
   });
-  return installExecutionBudget(installRoleMatrix(schema, parts.roleMatrix));
+  return installExecutionBudget(installRoleMatrix(markPlainFields(schema), parts.roleMatrix));
 }
