@@ -15,7 +15,7 @@ type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
  * text on every call (each column's name, casing and quoting), a third of what a by-id read
  * allocates. Kept beside the database (or transaction) object it was prepared on.
  */
-function builtOnce<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
+export function builtOnce<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
   const built = new WeakMap<Queryable, Q>();
   return (db) => {
     let query = built.get(db);
