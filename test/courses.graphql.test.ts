@@ -186,6 +186,36 @@ describe('fields', () => {
     expect(numbers(data.schoolProduct.courses)).toEqual([direct.id, course.id]);
   });
 
+  it("CourseModule.lessons reads only the columns asked for, and answers as a read of every column does", async () => {
+    // Given a module with two lessons, one with a description and a release date
+    const course = await make.course();
+    const module = await make.module(course.id);
+    const at = '2030-01-02T03:04:05.000Z';
+    await make.lesson({ course_module_id: module.id, position: 2, title: 'Second', description: 'Two', release_at: at });
+    await make.lesson({ course_module_id: module.id, position: 1, title: 'First' });
+    const ask = async (fields: string) =>
+      (await dataOf(school.admin, graphql(`query ($m: ID!) { courseModule(id: $m) { lessons { ${fields} } } }`), { m: String(module.id) })).courseModule.lessons;
+
+    // When plain fields are asked (the second run is the compiled one), alone and beside fields that compute
+    const narrow = `__typename id title position`;
+    const first = await ask(narrow);
+    const compiled = await ask(narrow);
+    const full = await ask(`${narrow} type description releaseAt createdAt module { id } locked`);
+
+    // Then each reply holds what a read of every column gives
+    expect(compiled).toEqual(first);
+    expect(first).toEqual(full.map((l: any) => ({ __typename: 'Lesson', id: l.id, title: l.title, position: l.position })));
+    expect(full.map((l: any) => [l.title, l.description, l.releaseAt, l.module.id, l.locked])).toEqual([
+      ['First', null, null, String(module.id), false],
+      ['Second', 'Two', at, String(module.id), false],
+    ]);
+    expect(await ask('title description')).toEqual([
+      { title: 'First', description: null },
+      { title: 'Second', description: 'Two' },
+    ]);
+    expect(await ask('... on Lesson { title } id')).toEqual(full.map((l: any) => ({ title: l.title, id: l.id })));
+  });
+
   it('Enrollment.courses and Enrollment.lessons (a lesson not released yet is locked)', async () => {
     const course = await make.course();
     const m = await make.module(course.id);

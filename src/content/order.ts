@@ -2,10 +2,21 @@ import { and, asc, count, eq, getTableColumns, inArray, sql, type SQL } from 'dr
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.js';
+import { inListPlaceholder } from '../db/columns.js';
 import { courseModuleLinks as links, lessons } from '../modules/courses/course.table.js';
 import { pathCourses } from '../modules/paths/path.table.js';
 import { schoolProductCourses as spc, schoolProductPaths as spp } from '../modules/school-products/school-product-content.table.js';
 import type { Reader } from './reader.js';
+
+/**
+ * The products a ranking is of: their ids, or PRODUCT_IDS, the placeholder `productIds` of a
+ * statement built once (its ids given as an array at each execution).
+ */
+export const PRODUCT_IDS = Symbol('productIds');
+export type ProductIds = number[] | typeof PRODUCT_IDS;
+
+const inProducts = (column: PgColumn, productIds: ProductIds): SQL =>
+  productIds === PRODUCT_IDS ? inListPlaceholder(column, 'productIds') : inArray(column, productIds);
 
 /** A product's content id with its rank within the product: by `order`, then by id. */
 function rankedInProduct<P, I>(productId: P, id: I, order: SQL) {
@@ -24,16 +35,16 @@ function rankedInProduct<P, I>(productId: P, id: I, order: SQL) {
  * several products at once (`rank` restarts at 1 for each product), so a nested field loads the
  * content of a whole batch of products in one statement.
  */
-export function courseRanks(db: Db, productIds: number[]) {
+export function courseRanks(db: Db, productIds: ProductIds) {
   const direct = db
     .select({ productId: spc.schoolProductId, courseId: spc.courseId, key: sql<number[]>`array[0, ${spc.position}, 0]`.as('key') })
     .from(spc)
-    .where(inArray(spc.schoolProductId, productIds));
+    .where(inProducts(spc.schoolProductId, productIds));
   const viaPaths = db
     .select({ productId: spp.schoolProductId, courseId: pathCourses.courseId, key: sql<number[]>`array[1, ${spp.position}, ${pathCourses.position}]`.as('key') })
     .from(spp)
     .innerJoin(pathCourses, eq(pathCourses.pathId, spp.pathId))
-    .where(inArray(spp.schoolProductId, productIds));
+    .where(inProducts(spp.schoolProductId, productIds));
   const content = unionAll(direct, viaPaths).as('product_content');
   return db
     .select(rankedInProduct(content.productId, content.courseId, sql`min(${content.key})`))
@@ -42,7 +53,7 @@ export function courseRanks(db: Db, productIds: number[]) {
     .as('course_ranks');
 }
 
-export function moduleRanks(db: Db, productIds: number[]) {
+export function moduleRanks(db: Db, productIds: ProductIds) {
   const c = courseRanks(db, productIds);
   return db
     .select(rankedInProduct(c.productId, links.courseModuleId, sql`min(array[${c.rank}, ${links.position}])`))
@@ -52,7 +63,7 @@ export function moduleRanks(db: Db, productIds: number[]) {
     .as('module_ranks');
 }
 
-export function lessonRanks(db: Db, productIds: number[]) {
+export function lessonRanks(db: Db, productIds: ProductIds) {
   const m = moduleRanks(db, productIds);
   return db
     .select(rankedInProduct(m.productId, lessons.id, sql`${m.rank}, ${lessons.position}`))
@@ -133,16 +144,24 @@ export async function rankedRows<T extends TableWithId>(
 }
 
 /** A ranking of several products' content (courseRanks, lessonRanks): each product's ids with their rank. */
-export type ProductRanks = (db: Db, productIds: number[]) => { productId: SQL.Aliased<number> | PgColumn; id: SQL.Aliased<number> | PgColumn; rank: SQL.Aliased<number> };
+export type ProductRanks = (db: Db, productIds: ProductIds) => { productId: SQL.Aliased<number> | PgColumn; id: SQL.Aliased<number> | PgColumn; rank: SQL.Aliased<number> };
 
-/** The rows of `table` of the reader's school in each of `productIds`, in the product's order (`ranks`): one statement for the batch. */
-export async function productRows<T extends TableWithId & { schoolId: PgColumn }>(reader: Reader, ranks: ProductRanks, table: T, productIds: readonly number[]) {
-  const r = ranks(reader.db, [...productIds]);
-  const rows = await reader.db
+/**
+ * The select of `table`'s rows in each of `productIds` that match `where`, in the product's order
+ * (`ranks`), each with its product: `productIds` may be PRODUCT_IDS, for a statement built once.
+ */
+export function productRowsSelect<T extends TableWithId>(db: Db, ranks: ProductRanks, table: T, productIds: ProductIds, where: SQL | undefined) {
+  const r = ranks(db, productIds);
+  return db
     .select({ parentId: r.productId, row: getTableColumns(table as PgTable) })
     .from(r as never)
     .innerJoin(table as PgTable, eq(table.id, r.id))
-    .where(reader.inSchool(table.schoolId))
+    .where(where)
     .orderBy(asc(r.productId), asc(r.rank));
+}
+
+/** The rows of `table` of the reader's school in each of `productIds`, in the product's order (`ranks`): one statement for the batch. */
+export async function productRows<T extends TableWithId & { schoolId: PgColumn }>(reader: Reader, ranks: ProductRanks, table: T, productIds: readonly number[]) {
+  const rows = await productRowsSelect(reader.db, ranks, table, [...productIds], reader.inSchool(table.schoolId));
   return rows as { parentId: number; row: T['$inferSelect'] }[];
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { TenancyBreach } from '../auth/egress.js';
 import { inSchool, inSchoolPrepared, inSchoolScope, oneSchool, schoolScope } from '../auth/tenancy.js';
@@ -15,7 +15,7 @@ type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
  * text on every call (each column's name, casing and quoting), a third of what a by-id read
  * allocates. Kept beside the database (or transaction) object it was prepared on.
  */
-function builtOnce<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
+export function builtOnce<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
   const built = new WeakMap<Queryable, Q>();
   return (db) => {
     let query = built.get(db);
@@ -25,16 +25,17 @@ function builtOnce<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
 }
 
 /** A drizzle select, run as it is or prepared (what `db.select()...` gives). */
-type Select = PromiseLike<unknown> & { prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown> } };
+export type Select = PromiseLike<unknown> & { prepare(name: string): { execute(values: Record<string, unknown>): Promise<unknown> } };
 
 /**
  * The two shapes of a school-scoped read with the tenancy of `inSchool` (tenancy.ts): one school's
  * rows, or every school's for the platform across schools. `ownWhere` is the read's own condition,
- * `query` the select around a condition. The read answers null when the context reads no school's
+ * `query` the select around a condition (the read's own condition may be inside it instead, over
+ * placeholders: then `ownWhere` is undefined). The read answers null when the context reads no school's
  * rows (the caller's general path decides).
  */
-function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL) => Select, ownWhere: SQL) {
-  const inOneSchool = builtOnce((db) => query(db, and(ownWhere, inSchoolPrepared(table.schoolId))!).prepare(`${name}.school`));
+export function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, where: SQL | undefined) => Select, ownWhere: SQL | undefined) {
+  const inOneSchool = builtOnce((db) => query(db, and(ownWhere, inSchoolPrepared(table.schoolId))).prepare(`${name}.school`));
   const acrossSchools = builtOnce((db) => query(db, ownWhere).prepare(`${name}.all`));
   return (ctx: Context, values: Record<string, unknown>): Promise<R[]> | null => {
     const scope = schoolScope(ctx);
@@ -49,7 +50,7 @@ function schoolScopedRead<R>(table: Owned, name: string, query: (db: Queryable, 
  * `table`, or `condition` where a read sees otherwise (a student its own rows). `select` is the read
  * around a condition; without a condition of its own, it is built once (schoolScopedRead).
  */
-function keyedRead<R>(table: Owned, name: string, column: PgColumn, select: (db: Queryable, where: SQL) => Select, condition?: (ctx: Context) => SQL | undefined) {
+function keyedRead<R>(table: Owned, name: string, column: PgColumn, select: (db: Queryable, where: SQL | undefined) => Select, condition?: (ctx: Context) => SQL | undefined) {
   const prepared = condition ? null : schoolScopedRead<R>(table, name, select, inListPlaceholder(column, 'keys'));
   const where = condition ?? ((ctx: Context) => inSchool(ctx, table.schoolId));
   return async (ctx: Context, keys: readonly number[]): Promise<R[]> =>
@@ -112,6 +113,16 @@ export function groupedByParent<R, V>(parentIds: readonly number[], rows: readon
   return parentIds.map((id) => byParent.get(id) ?? []);
 }
 
+/** A children loader (childrenLoader), and its variants that read only some columns. */
+export interface ChildrenLoader<T extends Owned> extends LoaderDefinition<number, T['$inferSelect'][]> {
+  /**
+   * The loader of the same rows with only `columns` (keys of the table: asked-columns.ts' askedColumns,
+   * which keeps the id and school) and the parent's key: one loader per column list, its statements
+   * built once like the whole rows'.
+   */
+  narrowed(columns: readonly string[]): LoaderDefinition<number, T['$inferSelect'][]>;
+}
+
 /** All children of each parent, in `orderBy` order (then id). */
 export function childrenLoader<T extends Owned>(
   name: string,
@@ -119,21 +130,41 @@ export function childrenLoader<T extends Owned>(
   parentColumn: PgColumn,
   orderBy: PgColumn[] = [],
   where?: (ctx: Context) => SQL | undefined,
-): LoaderDefinition<number, T['$inferSelect'][]> {
+): ChildrenLoader<T> {
   const parentKey = columnKey(table, parentColumn);
   registerListColumn(name, table, parentColumn);
   const order = [...orderBy.map((c) => asc(c)), asc(table.id)];
-  const read = keyedRead<Record<string, any>>(
-    table,
-    name,
-    parentColumn,
-    (db, condition) => db.select().from(table as PgTable).where(condition).orderBy(...order),
-    where && ((ctx) => and(inSchool(ctx, table.schoolId), where(ctx))),
-  );
-  return defineLoader(name, async (ctx, parentIds) => {
-    const rows = await read(ctx, parentIds);
-    return groupedByParent(parentIds, rows, (row) => row[parentKey] as number, (row) => row as T['$inferSelect']);
-  });
+  const loaderOf = (loaderName: string, selected?: Record<string, PgColumn>) => {
+    const read = keyedRead<Record<string, any>>(
+      table,
+      loaderName,
+      parentColumn,
+      (db, condition) => (selected ? db.select(selected) : db.select()).from(table as PgTable).where(condition).orderBy(...order),
+      where && ((ctx) => and(inSchool(ctx, table.schoolId), where(ctx))),
+    );
+    return defineLoader(loaderName, async (ctx, parentIds: readonly number[]) => {
+      const rows = await read(ctx, parentIds);
+      return groupedByParent(parentIds, rows, (row) => row[parentKey] as number, (row) => row as T['$inferSelect']);
+    });
+  };
+  const tableColumns = getTableColumns(table as PgTable) as Record<string, PgColumn>;
+  const variants = new Map<string, LoaderDefinition<number, T['$inferSelect'][]>>();
+  // By the list itself too: askedColumns gives the same array for every request of a document.
+  const byList = new WeakMap<readonly string[], LoaderDefinition<number, T['$inferSelect'][]>>();
+  const narrowed = (columns: readonly string[]) => {
+    const known = byList.get(columns);
+    if (known) return known;
+    const keys = [...new Set([...columns, 'id', 'schoolId', parentKey])].sort();
+    const key = keys.join(',');
+    let variant = variants.get(key);
+    if (!variant) {
+      if (keys.some((k) => !tableColumns[k])) throw new Error(`${name}: ${key} are not all columns of the table`);
+      variants.set(key, (variant = loaderOf(`${name}(${key})`, Object.fromEntries(keys.map((k) => [k, tableColumns[k]])))));
+    }
+    byList.set(columns, variant);
+    return variant;
+  };
+  return Object.assign(loaderOf(name), { narrowed });
 }
 
 /** Loads one row through a by-id loader, or fails with 404 (missing and foreign rows alike). */
@@ -175,7 +206,7 @@ export function linkLoader<V>(
 ): LoaderDefinition<number, V[]> {
   type Linked = { parentId: number; value: V };
   registerListColumn(name, link, parentColumn);
-  const select = (db: Queryable, where: SQL) =>
+  const select = (db: Queryable, where: SQL | undefined) =>
     db
       .select({ parentId: parentColumn, value })
       .from(link)

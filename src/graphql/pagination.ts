@@ -5,7 +5,10 @@ import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
 import { columnKey } from '../db/columns.js';
 import { AppError } from './errors.js';
+import { inSchoolPrepared, schoolScope } from '../auth/tenancy.js';
+import type { Queryable } from '../db/client.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
+import { builtOnce } from './loaders.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -162,7 +165,54 @@ export function asksFor(info: GraphQLResolveInfo, name: string): boolean {
   return info.fieldNodes.some((node) => inSet(node.selectionSet));
 }
 
+/**
+ * The page statements of one table's rows of the request's school (or every school's, for the
+ * platform across schools), with no other condition: built once per shape (a cursor or not, counted
+ * or not), the school, cursor, limit and offset their placeholders. Null when the request reads no
+ * school's rows (paginate's general statement answers).
+ */
+export type SchoolPage = (ctx: Context, window: Window, counting: boolean) => Promise<Record<string, unknown>[]> | null;
+
+export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(name: string, table: TTable): SchoolPage {
+  const shapes = new Map<string, (db: Queryable) => { execute(values: Record<string, unknown>): Promise<unknown> }>();
+  const shape = (inSchool: boolean, after: boolean, counting: boolean) => {
+    const key = `${inSchool ? 'school' : 'all'}${after ? '.after' : ''}${counting ? '.count' : ''}`;
+    let built = shapes.get(key);
+    if (!built) {
+      const columns: Record<string, any> = { ...getTableColumns(table as PgTable) };
+      if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
+      const where = and(inSchool ? inSchoolPrepared(table.schoolId) : undefined, after ? gt(table.id, sql.placeholder('afterId')) : undefined);
+      shapes.set(
+        key,
+        (built = builtOnce((db) =>
+          db
+            .select(columns)
+            .from(table as PgTable)
+            .where(where)
+            .orderBy(asc(table.id))
+            .limit(sql.placeholder('limit'))
+            .offset(sql.placeholder('offset'))
+            .prepare(`${name}.${key}`),
+        )),
+      );
+    }
+    return built;
+  };
+  return (ctx, window, counting) => {
+    const scope = schoolScope(ctx);
+    if (scope === 'none') return null;
+    const after = window.afterId !== null;
+    const values = { limit: window.limit + 1, offset: window.offset, ...(after ? { afterId: window.afterId } : {}), ...(scope === 'all' ? {} : { schoolId: scope }) };
+    return shape(scope !== 'all', after, counting)(ctx.db).execute(values) as Promise<Record<string, unknown>[]>;
+  };
+}
+
 export interface PageOptions {
+  /**
+   * The page statements built once (schoolPage) of the table's rows of the request's school: given
+   * only when `where` is exactly that (inSchool on the table's school), and with no parent.
+   */
+  schoolRows?: SchoolPage;
   /** The query asks for totalCount (asksFor(info, 'totalCount')): a page without a cursor counts in its own statement. */
   count?: boolean;
   /**
@@ -225,13 +275,14 @@ export async function paginate<TTable extends TableWithId>(
     if (!joined.length || !joined[0].found) throw options.parent.missing();
     rows = joined.flatMap((j) => (j.row && j.row.id !== null ? [j.row as Row] : []));
   } else {
-    rows = (await ctx.db
+    const prepared = options.schoolRows?.(ctx, window, counting);
+    rows = (await (prepared ?? ctx.db
       .select(columns)
       .from(table as PgTable)
       .where(conditions)
       .orderBy(asc(table.id))
       .limit(window.limit + 1)
-      .offset(window.offset)) as Row[];
+      .offset(window.offset))) as Row[];
   }
   if (counting) {
     if (rows.length) total = Number((rows[0] as any)[TOTAL]);

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { GraphQLDateTime } from 'graphql-scalars';
-import type { GraphQLSchema } from 'graphql';
+import { type GraphQLSchema, isObjectType } from 'graphql';
 import { buildSchema, getMetadataStorage, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { installRoleMatrix } from '../auth/guard.js';
 import type { RoleMatrix } from '../auth/role-matrix.js';
+import { markPlainFields } from './asked-columns.js';
 import { installExecutionBudget } from './budget.js';
 import { checkTextLimits } from './text-limits.js';
 
@@ -20,6 +21,57 @@ function plainFieldsAreSimple() {
   for (const field of storage.fields) {
     const guarded = guards.some((g) => g.fieldName === field.name && related(g.target, field.target));
     field.simple = guarded ? false : (field.simple ?? true);
+  }
+}
+
+/** Resolver objects of the direct field resolvers, one per class (type-graphql's default container also makes one). */
+const instances = new Map<Function, Record<string, (...args: unknown[]) => unknown>>();
+
+/**
+ * type-graphql runs every field resolver through a wrapper: it copies the parent row into an instance
+ * of the object type's class (convertToType), asks the container for the resolver, walks an empty
+ * middleware chain and maps the parameters, per field per row (500 modules, 2,000 relations of a
+ * 1,000-lesson tree). A field resolver that takes only its parent row (untyped, or typed as a plain
+ * object), the context and the resolve info, with no middleware and no roles, gets the plain call
+ * instead; one that takes arguments keeps the wrapper (it converts and checks them). The role matrix
+ * and the budget wrap the fields afterwards, as before.
+ */
+function directFieldResolvers(schema: GraphQLSchema, resolvers: readonly Function[]) {
+  const storage = getMetadataStorage();
+  const external = storage.fieldResolvers.filter((r) => r.kind === 'external' && resolvers.includes(r.target));
+  for (const objectType of storage.objectTypes) {
+    const type = schema.getType(objectType.name);
+    if (!isObjectType(type)) continue;
+    const fields = type.getFields();
+    for (const field of objectType.fields ?? []) {
+      const handler = external.find((r) => r.getObjectType?.() === field.target && r.methodName === field.name);
+      const graphqlField = fields[field.schemaName];
+      if (!handler || !graphqlField?.resolve || handler.middlewares?.length || handler.roles) continue;
+      const params = [...(handler.params ?? [])].sort((a, b) => a.index - b.index);
+      const plain = params.every((p, i) => {
+        if (p.index !== i) return false;
+        if (p.kind === 'info') return true;
+        if (p.kind === 'context') return p.propertyName === undefined;
+        // A row typed as a class would be copied into an instance of it: only an untyped or plain-object row is handed over as it is.
+        if (p.kind === 'root') return p.propertyName === undefined && (!p.getType || p.getType() === Object);
+        return false;
+      });
+      if (!plain) continue;
+      const kinds = params.map((p) => p.kind);
+      const { target, methodName } = handler;
+      let instance = instances.get(target);
+      if (!instance) instances.set(target, (instance = new (target as new () => Record<string, (...args: unknown[]) => unknown>)()));
+      const method = instance[methodName];
+      if (typeof method !== 'function') continue;
+      const self = instance;
+      const order = kinds.join(',');
+      graphqlField.resolve =
+        order === 'root,context'
+          ? (root, _args, context) => method.call(self, root, context)
+          : order === 'root,context,info'
+            ? (root, _args, context, info) => method.call(self, root, context, info)
+            : (root, _args, context, info) => method.apply(self, kinds.map((kind) => (kind === 'root' ? root : kind === 'context' ? context : info)));
+    }
   }
 }
 
@@ -66,5 +118,7 @@ export async function buildAppSchema(parts: { resolvers: readonly Function[]; ro
     scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
     pubSub: noTopics,
   });
+  markPlainFields(schema);
+  directFieldResolvers(schema, parts.resolvers);
   return installExecutionBudget(installRoleMatrix(schema, parts.roleMatrix));
 }

@@ -1,8 +1,9 @@
 import { asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { type ProductRanks, productRows } from '../../content/order.js';
+import type { Db } from '../../db/client.js';
+import { PRODUCT_IDS, type ProductRanks, productRows, productRowsSelect } from '../../content/order.js';
 import { type Context, defineLoader, type LoaderDefinition } from '../../graphql/context.js';
-import { groupedByParent, linkLoader } from '../../graphql/loaders.js';
+import { groupedByParent, linkLoader, schoolScopedRead } from '../../graphql/loaders.js';
 import { readerOf } from '../../graphql/reader.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
@@ -23,10 +24,16 @@ export function linkedRowsLoader<T extends Owned>(
   return linkLoader(name, link, parentColumn, child, eq(child.id, childColumn), getTableColumns(child as PgTable), order);
 }
 
-/** The rows of `table` in each school product, in the product's order (`ranks`): one statement for the batch (src/content/order.ts' productRows). */
+/**
+ * The rows of `table` in each school product, in the product's order (`ranks`): one statement for
+ * the batch (src/content/order.ts' productRows), built once (the products and the school its
+ * placeholders) for a reader of one school's rows or of every school's.
+ */
 export function productRowsLoader<T extends Owned>(name: string, ranks: ProductRanks, table: T): LoaderDefinition<number, T['$inferSelect'][]> {
+  type Row = { parentId: number; row: T['$inferSelect'] };
+  const prepared = schoolScopedRead<Row>(table, name, (db, where) => productRowsSelect(db as Db, ranks, table, PRODUCT_IDS, where), undefined);
   return defineLoader(name, async (ctx: Context, productIds) => {
-    const rows = await productRows(readerOf(ctx), ranks, table, productIds);
+    const rows = (await prepared(ctx, { productIds: [...productIds] })) ?? ((await productRows(readerOf(ctx), ranks, table, productIds)) as Row[]);
     return groupedByParent(productIds, rows, (r) => r.parentId, (r) => r.row);
   });
 }

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { sql } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { inSchool } from '../../auth/tenancy.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { inSchool, ownStudentId } from '../../auth/tenancy.js';
+import { askedColumns } from '../../graphql/asked-columns.js';
 import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate } from '../../graphql/mutation.js';
@@ -18,8 +20,11 @@ import { withScopedShow } from '../content/content-show.js';
 import { scopeOf, visibleLessons } from '../content/content-view.js';
 import { CourseModuleInput, CourseModulesArgs } from './course.input.js';
 import { courseById, courseModuleById, lessonsOfModule } from './course.loaders.js';
-import { courseModuleLinks, courseModules, type CourseModuleRow, courses } from './course.table.js';
+import { courseModuleLinks, courseModules, type CourseModuleRow, courses, lessons } from './course.table.js';
 import { CourseModule, CourseModuleConnection, Lesson } from './course.type.js';
+
+/** The columns a module's lessons are read with whatever is asked: the keys (the school for the tenancy check). */
+const LESSON_KEYS = ['id', 'schoolId', 'courseModuleId'];
 
 const CourseModuleBase = resourceResolver({
   type: CourseModule,
@@ -86,7 +91,10 @@ export class CourseModuleResolver extends withScopedShow(CourseModuleBase, {
     description:
       "The module's lessons by position. Read through an enrollment, only the released ones; a student sees lessons only through its enrollments.",
   })
-  async lessons(@Root() module: CourseModuleRow, @Ctx() ctx: Context) {
-    return visibleLessons(ctx, scopeOf(module), await ctx.loaders.get(lessonsOfModule).load(module.id));
+  async lessons(@Root() module: CourseModuleRow, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    const scope = scopeOf(module);
+    // Staff outside an enrollment see the rows as read: only the columns asked for are (an enrollment's reads mark and filter them).
+    const columns = scope === undefined && ownStudentId(ctx) === null ? askedColumns(info, lessons, LESSON_KEYS) : null;
+    return visibleLessons(ctx, scope, await ctx.loaders.get(columns ? lessonsOfModule.narrowed(columns) : lessonsOfModule).load(module.id));
   }
 }

@@ -1,0 +1,63 @@
+import { getTableColumns } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { type FieldNode, getNamedType, type GraphQLField, type GraphQLResolveInfo, type GraphQLSchema, isObjectType, Kind } from 'graphql';
+
+/**
+ * Fields that read their row's property of the same name and nothing else: type-graphql's simple
+ * fields, which the built schema leaves without a resolver. Marked once, on the built schema, before
+ * the role matrix and the budget wrap some of them (they still read only that property, and the
+ * row's id).
+ */
+const plainFields = new WeakSet<GraphQLField<unknown, unknown>>();
+
+export function markPlainFields(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) if (!field.resolve) plainFields.add(field);
+  }
+  return schema;
+}
+
+/**
+ * Asked columns by the field's node (the same AST node for every request of a document), then by
+ * table. A field merged from several nodes (fragments) is worked out each time: the same node may
+ * be merged with others elsewhere.
+ */
+const asked = new WeakMap<FieldNode, Map<PgTable, string[] | null>>();
+
+/**
+ * The columns of `table` (their keys, sorted) a list field of `table`'s rows needs: those its selection
+ * asks for, with `keep` (the keys and what the read's own checks use). Null, for every column, unless
+ * every selection is a plain field (markPlainFields) named as a column, or `__typename`, with no
+ * fragment and no directive: a field that computes anything may read any column.
+ */
+export function askedColumns(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[]): string[] | null {
+  if (info.fieldNodes.length !== 1) return columnsOf(info, table, keep);
+  const node = info.fieldNodes[0];
+  let byTable = asked.get(node);
+  if (!byTable) asked.set(node, (byTable = new Map()));
+  let columns = byTable.get(table);
+  if (columns === undefined) byTable.set(table, (columns = columnsOf(info, table, keep)));
+  return columns;
+}
+
+function columnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[]): string[] | null {
+  const type = getNamedType(info.returnType);
+  if (!isObjectType(type)) return null;
+  const fields = type.getFields();
+  const tableColumns = getTableColumns(table);
+  const names = new Set(keep);
+  for (const node of info.fieldNodes) {
+    if (!node.selectionSet || node.directives?.length) return null;
+    for (const selection of node.selectionSet.selections) {
+      if (selection.kind !== Kind.FIELD || selection.directives?.length) return null;
+      const name = selection.name.value;
+      if (name === '__typename') continue;
+      const field = fields[name];
+      if (!field || !plainFields.has(field) || !(name in tableColumns)) return null;
+      names.add(name);
+    }
+  }
+  for (const name of names) if (!(name in tableColumns)) return null;
+  return [...names].sort();
+}
