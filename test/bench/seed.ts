@@ -11,8 +11,8 @@
  *   a school's first product holds every fifth (500: S4 reads page 3 of 50), the others the rest,
  *   so the first 50 enrollments of school 1 (S5) have 50 students and 12 products.
  * - For the writes: school 2 has `pool` more students with a registration each (createEnrollment
- *   takes the next one per request); school 3 has 3 payment options, 3 coupon tokens and a gateway credential
- *   (the order import).
+ *   takes the next one per request); school 3 has 3 payment options, a gateway credential and 3 × `pool`
+ *   single-use coupon tokens (the order import's items take the next three per request).
  */
 import type { Sql } from 'postgres';
 
@@ -39,7 +39,8 @@ export interface Fixture {
   importSchoolId: number;
   importStudentId: number;
   paymentOptionIds: number[];
-  couponTokenIds: number[];
+  /** Single-use coupon tokens, ids first … first + count - 1: each imported order's items take the next three. */
+  couponTokenPool: { first: number; count: number };
   gatewayCredentialId: number;
   counts: Record<string, number>;
 }
@@ -106,9 +107,9 @@ export async function seed(sql: Sql, pool: number): Promise<Fixture> {
       insert into payment_options (id, school_id, school_product_id, name, price, installments_max)
       select o, 3, ${2 * PRODUCTS_PER_SCHOOL + 1}, 'Option ' || o, 10000 * o, 12 from generate_series(1, 3) o`);
     await tx.unsafe(`insert into gateway_credentials (id, school_id, gateway, name) values (1, 3, 'pagarme', 'Bench gateway')`);
-    // Items name a coupon token (the import requires one); a token already used stays usable.
+    // Items name a coupon token (the import requires one), and a token is single-use: a pool of them.
     await tx.unsafe(`insert into coupons (id, school_id, code, discount_percent) values (1, 3, 'BENCH', 0)`);
-    await tx.unsafe(`insert into coupon_tokens (id, school_id, coupon_id, token) select t, 3, 1, 'BENCH-' || t from generate_series(1, 3) t`);
+    await tx.unsafe(`insert into coupon_tokens (id, school_id, coupon_id, token) select t, 3, 1, 'BENCH-' || t from generate_series(1, ${3 * pool}) t`);
     // Explicit ids leave the identity sequences behind: move them past the rows.
     for (const table of ['schools', 'school_products', 'courses', 'course_modules', 'lessons', 'users', 'registrations', 'enrollments', 'payment_options', 'gateway_credentials', 'coupons', 'coupon_tokens']) {
       await tx.unsafe(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`);
@@ -130,7 +131,7 @@ export async function seed(sql: Sql, pool: number): Promise<Fixture> {
     importSchoolId: 3,
     importStudentId: 2 * STUDENTS_PER_SCHOOL + 1,
     paymentOptionIds: [1, 2, 3],
-    couponTokenIds: [1, 2, 3],
+    couponTokenPool: { first: 1, count: 3 * pool },
     gatewayCredentialId: 1,
     counts,
   };
