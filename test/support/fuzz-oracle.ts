@@ -52,8 +52,11 @@ export function replyProblem(sent: Sent, res: Reply): string | null {
   return null;
 }
 
-/** Refusals only a REST row gives (its credential, rule or record); 422s and errors naming a field are the row's too. */
-const ROW_REFUSALS = new Set(['unauthenticated', 'forbidden', 'not_found', 'conflict']);
+/**
+ * Refusals only a REST row gives (its credential, rule or record; a gateway callback's signature or
+ * timestamp, judged by its handler); 422s and errors naming a field are the row's too.
+ */
+const ROW_REFUSALS = new Set(['unauthenticated', 'forbidden', 'not_found', 'conflict', 'invalid_signature', 'stale_timestamp']);
 
 /**
  * Whether the REST row or GraphQL root field a request names answered it itself: a success, or a
