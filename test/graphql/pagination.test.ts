@@ -5,7 +5,6 @@ import { schoolProducts, schoolProductTopics } from '../../src/modules/school-pr
 import { AppError, notFound } from '../../src/errors/app-error.js';
 import {
   asksFor,
-  nodesAskFor,
   childConnectionLoaders,
   DEFAULT_PAGE_SIZE,
   DEFAULT_PER_PAGE,
@@ -175,15 +174,6 @@ describe('asksFor', () => {
     expect(asksFor(infoOf('{ schoolProducts { ...Counted } } fragment Counted on SchoolProductConnection { totalCount }'), 'totalCount')).toBe(true);
     expect(asksFor(infoOf('{ schoolProducts { nodes { id } } }'), 'totalCount')).toBe(false);
     expect(asksFor(infoOf('{ schoolProducts { nodes { topics { totalCount: id } } } }'), 'totalCount')).toBe(false);
-  });
-
-  it("given a path, then the field at its end; nodesAskFor reads a connection's nodes and edges' nodes", () => {
-    expect(asksFor(infoOf('{ schoolProducts { nodes { topics { id } } } }'), ['nodes', 'topics'])).toBe(true);
-    expect(asksFor(infoOf('{ schoolProducts { nodes { id } topics: totalCount } }'), ['nodes', 'topics'])).toBe(false);
-    expect(nodesAskFor(infoOf('{ schoolProducts { edges { node { ...T } } } } fragment T on SchoolProduct { topics { id } }'), 'topics')).toBe(true);
-    expect(nodesAskFor(infoOf('{ schoolProducts { ... on SchoolProductConnection { nodes { topics { id } } } } }'), 'topics')).toBe(true);
-    expect(nodesAskFor(infoOf('{ schoolProducts { nodes { id } edges { cursor } } }'), 'topics')).toBe(false);
-    expect(nodesAskFor(infoOf('{ schoolProducts { nodes { school { topics: id } } } }'), 'topics')).toBe(false);
   });
 
   it('given fragments that spread each other, then each is read once', () => {
