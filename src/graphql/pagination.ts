@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { and, asc, count, eq, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
 import { columnKey } from '../db/columns.js';
 import { AppError } from './errors.js';
-import { inSchoolPrepared, inSchoolScope, schoolScope } from '../auth/tenancy.js';
+import { inSchoolPrepared, schoolScope } from '../auth/tenancy.js';
 import type { Queryable } from '../db/client.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
 import { builtOnce } from './loaders.js';
@@ -151,117 +151,59 @@ export function toConnection<T extends { id: number }>(
 
 type TableWithId = PgTable & { id: PgColumn };
 
-/**
- * Whether the field being resolved asks for `name` among its own selections (through fragments too),
- * or, given a path (`['nodes', 'student']`), for the field at the end of it.
- */
-export function asksFor(info: GraphQLResolveInfo, name: string | readonly string[]): boolean {
-  const path = typeof name === 'string' ? [name] : name;
+/** Whether the field being resolved asks for `name` among its own selections (through fragments too). */
+export function asksFor(info: GraphQLResolveInfo, name: string): boolean {
   const seen = new Set<string>();
-  const inSet = (set: SelectionSetNode | undefined, depth: number): boolean =>
+  const inSet = (set: SelectionSetNode | undefined): boolean =>
     !!set?.selections.some((s) => {
-      if (s.kind === Kind.FIELD) return s.name.value === path[depth] && (depth === path.length - 1 || inSet(s.selectionSet, depth + 1));
-      if (s.kind === Kind.INLINE_FRAGMENT) return inSet(s.selectionSet, depth);
-      const key = `${depth}:${s.name.value}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return inSet(info.fragments[s.name.value]?.selectionSet, depth);
+      if (s.kind === Kind.FIELD) return s.name.value === name;
+      if (s.kind === Kind.INLINE_FRAGMENT) return inSet(s.selectionSet);
+      if (seen.has(s.name.value)) return false;
+      seen.add(s.name.value);
+      return inSet(info.fragments[s.name.value]?.selectionSet);
     });
-  return info.fieldNodes.some((node) => inSet(node.selectionSet, 0));
-}
-
-/** Whether a connection field's nodes (`nodes { … }` or `edges { node { … } }`) ask for `name`. */
-export const nodesAskFor = (info: GraphQLResolveInfo, name: string): boolean =>
-  asksFor(info, ['nodes', name]) || asksFor(info, ['edges', 'node', name]);
-
-/**
- * A to-one relation of a page's rows that the page statement can read too (`Enrollment.student`):
- * the related row of the same school (a left join on (school_id, id)), with the columns its by-id
- * loader reads, decoded the same way, then primed into that loader for the relation's field to find.
- */
-export interface PageJoin {
-  /** The related table, school-owned. */
-  table: TableWithId & { schoolId: PgColumn };
-  /** The page table's column that holds the related row's id. */
-  key: PgColumn;
-  /**
-   * The by-id loader the relation's field reads through, whose rows for the page's readers are
-   * exactly the joined ones: the related table's rows of the request's school, with `where`.
-   */
-  loader: LoaderDefinition<number, unknown>;
-  /** The loader's own condition beyond id and school (a student is a user of type Student). */
-  where?: SQL;
-}
-
-/**
- * Primes `join`'s loader with the joined rows under `name` (removed from the page's rows). A row the
- * request may not see (another school's) is not primed: the loader reads it, and withholds it, itself.
- * A missing one is not primed either: the loader answers it as it would have.
- */
-function primeJoined(ctx: Context, rows: Record<string, unknown>[], name: string, join: PageJoin): void {
-  const loader = ctx.loaders.get(join.loader);
-  for (const row of rows) {
-    const related = row[name] as { id: number; schoolId: unknown } | null;
-    delete row[name];
-    if (related && (typeof related.schoolId !== 'number' || inSchoolScope(ctx, related.schoolId))) loader.prime(related.id, related);
-  }
+  return info.fieldNodes.some((node) => inSet(node.selectionSet));
 }
 
 /**
  * The page statements of one table's rows of the request's school (or every school's, for the
  * platform across schools), with no other condition: built once per shape (a cursor or not, counted
- * or not, the to-one relations read with it), the school, cursor, limit and offset their placeholders.
- * Null when the request reads no school's rows (paginate's general statement answers). `joined`
- * names relations of `joins` (schoolPage's) the selection asks for: read in the same statement and
- * primed into their loaders.
+ * or not), the school, cursor, limit and offset their placeholders. Null when the request reads no
+ * school's rows (paginate's general statement answers).
  */
-export type SchoolPage = (ctx: Context, window: Window, counting: boolean, joined?: readonly string[]) => Promise<Record<string, unknown>[]> | null;
+export type SchoolPage = (ctx: Context, window: Window, counting: boolean) => Promise<Record<string, unknown>[]> | null;
 
-export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
-  name: string,
-  table: TTable,
-  joins: Record<string, PageJoin> = {},
-): SchoolPage {
+export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(name: string, table: TTable): SchoolPage {
   const shapes = new Map<string, (db: Queryable) => { execute(values: Record<string, unknown>): Promise<unknown> }>();
-  const shape = (inSchool: boolean, after: boolean, counting: boolean, joined: readonly string[]) => {
-    const key = `${inSchool ? 'school' : 'all'}${after ? '.after' : ''}${counting ? '.count' : ''}${joined.map((j) => `.${j}`).join('')}`;
+  const shape = (inSchool: boolean, after: boolean, counting: boolean) => {
+    const key = `${inSchool ? 'school' : 'all'}${after ? '.after' : ''}${counting ? '.count' : ''}`;
     let built = shapes.get(key);
     if (!built) {
       const columns: Record<string, any> = { ...getTableColumns(table as PgTable) };
       if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
-      for (const j of joined) columns[j] = getTableColumns(joins[j].table as PgTable);
       const where = and(inSchool ? inSchoolPrepared(table.schoolId) : undefined, after ? gt(table.id, sql.placeholder('afterId')) : undefined);
       shapes.set(
         key,
-        (built = builtOnce((db) => {
-          let query: any = db.select(columns).from(table as PgTable);
-          for (const j of joined) {
-            const { table: related, key: column, where: own } = joins[j];
-            query = query.leftJoin(related, and(eq(related.schoolId, table.schoolId), eq(related.id, column), own));
-          }
-          return query
+        (built = builtOnce((db) =>
+          db
+            .select(columns)
+            .from(table as PgTable)
             .where(where)
             .orderBy(asc(table.id))
             .limit(sql.placeholder('limit'))
             .offset(sql.placeholder('offset'))
-            .prepare(`${name}.${key}`);
-        })),
+            .prepare(`${name}.${key}`),
+        )),
       );
     }
     return built;
   };
-  return (ctx, window, counting, asked = []) => {
+  return (ctx, window, counting) => {
     const scope = schoolScope(ctx);
     if (scope === 'none') return null;
-    const joined = Object.keys(joins).filter((j) => asked.includes(j));
     const after = window.afterId !== null;
     const values = { limit: window.limit + 1, offset: window.offset, ...(after ? { afterId: window.afterId } : {}), ...(scope === 'all' ? {} : { schoolId: scope }) };
-    const read = shape(scope !== 'all', after, counting, joined)(ctx.db).execute(values) as Promise<Record<string, unknown>[]>;
-    if (!joined.length) return read;
-    return read.then((rows) => {
-      for (const j of joined) primeJoined(ctx, rows, j, joins[j]);
-      return rows;
-    });
+    return shape(scope !== 'all', after, counting)(ctx.db).execute(values) as Promise<Record<string, unknown>[]>;
   };
 }
 
@@ -271,8 +213,6 @@ export interface PageOptions {
    * only when `where` is exactly that (inSchool on the table's school), and with no parent.
    */
   schoolRows?: SchoolPage;
-  /** The to-one relations of schoolRows' joins the selection asks for (nodesAskFor): read in its statement. */
-  joined?: readonly string[];
   /** The query asks for totalCount (asksFor(info, 'totalCount')): a page without a cursor counts in its own statement. */
   count?: boolean;
   /**
@@ -335,7 +275,7 @@ export async function paginate<TTable extends TableWithId>(
     if (!joined.length || !joined[0].found) throw options.parent.missing();
     rows = joined.flatMap((j) => (j.row && j.row.id !== null ? [j.row as Row] : []));
   } else {
-    const prepared = options.schoolRows?.(ctx, window, counting, options.joined);
+    const prepared = options.schoolRows?.(ctx, window, counting);
     rows = (await (prepared ?? ctx.db
       .select(columns)
       .from(table as PgTable)

@@ -3,9 +3,7 @@ import { inList, inListPlaceholder } from '../../db/columns.js';
 import { inSchool, ownRows, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
 import { byIdLoader, linkedIdsLoader, schoolScopedRead } from '../../graphql/loaders.js';
-import { childConnectionLoaders, type PageJoin } from '../../graphql/pagination.js';
-import { schoolProductById } from '../school-products/school-product.loaders.js';
-import { schoolProducts } from '../school-products/school-product.table.js';
+import { childConnectionLoaders } from '../../graphql/pagination.js';
 import { users } from '../users/user.table.js';
 import { enrollmentCourseClasses, enrollments, registrations } from './enrollment.table.js';
 
@@ -22,15 +20,12 @@ export function visibleRegistrations(ctx: Context): SQL | undefined {
 export const enrollmentById = byIdLoader('enrollment.byId', enrollments, visibleEnrollments);
 export const registrationById = byIdLoader('registration.byId', registrations, visibleRegistrations);
 
-/** A student is a user of type Student: studentById's condition, and the enrollment page's join's. */
-const isStudent = eq(users.type, 'Student');
-
 /** The students by id of one school (or of every school, for the platform across schools), in a statement built once. */
 const studentsOfSchool = schoolScopedRead<typeof users.$inferSelect>(
   users,
   'enrollment.studentById',
   (db, where) => db.select().from(users).where(where),
-  and(inListPlaceholder(users.id, 'keys'), isStudent),
+  and(inListPlaceholder(users.id, 'keys'), eq(users.type, 'Student')),
 );
 
 /** Students of the caller's school by id (a student credential sees only itself). */
@@ -40,20 +35,10 @@ export const studentById = defineLoader<number, typeof users.$inferSelect | null
     (await ctx.db
       .select()
       .from(users)
-      .where(and(inList(users.id, [...ids]), isStudent, inSchool(ctx, users.schoolId), ownRows(ctx, users.id))));
+      .where(and(inList(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId), ownRows(ctx, users.id))));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
 });
-
-/**
- * The to-one relations the enrollments page's statement reads too when the selection asks for them
- * (pagination.ts' PageJoin), each the rows its loader reads for staff: the school's student, the
- * school's product; primed into studentById and schoolProductById.
- */
-export const enrollmentPageJoins = {
-  student: { table: users, key: enrollments.studentId, loader: studentById, where: isStudent },
-  schoolProduct: { table: schoolProducts, key: enrollments.schoolProductId, loader: schoolProductById },
-} satisfies Record<string, PageJoin>;
 
 export { courseClassById } from '../course-classes/course-class.loaders.js';
 

@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../graphql/errors.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
 import { mutate, Payload, uniqueConstraintField } from '../../graphql/mutation.js';
-import { asksFor, nodesAskFor, paginate, schoolPage } from '../../graphql/pagination.js';
+import { asksFor, paginate, schoolPage } from '../../graphql/pagination.js';
 import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
 import { isActiveEnrollment } from '../../content/scope.js';
@@ -23,7 +23,6 @@ import {
   courseClassById,
   courseClassIdsOfEnrollment,
   enrollmentById,
-  enrollmentPageJoins,
   registrationById,
   studentById,
   visibleEnrollments,
@@ -38,12 +37,8 @@ import { Enrollment, EnrollmentConnection, EnrollmentsPayload, EnrollmentStatusC
 export const EnrollmentPayload = Payload(Enrollment, 'enrollment');
 uniqueConstraintField('enrollments_school_id_code_key', 'code');
 
-/**
- * The school's enrollments a page at a time, in statements built once (an unfiltered list of staff),
- * with their student and product when the selection asks for them (primed into their loaders).
- */
-const enrollmentPage = schoolPage('enrollments.page', enrollments, enrollmentPageJoins);
-const pageJoinNames = Object.keys(enrollmentPageJoins);
+/** The school's enrollments a page at a time, in statements built once (an unfiltered list of staff). */
+const enrollmentPage = schoolPage('enrollments.page', enrollments);
 
 /** Exactly one of id and code names an enrollment. */
 function oneOf(id: string | null | undefined, code: string | null | undefined): { id: number } | { code: string } {
@@ -81,8 +76,7 @@ export class EnrollmentResolver {
     const { where, parent } = await enrollmentsWhere(ctx, args);
     // Without a filter, staff read the school's enrollments: the page's statements are built once.
     const unfiltered = [args.studentId, args.courseClassId, args.schoolProductId, args.status].every((f) => f === undefined || f === null) && ownStudentId(ctx) === null;
-    const page = unfiltered ? { schoolRows: enrollmentPage, joined: pageJoinNames.filter((name) => nodesAskFor(info, name)) } : {};
-    return paginate(ctx, enrollments, where, args, { count: asksFor(info, 'totalCount'), parent, ...page });
+    return paginate(ctx, enrollments, where, args, { count: asksFor(info, 'totalCount'), parent, ...(unfiltered ? { schoolRows: enrollmentPage } : {}) });
   }
 
   @Query(() => EnrollmentStatusCheck, {
