@@ -131,10 +131,8 @@ export class RateLimiter {
    * One statement: gives back what is left of a stale slice, takes a new one, and charges this
    * request from it. Without a lease (no room to hold one), it takes this request's token only.
    */
-  private async renew(key: string, lease: Lease | undefined, caller: Caller, s: RateLimitSettings, at: number): Promise<Charge> {
-    let done!: () => void;
-    if (lease) lease.renewing = new Promise<void>((resolve) => (done = resolve));
-    try {
+  private renew(key: string, lease: Lease | undefined, caller: Caller, s: RateLimitSettings, at: number): Promise<Charge> {
+    return whileRenewing(lease, async () => {
       const returned = lease && at >= lease.expiresAt ? Math.floor(lease.tokens) : 0;
       const got = await leaseTokens(this.db, new Date(at), caller, s, { returned, single: !lease });
       const next = {
@@ -143,7 +141,7 @@ export class RateLimiter {
         capacity: got.capacity,
         refillPerSecond: got.refillPerSecond,
         expiresAt: at + LEASE_MS,
-        refusedUntil: got.taken >= 1 ? 0 : at + ((1 - got.left) / got.refillPerSecond) * 1000,
+        refusedUntil: got.taken >= 1 ? 0 : at + secondsToToken(got) * 1000,
         slice: got.taken,
       };
       // A wrong token's request paid one token of its address's bucket: nothing is held under its digest.
@@ -155,15 +153,10 @@ export class RateLimiter {
           lease.tokens -= 1;
           return { granted: true, tokens: lease.left + lease.tokens, capacity: lease.capacity, refillPerSecond: lease.refillPerSecond };
         }
-        return refusal(next, Math.ceil((1 - got.left) / got.refillPerSecond));
+        return refusal(next, Math.ceil(secondsToToken(got)));
       }
       return { granted: true, tokens: next.left + next.tokens, capacity: next.capacity, refillPerSecond: next.refillPerSecond };
-    } finally {
-      if (lease) {
-        lease.renewing = undefined;
-        done();
-      }
-    }
+    });
   }
 
   /**
@@ -172,23 +165,14 @@ export class RateLimiter {
    * leaves the lease as it was: the request that finds it spent leases by itself, and answers for the failure.
    */
   private leaseAhead(key: string, lease: Lease, caller: Caller, s: RateLimitSettings, at: number): void {
-    let done!: () => void;
-    lease.renewing = new Promise<void>((resolve) => (done = resolve));
-    leaseTokens(this.db, new Date(at), caller, s, { returned: 0, single: false })
-      .then(
-        (got) => {
-          // The token stopped being valid: its key leases nothing more.
-          if (caller.digest && !got.credential) return void this.leases.delete(key);
-          Object.assign(lease, { left: got.left, capacity: got.capacity, refillPerSecond: got.refillPerSecond });
-          if (got.taken >= 1) Object.assign(lease, { tokens: lease.tokens + got.taken, expiresAt: at + LEASE_MS, slice: got.taken });
-          else lease.refusedUntil = at + ((1 - got.left) / got.refillPerSecond) * 1000;
-        },
-        () => {},
-      )
-      .finally(() => {
-        lease.renewing = undefined;
-        done();
-      });
+    whileRenewing(lease, async () => {
+      const got = await leaseTokens(this.db, new Date(at), caller, s, { returned: 0, single: false });
+      // The token stopped being valid: its key leases nothing more.
+      if (caller.digest && !got.credential) return void this.leases.delete(key);
+      Object.assign(lease, { left: got.left, capacity: got.capacity, refillPerSecond: got.refillPerSecond });
+      if (got.taken >= 1) Object.assign(lease, { tokens: lease.tokens + got.taken, expiresAt: at + LEASE_MS, slice: got.taken });
+      else lease.refusedUntil = at + secondsToToken(got) * 1000;
+    }).catch(() => {});
   }
 
   /** An empty lease for a key, kept unless the instance already holds MAX_LEASES live ones. */
@@ -202,6 +186,25 @@ export class RateLimiter {
     return lease;
   }
 }
+
+/**
+ * Runs a lease statement and what follows from it with `lease` marked as renewing, so that the
+ * requests finding its slice spent wait for this one rather than send their own.
+ */
+async function whileRenewing<T>(lease: Lease | undefined, work: () => Promise<T>): Promise<T> {
+  if (!lease) return work();
+  let done!: () => void;
+  lease.renewing = new Promise<void>((resolve) => (done = resolve));
+  try {
+    return await work();
+  } finally {
+    lease.renewing = undefined;
+    done();
+  }
+}
+
+/** Seconds until an emptied bucket holds a token again. */
+const secondsToToken = (got: Leased) => (1 - got.left) / got.refillPerSecond;
 
 const refusal = (lease: Lease, retryAfter: number): Charge => ({
   granted: false,

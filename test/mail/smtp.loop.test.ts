@@ -9,7 +9,7 @@ import { mails } from '../../src/modules/mail/mail.table.js';
 import { api } from '../support/courses.fixtures.js';
 import { answer, question, section } from '../support/forums.fixtures.js';
 import { dataOf, graphql } from '../support/graphql.js';
-import { LoopbackSmtp, mailFixtures, rawHeader } from '../support/mail.fixtures.js';
+import { clickUnsubscribe, LoopbackSmtp, mailFixtures, rawHeader } from '../support/mail.fixtures.js';
 import type { Service, TestSchool } from '../support/service.js';
 import { twoSchools } from '../support/world.js';
 
@@ -192,13 +192,7 @@ describe('the sell-and-learn loop through SMTP', () => {
     expect(set.data.resetPassword.errors).toEqual([]);
 
     // One click on the link of a received mail (RFC 8058: a POST with no credential): no further optional mail.
-    const unsubscribe = new URL(rawHeader(m('new_message'), 'List-Unsubscribe')!.slice(1, -1));
-    const clicked = await service.app.inject({
-      method: 'POST',
-      url: `${unsubscribe.pathname}${unsubscribe.search}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'List-Unsubscribe=One-Click',
-    });
+    const clicked = await clickUnsubscribe(service.app, rawHeader(m('new_message'), 'List-Unsubscribe')!);
     expect(clicked.statusCode, clicked.body).toBe(200);
     const again = await school.admin.post(`/channels/${channelId}/messages`, {
       message: { subject: 'De novo', text: 'Outra', sender_id: school.adminId, owners: [{ id: studentId, type: 'Student' }] },

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { type MailWorker, type MailWorkerOptions, startMailWorker } from '../../src/modules/mail/index.js';
 import { mails } from '../../src/modules/mail/mail.table.js';
@@ -62,6 +63,20 @@ export class LoopbackSmtp {
 export function rawHeader(mail: ParsedMail, name: string): string | undefined {
   const line = mail.headerLines.find((h) => h.key === name.toLowerCase());
   return line?.line.slice(line.line.indexOf(':') + 1).trim();
+}
+
+/**
+ * What a mail provider sends on a one-click unsubscribe (RFC 8058): a POST with no credential and the
+ * one-click body, to the URL of a `List-Unsubscribe` header's value (`<…>`).
+ */
+export function clickUnsubscribe(app: FastifyInstance, listUnsubscribe: string) {
+  const url = new URL(listUnsubscribe.slice(1, -1));
+  return app.inject({
+    method: 'POST',
+    url: `${url.pathname}${url.search}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'List-Unsubscribe=One-Click',
+  });
 }
 
 /** What a mail test stands on: workers pointed at `smtp`, rounds until nothing is queued, and people made through the API. */

@@ -23,9 +23,6 @@ import { courseById, courseModuleById, lessonsOfModule } from './course.loaders.
 import { courseModuleLinks, courseModules, type CourseModuleRow, courses, lessons } from './course.table.js';
 import { CourseModule, CourseModuleConnection, Lesson } from './course.type.js';
 
-/** The columns a module's lessons are read with whatever is asked: the keys (the school for the tenancy check). */
-const LESSON_KEYS = ['id', 'schoolId', 'courseModuleId'];
-
 const CourseModuleBase = resourceResolver({
   type: CourseModule,
   byId: courseModuleById,
@@ -93,8 +90,9 @@ export class CourseModuleResolver extends withScopedShow(CourseModuleBase, {
   })
   async lessons(@Root() module: CourseModuleRow, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     const scope = scopeOf(module);
-    // Staff outside an enrollment see the rows as read: only the columns asked for are (an enrollment's reads mark and filter them).
-    const columns = scope === undefined && ownStudentId(ctx) === null ? askedColumns(info, lessons, LESSON_KEYS) : null;
+    // Staff outside an enrollment see the rows as read: only the columns asked for are (an enrollment's reads
+    // mark and filter them); the narrowed loader adds the keys itself (the school for the tenancy check).
+    const columns = scope === undefined && ownStudentId(ctx) === null ? askedColumns(info, lessons, []) : null;
     return visibleLessons(ctx, scope, await ctx.loaders.get(columns ? lessonsOfModule.narrowed(columns) : lessonsOfModule).load(module.id));
   }
 }
