@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { Database } from './db/client.js';
 import type { ReadRouting } from './db/read-routing.js';
@@ -11,7 +11,8 @@ import { TokenUsage } from './auth/token-usage.js';
 import { TenancyBreach } from './auth/egress.js';
 import { config, type IdentitySettings } from './config.js';
 import { databaseReady } from './db/client.js';
-import { createApollo } from './graphql/apollo.js';
+import { createApollo, formatGraphqlError } from './graphql/apollo.js';
+import { builtContext, KnownOperations } from './graphql/known-operations.js';
 import { compiledExecutor } from './graphql/executor.js';
 import { PersistedQueryCache } from './graphql/apq-cache.js';
 import { type GraphqlLimits, resolveLimits, withCostReported } from './graphql/limits.js';
@@ -85,6 +86,9 @@ export const subscriptionServers = new WeakMap<FastifyInstance, SubscriptionServ
 
 /** Each app's executor (tests read how many operations it compiled). */
 export const executors = new WeakMap<FastifyInstance, ReturnType<typeof compiledExecutor>>();
+
+/** Each app's operations on the known path (tests read how many it holds). */
+export const knownOperations = new WeakMap<FastifyInstance, KnownOperations>();
 
 /** Each app's record of token use (tests flush it). */
 export const tokenUsages = new WeakMap<FastifyInstance, TokenUsage>();
@@ -224,23 +228,35 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const execute = compiledExecutor(schema, options.compileAfterRuns, resolveLimits(options.graphqlLimits));
   executors.set(app, execute);
   const persisted = new PersistedQueryCache(deps.db, deps.now, log);
-  const apollo = createApollo(schema, execute, log, persisted, options.graphqlLimits, options.playgroundToken, [subscriptions.plugin], bounds);
+  // Operations Apollo has validated once run by a shorter path (graphql/known-operations.ts).
+  const known = new KnownOperations(schema, execute, resolveLimits(options.graphqlLimits), formatGraphqlError(log), bounds);
+  knownOperations.set(app, known);
+  const apollo = createApollo(schema, execute, log, persisted, options.graphqlLimits, options.playgroundToken, [subscriptions.plugin, known.plugin], bounds);
   await apollo.start();
   app.addHook('onClose', () => apollo.stop());
+  const requestContext = (request: FastifyRequest<any>) => contextFor(deps, request.headers, { address: addressKey(request.ip) });
+  const throughApollo = fastifyApolloHandler(apollo, {
+    context: async (request) => {
+      // The known path built it already (or failed to) before handing the request over.
+      const built = request[builtContext];
+      try {
+        if (built && 'context' in built) return built.context;
+        if (built) throw built.error;
+        return await requestContext(request);
+      } catch (error) {
+        throw toGraphqlError(error, requestLocale(request.headers)) ?? error;
+      }
+    },
+  });
   app.route({
     method: ['GET', 'POST', 'OPTIONS'],
     url: '/graphql',
     // Each request runs in its locale (errors/i18n.ts): Apollo's formatError, which has no context, words its errors in it.
     onRequest: inRequestLocale,
-    handler: fastifyApolloHandler(apollo, {
-      context: async (request) => {
-        try {
-          return await contextFor(deps, request.headers, { address: addressKey(request.ip) });
-        } catch (error) {
-          throw toGraphqlError(error, requestLocale(request.headers)) ?? error;
-        }
-      },
-    }),
+    handler: async function (request, reply) {
+      const served = await known.serve(request, reply, () => requestContext(request));
+      return served ?? throughApollo.call(this, request as Parameters<typeof throughApollo>[0], reply as Parameters<typeof throughApollo>[1]);
+    },
   });
 
   registerRestRoutes(app, {

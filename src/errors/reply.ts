@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { type AppError, raisedErrorOf, type UserError } from './app-error.js';
 import { codeOfGraphql, closeCode, defaultMessage, type ErrorCode, errorCodes, payloadStatus, raisedStatus, refusalGraphqlCode } from './codes.js';
 import { restFieldName } from './field-names.js';
@@ -197,4 +197,27 @@ export function toRestRefusal(error: unknown): Refusal | null {
     if (graphql === 'BAD_USER_INPUT' || !error.path || (!error.originalError && !graphql)) return { code: 'bad_request', message: error.message };
   }
   return null;
+}
+
+/**
+ * The errors of an executed operation as Apollo Server writes them (its normalizeAndFormatErrors),
+ * for the known path (graphql/known-operations.ts) that runs without its pipeline: a code on each
+ * (INTERNAL_SERVER_ERROR when none), the HTTP status an error carries taken out of its extensions
+ * (the last one wins), then `format` (graphql/apollo.ts's formatGraphqlError).
+ */
+export function executionErrors(
+  errors: readonly GraphQLError[],
+  format: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError,
+): { errors: GraphQLFormattedError[]; status?: number } {
+  let status: number | undefined;
+  const formatted = errors.map((error) => {
+    const { http, ...extensions } = { ...error.extensions, code: error.extensions.code ?? 'INTERNAL_SERVER_ERROR' } as Record<string, unknown>;
+    if (http && typeof http === 'object' && typeof (http as { status?: unknown }).status === 'number') status = (http as { status: number }).status;
+    try {
+      return format({ ...error.toJSON(), extensions }, error);
+    } catch {
+      return { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    }
+  });
+  return { errors: formatted, status };
 }

@@ -124,13 +124,18 @@ function httpStatusPlugin(persisted: PersistedQueryCache): ApolloServerPlugin<Co
         async willSendResponse({ request, response, metrics }) {
           if (metrics.persistedQueryRegister) await persisted.settled();
           if (response.body.kind !== 'single' || response.http.status !== 400) return;
-          const { data, errors } = response.body.singleResult;
-          const requestError = data === undefined && !!errors?.length && errors.every((e) => requestErrorCodes.has(e.extensions?.code as string));
-          if (requestError && !admitsGraphqlResponse(request.http?.headers.get('accept'))) response.http.status = 200;
+          response.http.status = requestErrorStatus(response.body.singleResult, request.http?.headers.get('accept'));
         },
       };
     },
   };
+}
+
+/** The status of a reply that would be a 400: a request error answers 200 to a client that cannot read application/graphql-response+json. */
+export function requestErrorStatus(result: { data?: unknown; errors?: readonly GraphQLFormattedError[] }, accept: string | null | undefined): number {
+  const { data, errors } = result;
+  const requestError = data === undefined && !!errors?.length && errors.every((e) => requestErrorCodes.has(e.extensions?.code as string));
+  return requestError && !admitsGraphqlResponse(accept) ? 200 : 400;
 }
 
 /** Headers that mark a GET or a form-encoded POST as no cross-site forgery (besides a JSON Content-Type). */

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { Kind, visit } from 'graphql';
+import { BREAK, type DocumentNode, type GraphQLError, Kind, visit } from 'graphql';
 import { raisedStatus } from '../errors/codes.js';
 import { errorReply } from '../errors/reply.js';
 import type { Context } from './context.js';
@@ -61,21 +61,31 @@ const badInput = (where: string, flaw: InputFlaw) =>
  */
 const cleanDocuments = new WeakSet<object>();
 
+/** The refusal of a request whose variables or string literals hold what no field may: checked before execution. */
+export function inputRefusal(variableValues: Record<string, unknown> | undefined, document: DocumentNode): GraphQLError | undefined {
+  const variables = inputFlaw(variableValues ?? {});
+  if (variables) return badInput(`Variable ${variables.path.length ? `$${variables.path.join('.')}` : ''}`.trim(), variables);
+  // A document's literals are the same every time it comes: checked once per parsed document.
+  if (cleanDocuments.has(document)) return undefined;
+  let flawed: GraphQLError | undefined;
+  visit(document, {
+    [Kind.STRING](node) {
+      const flaw = textFlaw(node.value, []);
+      if (!flaw) return undefined;
+      flawed = badInput('A string literal', flaw);
+      return BREAK;
+    },
+  });
+  if (!flawed) cleanDocuments.add(document);
+  return flawed;
+}
+
 export const inputGuard: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
       async didResolveOperation({ request, document }) {
-        const variables = inputFlaw(request.variables ?? {});
-        if (variables) throw badInput(`Variable ${variables.path.length ? `$${variables.path.join('.')}` : ''}`.trim(), variables);
-        // A document's literals are the same every time it comes: checked once per parsed document.
-        if (cleanDocuments.has(document)) return;
-        visit(document, {
-          [Kind.STRING](node) {
-            const flaw = textFlaw(node.value, []);
-            if (flaw) throw badInput('A string literal', flaw);
-          },
-        });
-        cleanDocuments.add(document);
+        const refused = inputRefusal(request.variables, document);
+        if (refused) throw refused;
       },
     };
   },

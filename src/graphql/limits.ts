@@ -287,14 +287,7 @@ export function operationLimitError(
   limits: GraphqlLimits,
   bounds?: ListBounds,
 ): GraphQLError | undefined {
-  const shape = measureQuery(schema, document);
-  let cost: number | null = null;
-  try {
-    cost = shape.oversized ? null : queryCost(schema, document, variables ?? {}, operationName, bounds);
-  } catch {
-    // Variables that do not fit the operation: execution refuses them before any resolver runs.
-  }
-  return brokenLimit(shape, cost, limits);
+  return priceOperation(schema, document, variables, operationName, limits, bounds).broken;
 }
 
 /** The refusal of a document beyond the token limit (the parser stopped at it). */
@@ -332,24 +325,46 @@ export function limitsPlugin(limits: GraphqlLimits, bounds?: ListBounds): Apollo
           };
         },
         async didResolveOperation({ schema, document, request, operationName }) {
-          const shape = measureQuery(schema, document);
-          requested = shape.oversized ? null : cachedCost(schema, document, request.variables, operationName ?? undefined, bounds);
-          const broken = brokenLimit(shape, requested, limits);
-          if (broken) throw broken;
+          const priced = priceOperation(schema, document, request.variables, operationName ?? undefined, limits, bounds);
+          requested = priced.requested;
+          if (priced.broken) throw priced.broken;
         },
         async willSendResponse({ response, contextValue }) {
           if (response.body.kind !== 'single') return;
           const result = response.body.singleResult;
           if (tooManyTokens) result.errors = [tooLarge];
-          // Without introspection, validation's "Did you mean ...?" would still spell out the schema.
-          if (!limits.introspection && result.errors)
-            result.errors = result.errors.map((e) => ({ ...e, message: e.message.replace(/ Did you mean .*\?$/s, '') }));
-          const used = (contextValue as { budget?: ExecutionBudget } | undefined)?.budget?.use();
-          result.extensions = { ...result.extensions, cost: { requested, maximum: limits.maxCost, ...used } };
+          reportCost(result, contextValue, requested, limits);
         },
       };
     },
   };
+}
+
+/** The cost of an operation with its variables (null: they do not fit it) and the first limit it breaks, as limitsPlugin checks them. */
+export function priceOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  limits: GraphqlLimits,
+  bounds?: ListBounds,
+): { requested: number | null; broken?: GraphQLError } {
+  const shape = measureQuery(schema, document);
+  const requested = shape.oversized ? null : cachedCost(schema, document, variables, operationName, bounds);
+  return { requested, broken: brokenLimit(shape, requested, limits) };
+}
+
+/** What every pipeline reply ends with: `extensions.cost` (with the budget's use), and no schema spelled out in errors when introspection is off. */
+export function reportCost(
+  result: { errors?: readonly GraphQLFormattedError[]; extensions?: Record<string, unknown> },
+  contextValue: unknown,
+  requested: number | null,
+  limits: GraphqlLimits,
+): void {
+  // Without introspection, validation's "Did you mean ...?" would still spell out the schema.
+  if (!limits.introspection && result.errors) result.errors = result.errors.map((e) => ({ ...e, message: e.message.replace(/ Did you mean .*\?$/s, '') }));
+  const used = (contextValue as { budget?: ExecutionBudget } | undefined)?.budget?.use();
+  result.extensions = { ...result.extensions, cost: { requested, maximum: limits.maxCost, ...used } };
 }
 
 /**
