@@ -25,7 +25,7 @@ import type { SocketLimits } from './graphql/socket-registry.js';
 import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
 import { inLocale, requestLocale } from './errors/i18n.js';
 import { toGraphqlError } from './errors/reply.js';
-import { createLogger, type LogStream, repeatedFailures } from './http/logging.js';
+import { createLogger, lazyRequestLogger, type LogStream, repeatedFailures } from './http/logging.js';
 import { clientAddress } from './http/client-address.js';
 import { registerFavicon } from './http/favicon.js';
 import { addressKey, frameCharge, rateLimiter, registerRateLimit, type RateLimitSettings } from './http/rate-limit.js';
@@ -134,6 +134,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger | undefined = options.logger === true ? createLogger({ stream: options.logStream }) : options.logger || undefined;
   const app = Fastify({
     loggerInstance: logger,
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     trustProxy,
     // A caller's X-Request-Id (a proxy's, a client's) names the request in every log line; else a random one.
@@ -142,7 +143,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,
-      querystringParser: (str) => qs.parse(str, QS_OPTIONS) as Record<string, unknown>,
+      // Most requests have no query string: qs prepares its options on every call, even for nothing to parse.
+      querystringParser: (str) => (str ? (qs.parse(str, QS_OPTIONS) as Record<string, unknown>) : {}),
     },
     rewriteUrl: (req) => normaliseUrl(req.url ?? '/'),
     // Errors raised before routing, in the documented shape (Fastify's own bodies echo the URL).

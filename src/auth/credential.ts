@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { schools, type SchoolStatus } from '../db/school.table.js';
@@ -19,7 +19,8 @@ export interface Credential {
   expiresAt?: Date | null;
 }
 
-export const digestToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+// crypto.hash: one call, no Hash object per request (every request digests its credential).
+export const digestToken = (token: string) => hash('sha256', token, 'hex');
 
 /**
  * Reads `Bearer <t>`, `Token token="<t>"` and `Token token=<t>` (the Rails forms). Tokens are opaque

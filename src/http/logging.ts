@@ -1,5 +1,5 @@
 import { causeChain } from '../errors/app-error.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { config } from '../config.js';
 
@@ -248,3 +248,61 @@ export function repeatedFailures(logger: Pick<Logger, 'error'>, everyMs = 60_000
     logger.error({ err: error, ...(seen?.repeated ? { repeated: seen.repeated } : {}) }, message);
   };
 }
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type LogFn = (...args: unknown[]) => void;
+
+/**
+ * A request's logger whose request-id binding is made on its first line. Fastify makes a child
+ * logger for every request, and pino serialises its bindings at once: a cost on every request,
+ * while most requests never write a line (none at all with LOG_REQUESTS off). A level the parent
+ * does not log is skipped without making the child.
+ */
+class LazyChildLogger {
+  #child: FastifyBaseLogger | undefined;
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Record<string, unknown>,
+    private readonly options: object,
+  ) {}
+
+  private get made(): FastifyBaseLogger {
+    return (this.#child ??= this.parent.child(this.bindings, this.options));
+  }
+  get level(): string {
+    return this.#child?.level ?? this.parent.level;
+  }
+  set level(level: string) {
+    this.made.level = level;
+  }
+  private write(level: Level, args: unknown[]): void {
+    if (!this.#child && (this.parent as Partial<Logger>).isLevelEnabled?.(level) === false) return;
+    (this.made[level] as LogFn)(...args);
+  }
+  fatal(...args: unknown[]) {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]) {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]) {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]) {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]) {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]) {
+    this.write('trace', args);
+  }
+  silent(): void {}
+  child(bindings: Record<string, unknown>, options?: object): FastifyBaseLogger {
+    return this.made.child(bindings, options);
+  }
+}
+
+/** Fastify's childLoggerFactory: each request's logger is a LazyChildLogger. */
+export const lazyRequestLogger = (logger: FastifyBaseLogger, bindings: Record<string, unknown>, options: object): FastifyBaseLogger =>
+  new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger;

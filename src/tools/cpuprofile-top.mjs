@@ -6,12 +6,14 @@
  * taken on a busy machine compare by share, not by milliseconds. `--callers=<name>` lists instead
  * who calls the functions named <name>, or of scripts whose path holds <name> when it has a
  * slash (`--callers=drizzle-orm/`): the first frame outside them, by the self time below them.
+ * `--after=<seconds>` counts only the samples taken that long after the profile began (start-up left out).
  */
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const byUrl = args.includes('--by=url');
 const callersOf = args.find((a) => a.startsWith('--callers='))?.slice('--callers='.length);
+const afterMicros = Number(args.find((a) => a.startsWith('--after='))?.slice('--after='.length) ?? 0) * 1e6;
 const [file, count = '25'] = args.filter((a) => !a.startsWith('--'));
 if (!file) {
   console.error('usage: node src/tools/cpuprofile-top.mjs <file.cpuprofile> [count] [--by=url]');
@@ -22,8 +24,11 @@ const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 // Each sample's time is the gap to the next one.
 const selfMicros = new Map();
 const { samples, timeDeltas } = profile;
+let elapsed = 0;
 for (let i = 0; i < samples.length; i++) {
   const delta = timeDeltas[i + 1] ?? 0;
+  elapsed += timeDeltas[i] ?? 0;
+  if (elapsed < afterMicros) continue;
   selfMicros.set(samples[i], (selfMicros.get(samples[i]) ?? 0) + delta);
 }
 const shorten = (url) => {
