@@ -195,8 +195,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Every /graphql reply reports its cost, also those refused before the pipeline (401, 429, a malformed body).
   const maximumCost = resolveLimits(options.graphqlLimits).maxCost;
-  app.addHook('onSend', async (request, reply, payload) =>
-    request.url.startsWith('/graphql') && /json/.test(String(reply.getHeader('content-type') ?? '')) ? withCostReported(payload, maximumCost) : payload,
+  app.addHook('onSend', (request, reply, payload, done) =>
+    done(null, request.url.startsWith('/graphql') && /json/.test(String(reply.getHeader('content-type') ?? '')) ? withCostReported(payload, maximumCost) : payload),
   );
 
 

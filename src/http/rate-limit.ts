@@ -99,22 +99,38 @@ export class RateLimiter {
     private readonly now: () => Date,
   ) {}
 
+  /**
+   * The charge answered from what the instance holds (a token of its slice, or a refusal it knows
+   * of), with no statement and no promise; undefined when the bucket must be asked (charge).
+   */
+  chargeHeld(caller: Caller, s: RateLimitSettings): Charge | undefined {
+    const key = keyOf(caller);
+    return this.fromLease(key, this.leases.get(key), caller, s, this.now().getTime());
+  }
+
+  private fromLease(key: string, lease: Lease | undefined, caller: Caller, s: RateLimitSettings, at: number): Charge | undefined {
+    if (!lease) return undefined;
+    // What the instance holds is spent first: a refused lease may follow one that left tokens here.
+    if (lease.tokens >= 1 && at < lease.expiresAt) {
+      lease.tokens -= 1;
+      // Half spent: the next slice is leased now, beside this request, so that the requests after it
+      // need not wait for the statement (a busy key otherwise paid one round trip per slice).
+      if (!lease.renewing && lease.tokens < lease.slice / 2 && lease.refusedUntil <= at) this.leaseAhead(key, lease, caller, s, at);
+      return { granted: true, tokens: lease.left + lease.tokens, capacity: lease.capacity, refillPerSecond: lease.refillPerSecond };
+    }
+    if (lease.refusedUntil > at) return refusal(lease, Math.ceil((lease.refusedUntil - at) / 1000));
+    return undefined;
+  }
+
   async charge(caller: Caller, s: RateLimitSettings): Promise<Charge> {
-    const key = caller.digest ? `credential:${caller.digest}` : `address:${caller.address}`;
+    const key = keyOf(caller);
     // Bounded: a request that keeps finding the slice spent by others renews by itself in the end.
     for (let round = 0; ; round++) {
       const at = this.now().getTime();
       let lease = this.leases.get(key);
       if (lease) {
-        // What the instance holds is spent first: a refused lease may follow one that left tokens here.
-        if (lease.tokens >= 1 && at < lease.expiresAt) {
-          lease.tokens -= 1;
-          // Half spent: the next slice is leased now, beside this request, so that the requests after it
-          // need not wait for the statement (a busy key otherwise paid one round trip per slice).
-          if (!lease.renewing && lease.tokens < lease.slice / 2 && lease.refusedUntil <= at) this.leaseAhead(key, lease, caller, s, at);
-          return { granted: true, tokens: lease.left + lease.tokens, capacity: lease.capacity, refillPerSecond: lease.refillPerSecond };
-        }
-        if (lease.refusedUntil > at) return refusal(lease, Math.ceil((lease.refusedUntil - at) / 1000));
+        const held = this.fromLease(key, lease, caller, s, at);
+        if (held) return held;
         if (lease.renewing && round < 32) {
           await lease.renewing;
           continue;
@@ -203,6 +219,9 @@ async function whileRenewing<T>(lease: Lease | undefined, work: () => Promise<T>
   }
 }
 
+/** The bucket a caller pays from: its credential's, else its address's. */
+const keyOf = (caller: Caller) => (caller.digest ? `credential:${caller.digest}` : `address:${caller.address}`);
+
 /** Seconds until an emptied bucket holds a token again. */
 const secondsToToken = (got: Leased) => (1 - got.left) / got.refillPerSecond;
 
@@ -233,28 +252,40 @@ export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps, lim
   };
   let nextSweep = 0;
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'OPTIONS' || UNLIMITED_PATHS.has(request.routeOptions.url ?? '')) return;
-    const now = deps.now();
-    let charge: Charge;
-    try {
-      if (now.getTime() >= nextSweep) {
-        nextSweep = now.getTime() + SWEEP_EVERY_MS;
-        await sweep(deps.db, now, settings);
-      }
-      charge = await limiter.charge(callerOf(request), settings.developmentLoopback && onThisMachine(request) ? local : settings);
-    } catch (error) {
-      // The limit protects the service; it must not take it down when the database hiccups.
-      // The error's cause is logged, never its statement (http/logging.ts's serializer).
-      request.log.error({ err: error }, 'rate limit not applied: the database did not answer');
-      return;
-    }
+  const charged = (request: FastifyRequest, reply: FastifyReply, charge: Charge, done: () => void) => {
     reply.headers({
       'RateLimit-Limit': charge.capacity,
       'RateLimit-Remaining': Math.floor(charge.tokens),
       'RateLimit-Reset': Math.ceil((charge.capacity - charge.tokens) / charge.refillPerSecond),
     });
-    if (!charge.granted) return refuse(request, reply, charge.retryAfter ?? 1);
+    if (!charge.granted) return void refuse(request, reply, charge.retryAfter ?? 1);
+    done();
+  };
+  const askBucket = async (caller: Caller, s: RateLimitSettings, now: Date): Promise<Charge> => {
+    if (now.getTime() >= nextSweep) {
+      nextSweep = now.getTime() + SWEEP_EVERY_MS;
+      await sweep(deps.db, now, settings);
+    }
+    return limiter.charge(caller, s);
+  };
+
+  // A callback hook: a request charged from the instance's slice (most of them) goes on at once, with no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'OPTIONS' || UNLIMITED_PATHS.has(request.routeOptions.url ?? '')) return done();
+    const now = deps.now();
+    const caller = callerOf(request);
+    const s = settings.developmentLoopback && onThisMachine(request) ? local : settings;
+    const held = now.getTime() < nextSweep ? limiter.chargeHeld(caller, s) : undefined;
+    if (held) return charged(request, reply, held, done);
+    askBucket(caller, s, now).then(
+      (charge) => charged(request, reply, charge, done),
+      (error: unknown) => {
+        // The limit protects the service; it must not take it down when the database hiccups.
+        // The error's cause is logged, never its statement (http/logging.ts's serializer).
+        request.log.error({ err: error }, 'rate limit not applied: the database did not answer');
+        done();
+      },
+    );
   });
 }
 
@@ -319,8 +350,22 @@ function onThisMachine(request: Pick<FastifyRequest, 'headers' | 'socket'>): boo
   return loopback(request.socket.remoteAddress) && forwarded.every((address) => loopback(address.trim()));
 }
 
+/** Keys of the addresses seen lately: a client sends many requests, and isIPv6 runs a long expression. */
+const addressKeys = new Map<string, string>();
+const MAX_ADDRESS_KEYS = 1024;
+
 /** An IPv6 client owns a whole /64, so it is one address; an IPv4-mapped IPv6 address is its IPv4 one. */
 export function addressKey(ip: string): string {
+  let key = addressKeys.get(ip);
+  if (key === undefined) {
+    key = keyOfAddress(ip);
+    if (addressKeys.size >= MAX_ADDRESS_KEYS) addressKeys.clear();
+    addressKeys.set(ip, key);
+  }
+  return key;
+}
+
+function keyOfAddress(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1];
   const bare = ip.split('%')[0];

@@ -134,12 +134,12 @@ export async function registerSecurity(app: FastifyInstance, options: { corsOrig
 
   // The playground page is rendered once per process: hash it once.
   let lastPage: { html: string; policy: string } | undefined;
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (typeof payload === 'string' && /^text\/html/i.test(String(reply.getHeader('content-type') ?? ''))) {
       if (lastPage?.html !== payload) lastPage = { html: payload, policy: pagePolicy(payload) };
       // A page of this service may frame itself (the reference's panes); nothing else may.
       reply.headers({ ...pageHeaders, 'content-security-policy': lastPage.policy, 'x-frame-options': 'SAMEORIGIN' });
     }
-    return payload;
+    done(null, payload);
   });
 }
