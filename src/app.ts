@@ -101,6 +101,8 @@ const inRequestLocale = (request: { headers: Record<string, string | string[] | 
 
 /** Strips what clients put around a route: `/api`, `/v1`, a `.json` suffix. */
 export function normaliseUrl(url: string): string {
+  // Most URLs carry none of them: left as they are without three expressions each.
+  if (!url.startsWith('/api') && !url.startsWith('/v1') && !url.includes('.json')) return url;
   const q = url.indexOf('?');
   let path = q === -1 ? url : url.slice(0, q);
   const query = q === -1 ? '' : url.slice(q);

@@ -219,6 +219,23 @@ function charged(field: GraphQLField<unknown, Budgeted>, charge: Charge) {
   };
 }
 
+/**
+ * Wraps a text leaf's resolver (a String or JSON field): its value is charged to the budget, with no
+ * clock read and no turn taken. A leaf resolves at once from its object, which paid those checks
+ * when it was resolved; past a limit it answers the budget's stalled promise as any field does.
+ */
+function chargedLeaf(field: GraphQLField<unknown, Budgeted>, charge: Charge) {
+  const resolve: GraphQLFieldResolver<unknown, Budgeted> = field.resolve ?? defaultFieldResolver;
+  field.resolve = (source, args, ctx, info) => {
+    const budget = ctx?.budget;
+    if (!budget) return resolve(source, args, ctx, info);
+    if (budget.exceeded) return budget.stalled;
+    const value = resolve(source, args, ctx, info);
+    if (isThenable(value)) return Promise.resolve(value).then((v) => handOn(budget, charge, v));
+    return charge(budget, value) ? value : budget.stalled;
+  };
+}
+
 const chargeObjects = (list: boolean) => (budget: ExecutionBudget, value: unknown) => {
   if (value === null || value === undefined) return true;
   return budget.chargeObjects(list ? (Array.isArray(value) ? value.length : 0) : 1);
@@ -250,7 +267,7 @@ export function installExecutionBudget(schema: GraphQLSchema): GraphQLSchema {
       const named = getNamedType(field.type);
       const list = isListType(getNullableType(field.type));
       if (isCompositeType(named)) charged(field as GraphQLField<unknown, Budgeted>, chargeObjects(list));
-      else if (isScalarType(named) && UNBOUNDED_SCALARS.has(named.name)) charged(field as GraphQLField<unknown, Budgeted>, chargeText(list));
+      else if (isScalarType(named) && UNBOUNDED_SCALARS.has(named.name)) chargedLeaf(field as GraphQLField<unknown, Budgeted>, chargeText(list));
     }
   }
   return schema;
