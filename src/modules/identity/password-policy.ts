@@ -10,7 +10,11 @@ export const MAX_PASSWORD_LENGTH = 256;
 // loaded and built once, at the first new password (a few MB of heap no other request needs).
 let estimator: Promise<ZxcvbnFactory> | undefined;
 const build = async () => {
-  const [{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]);
+  // Both are CommonJS: their module.exports is `default`, under Node and in the bundle alike (esbuild gives a
+  // chunk of CommonJS no named exports).
+  const [{ default: core }, { default: common }] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]);
+  const { ZxcvbnFactory } = core;
+  const { adjacencyGraphs, dictionary } = common;
   return new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
 };
 const strength = async (password: string, hints: string[]) => (await (estimator ??= build().catch((error) => ((estimator = undefined), Promise.reject(error))))).check(password, hints);
