@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { freePort, serviceEnv, serviceNodeArgs } from './ports.js';
+import { freePort, serviceEnv, serviceEntry, serviceNodeArgs } from './ports.js';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const databaseUrl = process.env.ATTACK_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/lp_attack';
@@ -59,7 +59,7 @@ async function startService(): Promise<{ child: ChildProcess; url: string; outpu
   const port = await freePort();
   const env = serviceEnv(databaseUrl, port, randomBytes(32).toString('base64'));
   const nodeArgs = serviceNodeArgs(process.env.ATTACK_NODE_ARGS);
-  const child = spawn('node', [...nodeArgs, 'dist/src/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [...nodeArgs, serviceEntry()], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout!.on('data', (chunk) => output.push(String(chunk)));
   child.stderr!.on('data', (chunk) => output.push(String(chunk)));

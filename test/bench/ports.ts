@@ -39,6 +39,15 @@ export function serviceEnv(databaseUrl: string, port: number, secretsKey: string
  */
 export function serviceNodeArgs(override?: string): string[] {
   if (override !== undefined && override !== '') return override.split(' ').filter(Boolean);
+  return startScript().filter((word) => word.startsWith('--'));
+}
+
+/** The file `npm start` runs (package.json's start script: the bundle, dist/bundle/main.js), relative to the repository's root. */
+export function serviceEntry(): string {
+  return startScript().filter((word) => word.endsWith('.js')).at(-1)!;
+}
+
+function startScript(): string[] {
   const { scripts } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  return scripts.start.split(' ').filter((word) => word.startsWith('--'));
+  return scripts.start.split(' ');
 }

@@ -8,7 +8,7 @@
  *    (test/bench/seed.ts). Fetches what it needs outside the repository, once (test/bench/peer.ts): Node 22 when this Node is another,
  *    and PostGraphile v5 (amber preset) with its server script.
  * 2. Starts the three targets on Node 22, one process each (BENCH_PROCESSES): the service as a
- *    production process (`node dist/src/main.js`) with its rate limit ON, buckets sized not to
+ *    production process (`npm start`'s: node dist/bundle/main.js) with its rate limit ON, buckets sized not to
  *    refuse (BENCH_RATE_LIMIT_*: the default bucket size, so leases are as large as a deployment's,
  *    and a refill no load reaches); PostGraphile over the same tables; the bare handler. Records the
  *    start-up-to-ready time and RSS (at ready, idle after the warm-up, the most under load) of the
@@ -46,7 +46,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
-import { freePort, serviceEnv, serviceNodeArgs } from './ports.js';
+import { freePort, serviceEnv, serviceEntry, serviceNodeArgs } from './ports.js';
 import { cacheDir, node22, postgraphileServer } from './peer.js';
 import { failed, type Request, type Scenario, scenarios, type Tokens } from './scenarios.js';
 import { type Fixture, seed } from './seed.js';
@@ -189,7 +189,7 @@ async function start(name: Name, databaseUrl: string, secretsKey: string): Promi
   const env = serviceEnv(databaseUrl, port, secretsKey, settings.processes, name === 'service' ? settings.rateLimit : undefined);
   const [args, cwd] =
     name === 'service'
-      ? [[...settings.serviceNodeArgs, 'dist/src/main.js'], root]
+      ? [[...settings.serviceNodeArgs, serviceEntry()], root]
       : name === 'bare'
         ? [['--import', 'tsx', 'test/bench/bare.ts'], root]
         : [[runtime.postgraphileScript], join(cacheDir, 'postgraphile-5')];

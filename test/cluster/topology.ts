@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
-import { freePort, serviceEnv, serviceNodeArgs } from '../bench/ports.js';
+import { freePort, serviceEnv, serviceEntry, serviceNodeArgs } from '../bench/ports.js';
 
 export const root = resolve(import.meta.dirname, '../..');
 const PG_BIN = '/usr/lib/postgresql/15/bin';
@@ -228,7 +228,7 @@ export class Topology {
     const instance = this.instances[index];
     const out = openSync(instance.log, 'a');
     // With npm start's node flags (its bounded heap): the process a deployment runs; CLUSTER_NODE_ARGS replaces them.
-    const child = spawn(process.execPath, [...serviceNodeArgs(process.env.CLUSTER_NODE_ARGS), 'dist/src/main.js'], { cwd: root, env: this.instanceEnv(instance), stdio: ['ignore', out, out] });
+    const child = spawn(process.execPath, [...serviceNodeArgs(process.env.CLUSTER_NODE_ARGS), serviceEntry()], { cwd: root, env: this.instanceEnv(instance), stdio: ['ignore', out, out] });
     closeSync(out);
     this.track(child);
     instance.process = child;

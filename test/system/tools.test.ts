@@ -260,7 +260,8 @@ describe('docker compose', () => {
     expect(compose).toMatch(new RegExp(`^  ${serviceName}:$`, 'm'));
     const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { compilerOptions: { outDir: string; rootDir: string } };
     expect(built).toBe(join(tsconfig.compilerOptions.outDir, relative(tsconfig.compilerOptions.rootDir, 'src/tools/create-token.ts')).replace(/\.ts$/, '.js'));
-    // npm start runs from the same built tree (with its heap bounded: README, Export benchmark).
-    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start).toMatch(new RegExp(`^node (--[\\w-]+=\\d+ )*${join(tsconfig.compilerOptions.outDir, 'src/main.js')}$`));
+    // npm start runs the same built tree, bundled (src/tools/build.mjs: dist/src/main.js into dist/bundle/service.js, which dist/bundle/main.js imports), with its heap bounded (README, Export benchmark).
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start).toMatch(new RegExp(`^node (--[\\w-]+(=\\d+)? )*${join(tsconfig.compilerOptions.outDir, 'bundle/main.js')}$`));
+    expect(readFileSync(join(root, 'src/tools/build.mjs'), 'utf8')).toContain(`entryPoints: { service: '${join(tsconfig.compilerOptions.outDir, 'src/main.js')}' }`);
   });
 });

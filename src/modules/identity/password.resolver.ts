@@ -48,7 +48,7 @@ export class PasswordResolver {
       const user = person!;
       const current = await verifyPassword(input.currentPassword!, user.passwordHash ?? '');
       if (!current.valid) checks.add('currentPassword', 'invalid', 'is not the current password').throwIfAny();
-      checkNewPassword(checks, 'password', input.password, [user.email, user.fullName]).throwIfAny();
+      (await checkNewPassword(checks, 'password', input.password, [user.email, user.fullName])).throwIfAny();
       await setPassword(tx, user, input.password!, 'change');
       // Whoever else holds a session of theirs is signed out; the caller's own session, and an API token it uses, go on.
       await revokeSessions(ctx.db, tx, sessionsOf(user.id, credential.sessionId), ctx.now(), 'password_changed');
@@ -91,7 +91,7 @@ export class PasswordResolver {
         checks.add('resetPasswordToken', 'invalid', 'is invalid or has expired: ask for a new link').throwIfAny();
       const reset = found!;
       const [user] = await tx.select().from(users).where(eq(users.id, reset.userId));
-      checkNewPassword(checks, 'password', input.password, [user.email, user.fullName]).throwIfAny();
+      (await checkNewPassword(checks, 'password', input.password, [user.email, user.fullName])).throwIfAny();
       await tx.update(passwordResets).set({ usedAt: now }).where(eq(passwordResets.id, reset.id));
       await setPassword(tx, user, input.password!, 'reset');
       // Whoever held the old password may hold a session or a token of theirs: all stop.

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { config } from '../../config.js';
 import type { Database, Queryable } from '../../db/client.js';
 import { type PollingJob, pollingJob, type PollingOptions } from '../../db/polling-job.js';
@@ -74,7 +74,11 @@ export function startMailWorker(database: Pick<Database, 'db'>, options: MailWor
   const batchSize = options.batchSize ?? 20;
   const leaseMs = options.leaseMs ?? 2 * MINUTE;
   const smtpUrl = options.smtpUrl === undefined ? config.mail.smtpUrl : options.smtpUrl;
-  const transport: Transporter | null = options.transport ?? (smtpUrl ? nodemailer.createTransport(smtpUrl) : null);
+  // nodemailer is loaded at the first mail to send, not at start-up (none without SMTP_URL).
+  let created: Transporter | undefined;
+  let opening: Promise<Transporter> | undefined;
+  const sender = async (): Promise<Transporter | null> =>
+    options.transport ?? (smtpUrl ? (opening ??= import('nodemailer').then(({ default: nodemailer }) => (created = nodemailer.createTransport(smtpUrl)))) : null);
   const log = options.logger;
 
   async function claim(): Promise<Claimed[]> {
@@ -106,6 +110,7 @@ export function startMailWorker(database: Pick<Database, 'db'>, options: MailWor
   async function attempt(row: Claimed) {
     const attempts = row.attempts + 1;
     const fields = { mailId: row.id, schoolId: row.school_id, kind: row.kind, attempt: attempts };
+    const transport = await sender();
     if (!transport) {
       await record(row, { status: 'kept' });
       log?.info(fields, 'mail kept (no SMTP_URL)');
@@ -166,7 +171,7 @@ export function startMailWorker(database: Pick<Database, 'db'>, options: MailWor
     poll: options.poll,
     onError: options.onError,
     onStop: () => {
-      if (!options.transport) transport?.close();
+      created?.close();
     },
   });
 }

@@ -1,9 +1,6 @@
 import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
 import type { Locale } from '../../errors/i18n.js';
-import { Readable } from 'node:stream';
-import { FILE_CONTENT_SECURITY_POLICY } from '../../http/security.js';
-import type { StreamBody } from '../../rest/route-table.js';
 import type { PrintableCertificate } from './certificate.type.js';
 
 /**
@@ -203,23 +200,3 @@ export async function renderCertificatePdf(given: PrintableCertificate): Promise
 
   return doc.save();
 }
-
-/** The REST reply of GET /certificates/:code.pdf (route-table.ts, StreamBody): the file, sent inline. */
-export const certificatePdf: StreamBody = {
-  type: 'application/pdf',
-  description: 'The certificate to print: one A4 landscape page with the person, the product, the date, the school and a QR code of its verification URL.',
-  async open(certificate: PrintableCertificate) {
-    const body = await renderCertificatePdf(certificate);
-    return {
-      headers: {
-        'content-type': 'application/pdf',
-        'content-disposition': `inline; filename="certificate-${certificate.code.replace(/[^\w.-]/g, '_')}.pdf"`,
-        // Public, and it names a person: no shared cache keeps it, and a browser asks again each time, so an
-        // erased person's certificate is gone at once.
-        'cache-control': 'private, no-cache',
-        'content-security-policy': FILE_CONTENT_SECURITY_POLICY,
-      },
-      body: Readable.from([Buffer.from(body.buffer, body.byteOffset, body.byteLength)]),
-    };
-  },
-};

@@ -1,4 +1,4 @@
-import { certificatePdf } from './certificate.pdf.js';
+import { certificatePdf } from './certificate.print.js';
 import { beyondSpec, param, pathParam, resource, rows, type Route } from '../../rest/route-table.js';
 
 /** The progress lists answer under each parent a school reads them by. */
