@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownOperations } from '../../src/app.js';
-import type { KnownOperations } from '../../src/graphql/known-operations.js';
+import { buildSchema, getOperationAST, parse } from 'graphql';
+import { KnownOperations } from '../../src/graphql/known-operations.js';
+import { resolveLimits } from '../../src/graphql/limits.js';
 import { type Client, type Reply, type Service, startService, type TestSchool } from '../support/service.js';
 
 /**
@@ -127,5 +129,21 @@ describe('what the known path leaves to Apollo', () => {
     await school.admin.request('POST', '/graphql', { query }, { encoding: 'form', headers: { 'x-requested-with': 'test' } });
     await school.admin.get(`/graphql?query=${encodeURIComponent(query)}`, { headers: { 'x-requested-with': 'test' } });
     expect(known.served).toBe(before);
+  });
+});
+
+describe('what the known path holds', () => {
+  it('at most 1,000 documents, and never a subscription', async () => {
+    const schema = buildSchema('type Query { a: Int } type Subscription { b: Int }');
+    const lane = new KnownOperations(schema, async () => ({ data: null }), resolveLimits(), (formatted) => formatted);
+    const listener = (await lane.plugin.requestDidStart!({} as never))!;
+    const record = (source: string) => {
+      const document = parse(source);
+      return listener.didResolveOperation!({ source, document, operation: getOperationAST(document) } as never);
+    };
+    for (let i = 0; i < 1_010; i++) await record(`{ a } # ${i}`);
+    expect(lane.size).toBe(1_000);
+    await record('subscription { b }');
+    expect(lane.size).toBe(1_000);
   });
 });
