@@ -61,3 +61,72 @@ function columnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly stri
   for (const name of names) if (!(name in tableColumns)) return null;
   return [...names].sort();
 }
+
+/** The columns a computed field of a node reads (`status: ['status', 'unlimited', 'availableUntil']`), by field name. */
+export type ColumnNeeds = Readonly<Record<string, readonly string[]>>;
+
+/** Asked node columns by the connection field's node, then by table (as `asked`). */
+const askedOfNodes = new WeakMap<FieldNode, Map<PgTable, string[] | null>>();
+
+/**
+ * The columns of `table` (their keys, sorted) a connection field's nodes need: the plain column fields
+ * its `nodes { … }` and `edges { node { … } }` ask for, the columns `needs` gives a computed field, and
+ * `keep`. Beside them the connection may ask only for `pageInfo`, `totalCount`, `__typename` and an
+ * edge's `cursor`. Null, for every column, on anything else: a fragment, a directive, another field.
+ */
+export function askedNodeColumns(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds = {}): string[] | null {
+  if (info.fieldNodes.length !== 1) return nodeColumnsOf(info, table, keep, needs);
+  const node = info.fieldNodes[0];
+  let byTable = askedOfNodes.get(node);
+  if (!byTable) askedOfNodes.set(node, (byTable = new Map()));
+  let columns = byTable.get(table);
+  if (columns === undefined) byTable.set(table, (columns = nodeColumnsOf(info, table, keep, needs)));
+  return columns;
+}
+
+function nodeColumnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds): string[] | null {
+  const connection = getNamedType(info.returnType);
+  if (!isObjectType(connection)) return null;
+  const nodesField = connection.getFields().nodes;
+  const nodeType = nodesField && getNamedType(nodesField.type);
+  if (!nodeType || !isObjectType(nodeType)) return null;
+  const fields = nodeType.getFields();
+  const tableColumns = getTableColumns(table);
+  const names = new Set(keep);
+  const plain = (selectionSet: FieldNode['selectionSet']): boolean => {
+    if (!selectionSet) return false;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind !== Kind.FIELD || selection.directives?.length) return false;
+      const name = selection.name.value;
+      if (name === '__typename') continue;
+      const needed = Object.hasOwn(needs, name) ? needs[name] : undefined;
+      if (needed) {
+        for (const column of needed) names.add(column);
+        continue;
+      }
+      const field = fields[name];
+      if (!field || !plainFields.has(field) || !(name in tableColumns)) return false;
+      names.add(name);
+    }
+    return true;
+  };
+  for (const node of info.fieldNodes) {
+    if (!node.selectionSet || node.directives?.length) return null;
+    for (const selection of node.selectionSet.selections) {
+      if (selection.kind !== Kind.FIELD || selection.directives?.length) return null;
+      const name = selection.name.value;
+      if (name === 'nodes') {
+        if (!plain(selection.selectionSet)) return null;
+      } else if (name === 'edges') {
+        for (const inEdge of selection.selectionSet?.selections ?? []) {
+          if (inEdge.kind !== Kind.FIELD || inEdge.directives?.length) return null;
+          if (inEdge.name.value === 'node') {
+            if (!plain(inEdge.selectionSet)) return null;
+          } else if (inEdge.name.value !== 'cursor' && inEdge.name.value !== '__typename') return null;
+        }
+      } else if (name !== 'pageInfo' && name !== 'totalCount' && name !== '__typename') return null;
+    }
+  }
+  for (const name of names) if (!(name in tableColumns)) return null;
+  return [...names].sort();
+}

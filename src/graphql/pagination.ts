@@ -171,15 +171,21 @@ export function asksFor(info: GraphQLResolveInfo, name: string): boolean {
  * or not), the school, cursor, limit and offset their placeholders. Null when the request reads no
  * school's rows (paginate's general statement answers).
  */
-export type SchoolPage = (ctx: Context, window: Window, counting: boolean) => Promise<Record<string, unknown>[]> | null;
+export type SchoolPage = (ctx: Context, window: Window, counting: boolean, columns?: readonly string[] | null) => Promise<Record<string, unknown>[]> | null;
+
+/** The table's columns under their keys, or only `keys` of them (PageOptions.columns). */
+function selectedColumns(table: PgTable, keys: readonly string[] | null | undefined): Record<string, any> {
+  const all = getTableColumns(table) as Record<string, any>;
+  return keys ? Object.fromEntries(keys.map((k) => [k, all[k]])) : { ...all };
+}
 
 export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(name: string, table: TTable): SchoolPage {
   const shapes = new Map<string, (db: Queryable) => { execute(values: Record<string, unknown>): Promise<unknown> }>();
-  const shape = (inSchool: boolean, after: boolean, counting: boolean) => {
-    const key = `${inSchool ? 'school' : 'all'}${after ? '.after' : ''}${counting ? '.count' : ''}`;
+  const shape = (inSchool: boolean, after: boolean, counting: boolean, keys: readonly string[] | null | undefined) => {
+    const key = `${inSchool ? 'school' : 'all'}${after ? '.after' : ''}${counting ? '.count' : ''}${keys ? `(${keys.join(',')})` : ''}`;
     let built = shapes.get(key);
     if (!built) {
-      const columns: Record<string, any> = { ...getTableColumns(table as PgTable) };
+      const columns = selectedColumns(table as PgTable, keys);
       if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
       const where = and(inSchool ? inSchoolPrepared(table.schoolId) : undefined, after ? gt(table.id, sql.placeholder('afterId')) : undefined);
       shapes.set(
@@ -198,12 +204,12 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
     }
     return built;
   };
-  return (ctx, window, counting) => {
+  return (ctx, window, counting, keys) => {
     const scope = schoolScope(ctx);
     if (scope === 'none') return null;
     const after = window.afterId !== null;
     const values = { limit: window.limit + 1, offset: window.offset, ...(after ? { afterId: window.afterId } : {}), ...(scope === 'all' ? {} : { schoolId: scope }) };
-    return shape(scope !== 'all', after, counting)(ctx.db).execute(values) as Promise<Record<string, unknown>[]>;
+    return shape(scope !== 'all', after, counting, keys)(ctx.db).execute(values) as Promise<Record<string, unknown>[]>;
   };
 }
 
@@ -215,6 +221,11 @@ export interface PageOptions {
   schoolRows?: SchoolPage;
   /** The query asks for totalCount (asksFor(info, 'totalCount')): a page without a cursor counts in its own statement. */
   count?: boolean;
+  /**
+   * Only these columns of the rows (keys of the table, with the id and school: asked-columns.ts'
+   * askedNodeColumns); every column when absent or null.
+   */
+  columns?: readonly string[] | null;
   /**
    * The parent the list belongs to (the product of /school_products/:id/enrollments): `exists` is true
    * when the caller may see it. Checked in the page statement; `missing` is thrown when it is false.
@@ -252,7 +263,7 @@ export async function paginate<TTable extends TableWithId>(
   const conditions = and(where, window.afterId !== null ? gt(table.id, window.afterId) : undefined);
   // With a cursor the page's rows are not all the matching rows: the count is a statement of its own.
   const counting = !!options.count && window.afterId === null;
-  const columns: Record<string, any> = { ...getTableColumns(table as PgTable) };
+  const columns = selectedColumns(table as PgTable, options.columns);
   if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
   let rows: Row[];
   let total: number | undefined;
@@ -275,7 +286,7 @@ export async function paginate<TTable extends TableWithId>(
     if (!joined.length || !joined[0].found) throw options.parent.missing();
     rows = joined.flatMap((j) => (j.row && j.row.id !== null ? [j.row as Row] : []));
   } else {
-    const prepared = options.schoolRows?.(ctx, window, counting);
+    const prepared = options.schoolRows?.(ctx, window, counting, options.columns);
     rows = (await (prepared ?? ctx.db
       .select(columns)
       .from(table as PgTable)

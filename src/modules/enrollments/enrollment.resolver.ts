@@ -14,6 +14,7 @@ import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
 import { isActiveEnrollment } from '../../content/scope.js';
 import { relationsResolver } from '../../graphql/relations.js';
+import { askedNodeColumns } from '../../graphql/asked-columns.js';
 import { emitEvents } from '../events/events.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
@@ -39,6 +40,19 @@ uniqueConstraintField('enrollments_school_id_code_key', 'code');
 
 /** The school's enrollments a page at a time, in statements built once (an unfiltered list of staff). */
 const enrollmentPage = schoolPage('enrollments.page', enrollments);
+
+/**
+ * The columns the computed fields of an enrollment read: a list reads only the columns its nodes ask
+ * for (plain fields and these), with the id and school (the tenancy check), or every column.
+ */
+const enrollmentNeeds = {
+  status: ['status', 'unlimited', 'availableUntil'],
+  student: ['studentId'],
+  registration: ['registrationId'],
+  schoolProduct: ['schoolProductId'],
+  courseClassIds: ['id'],
+  courseClasses: ['id'],
+} as const;
 
 /** Exactly one of id and code names an enrollment. */
 function oneOf(id: string | null | undefined, code: string | null | undefined): { id: number } | { code: string } {
@@ -76,7 +90,8 @@ export class EnrollmentResolver {
     const { where, parent } = await enrollmentsWhere(ctx, args);
     // Without a filter, staff read the school's enrollments: the page's statements are built once.
     const unfiltered = [args.studentId, args.courseClassId, args.schoolProductId, args.status].every((f) => f === undefined || f === null) && ownStudentId(ctx) === null;
-    return paginate(ctx, enrollments, where, args, { count: asksFor(info, 'totalCount'), parent, ...(unfiltered ? { schoolRows: enrollmentPage } : {}) });
+    const columns = askedNodeColumns(info, enrollments, ['id', 'schoolId'], enrollmentNeeds);
+    return paginate(ctx, enrollments, where, args, { count: asksFor(info, 'totalCount'), parent, columns, ...(unfiltered ? { schoolRows: enrollmentPage } : {}) });
   }
 
   @Query(() => EnrollmentStatusCheck, {
