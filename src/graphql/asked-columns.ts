@@ -130,3 +130,42 @@ function nodeColumnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly 
   for (const name of names) if (!(name in tableColumns)) return null;
   return [...names].sort();
 }
+
+/** The node field of a relation by the connection field's node (as `asked`), then by relation name. */
+const relationNodes = new WeakMap<FieldNode, Map<string, FieldNode | null>>();
+
+/**
+ * The columns of `table` a to-one relation of a connection's nodes (`student` of enrollments) asks for,
+ * as askedColumns gives them to the relation's field when it resolves (the same list, cached by the
+ * same node): null unless the relation is asked for exactly once, through `nodes` or an edge's `node`,
+ * and its selection is plain column fields.
+ */
+export function nodeRelationColumns(info: GraphQLResolveInfo, relation: string, table: PgTable): string[] | null {
+  if (info.fieldNodes.length !== 1) return null;
+  const connection = info.fieldNodes[0];
+  let byRelation = relationNodes.get(connection);
+  if (!byRelation) relationNodes.set(connection, (byRelation = new Map()));
+  let node = byRelation.get(relation);
+  if (node === undefined) byRelation.set(relation, (node = relationNode(connection, relation)));
+  if (!node) return null;
+  const connectionType = getNamedType(info.returnType);
+  const nodeType = isObjectType(connectionType) ? connectionType.getFields().nodes?.type : undefined;
+  const named = nodeType && getNamedType(nodeType);
+  const field = named && isObjectType(named) ? named.getFields()[relation] : undefined;
+  if (!field) return null;
+  return askedColumns({ ...info, fieldNodes: [node], returnType: field.type } as GraphQLResolveInfo, table, []);
+}
+
+/** The one field node of `relation` among a connection's nodes (nodes, edges' node), or null. */
+function relationNode(connection: FieldNode, relation: string): FieldNode | null {
+  const found: FieldNode[] = [];
+  const inNode = (set: FieldNode['selectionSet']) => {
+    for (const s of set?.selections ?? []) if (s.kind === Kind.FIELD && s.name.value === relation) found.push(s);
+  };
+  for (const s of connection.selectionSet?.selections ?? []) {
+    if (s.kind !== Kind.FIELD) continue;
+    if (s.name.value === 'nodes') inNode(s.selectionSet);
+    else if (s.name.value === 'edges') for (const e of s.selectionSet?.selections ?? []) if (e.kind === Kind.FIELD && e.name.value === 'node') inNode(e.selectionSet);
+  }
+  return found.length === 1 && !found[0].alias && !found[0].directives?.length ? found[0] : null;
+}

@@ -210,7 +210,14 @@ describe('a list read with the columns its nodes ask for', () => {
     // A student credential reads its own through the same fields.
     const own = await dataOf(p.client, narrow);
     expect(own.enrollments.nodes.map((n: any) => [n.id, n.student.id])).toEqual([[made[0].id, p.studentId]]);
-    // The count stays one page statement, its students' and its products'.
-    expect(await service.countStatements(() => s.admin.graphql(narrow))).toBeLessThanOrEqual(4);
+    // The student and the product ride in the page's statement: the credential's and the page's (the fragments' read, two more).
+    expect(await service.countStatements(() => s.admin.graphql(narrow))).toBe(2);
+    expect(await service.countStatements(() => s.admin.graphql(full))).toBe(4);
+    // Acting for the school, the platform reads the same; across schools, its page holds every school's rows with theirs.
+    expect(await dataOf(service.platform.forSchool(s.id), narrow)).toEqual(fullData);
+    const across = await dataOf(service.platform, graphql(`{ enrollments(first: 100) { nodes { id student { id fullName } schoolProduct { id title } } } }`));
+    const acrossFull = await dataOf(service.platform, graphql(`{ enrollments(first: 100) { nodes { id student { ... on Student { id fullName } } schoolProduct { ... on SchoolProduct { id title } } } } }`));
+    expect(across).toEqual(acrossFull);
+    expect(across.enrollments.nodes.every((n: any) => n.student && n.schoolProduct)).toBe(true);
   });
 });

@@ -14,7 +14,9 @@ import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
 import { isActiveEnrollment } from '../../content/scope.js';
 import { relationsResolver } from '../../graphql/relations.js';
-import { askedNodeColumns } from '../../graphql/asked-columns.js';
+import { askedNodeColumns, nodeRelationColumns } from '../../graphql/asked-columns.js';
+import { users } from '../users/user.table.js';
+import { schoolProducts } from '../school-products/school-product.table.js';
 import { emitEvents } from '../events/events.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
@@ -38,8 +40,15 @@ import { Enrollment, EnrollmentConnection, EnrollmentsPayload, EnrollmentStatusC
 export const EnrollmentPayload = Payload(Enrollment, 'enrollment');
 uniqueConstraintField('enrollments_school_id_code_key', 'code');
 
-/** The school's enrollments a page at a time, in statements built once (an unfiltered list of staff). */
-const enrollmentPage = schoolPage('enrollments.page', enrollments);
+/**
+ * The school's enrollments a page at a time, in statements built once (an unfiltered list of staff),
+ * with the student and the product their selections ask for when those are plain columns: read in the
+ * page's statement and primed into the loaders their fields read through (narrowed to those columns).
+ */
+const enrollmentPage = schoolPage('enrollments.page', enrollments, {
+  student: { table: users, key: enrollments.studentId, loader: studentById, where: eq(users.type, 'Student') },
+  schoolProduct: { table: schoolProducts, key: enrollments.schoolProductId, loader: schoolProductById },
+});
 
 /**
  * The columns the computed fields of an enrollment read: a list reads only the columns its nodes ask
@@ -53,6 +62,14 @@ const enrollmentNeeds = {
   courseClassIds: ['id'],
   courseClasses: ['id'],
 } as const;
+
+/** The student and product the page's statement reads (enrollmentPage), with the columns their selections ask for. */
+function joinedOf(info: GraphQLResolveInfo): Record<string, readonly string[]> | undefined {
+  const student = nodeRelationColumns(info, 'student', users);
+  const schoolProduct = nodeRelationColumns(info, 'schoolProduct', schoolProducts);
+  if (!student && !schoolProduct) return undefined;
+  return { ...(student ? { student } : {}), ...(schoolProduct ? { schoolProduct } : {}) };
+}
 
 /** Exactly one of id and code names an enrollment. */
 function oneOf(id: string | null | undefined, code: string | null | undefined): { id: number } | { code: string } {
@@ -91,7 +108,9 @@ export class EnrollmentResolver {
     // Without a filter, staff read the school's enrollments: the page's statements are built once.
     const unfiltered = [args.studentId, args.courseClassId, args.schoolProductId, args.status].every((f) => f === undefined || f === null) && ownStudentId(ctx) === null;
     const columns = askedNodeColumns(info, enrollments, ['id', 'schoolId'], enrollmentNeeds);
-    return paginate(ctx, enrollments, where, args, { count: asksFor(info, 'totalCount'), parent, columns, ...(unfiltered ? { schoolRows: enrollmentPage } : {}) });
+    const count = asksFor(info, 'totalCount');
+    if (!unfiltered) return paginate(ctx, enrollments, where, args, { count, parent, columns });
+    return paginate(ctx, enrollments, where, args, { count, columns, schoolRows: enrollmentPage, joined: joinedOf(info) });
   }
 
   @Query(() => EnrollmentStatusCheck, {
