@@ -99,7 +99,7 @@ export function narrowedVariants<L>(name: string, table: PgTable, keep: readonly
  * school) is withheld as not found, a 404 like any foreign id, and the breach is logged under the
  * request; the output check (auth/egress.ts) stays behind it for every other loader and reply.
  */
-export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined): ByIdLoader<T> {
+export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined): ByIdLoader<T> & Required<Pick<ByIdLoader<T>, 'narrowed'>> {
   const loaderOf = (loaderName: string, selected?: Record<string, PgColumn>) => {
     const read = byIdRead(loaderName, table, visible, selected);
     return defineLoader(loaderName, async (ctx, ids: readonly number[]) => withheldForeign(ctx, loaderName, ids, await read(ctx, ids)));

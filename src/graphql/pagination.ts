@@ -6,7 +6,6 @@ import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
 import { columnKey } from '../db/columns.js';
 import { AppError } from './errors.js';
 import { inSchoolPrepared, inSchoolScope, schoolScope } from '../auth/tenancy.js';
-import type { Queryable } from '../db/client.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
 import { builtOnce } from './loaders.js';
 
