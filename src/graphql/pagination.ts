@@ -7,7 +7,7 @@ import { columnKey } from '../db/columns.js';
 import { AppError } from './errors.js';
 import { inSchoolPrepared, inSchoolScope, schoolScope } from '../auth/tenancy.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
-import { builtOnce } from './loaders.js';
+import { builtOnce, narrowedVariants } from './loaders.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -400,8 +400,8 @@ export function childConnectionLoaders<TTable extends TableWithId>(
   type Row = TTable['$inferSelect'] & { id: number };
   type Key = { parentId: number; window: Window };
   const parentKey = columnKey(table, parentColumn);
-  const pages: LoaderDefinition<Key, Row[]> = defineLoader(
-    `${name}.page`,
+  const pagesOf = (loaderName: string, selected?: Record<string, PgColumn>): LoaderDefinition<Key, Row[]> => defineLoader(
+    loaderName,
     async (ctx, keys) => {
       const byWindow = new Map<string, Key[]>();
       for (const key of keys) {
@@ -413,7 +413,7 @@ export function childConnectionLoaders<TTable extends TableWithId>(
         const { limit, offset, afterId } = group[0].window;
         const ranked = ctx.db
           .select({
-            ...getTableColumns(table as PgTable),
+            ...(selected ?? getTableColumns(table as PgTable)),
             rank: sql<number>`row_number() over (partition by ${parentColumn} order by ${table.id})`.as('rank'),
           })
           .from(table as PgTable)
@@ -449,10 +449,15 @@ export function childConnectionLoaders<TTable extends TableWithId>(
     return parentIds.map((id) => byParent.get(id) ?? 0);
   });
 
-  /** The connection of one parent's children. */
-  return async function connectionOf(ctx: Context, parentId: number, args: ConnectionArgs): Promise<ConnectionData<Row>> {
+  const pages = pagesOf(`${name}.page`);
+  // The pages of only some columns (askedNodeColumns), with the id, the parent's key and the school.
+  const keep = ['id', parentKey, ...('schoolId' in getTableColumns(table as PgTable) ? ['schoolId'] : [])];
+  const narrowedPages = narrowedVariants(`${name}.page`, table as PgTable, keep, pagesOf);
+
+  /** The connection of one parent's children; of only `columns` of them (keys of the table) when given. */
+  return async function connectionOf(ctx: Context, parentId: number, args: ConnectionArgs, columns?: readonly string[] | null): Promise<ConnectionData<Row>> {
     const window = windowOf(args);
-    const rows = await ctx.loaders.get(pages).load({ parentId, window });
+    const rows = await ctx.loaders.get(columns ? narrowedPages(columns) : pages).load({ parentId, window });
     return toConnection(rows, window, () => ctx.loaders.get(counts).load(parentId));
   };
 }
