@@ -207,7 +207,7 @@ function selectedColumns(table: PgTable, keys: readonly string[] | null | undefi
 }
 
 /** A joined relation's column as the page statement names it. */
-const joinedKey = (relation: string, key: string) => `${relation}\u0000${key}`;
+const joinedKey = (relation: string, key: string) => `${relation}.${key}`;
 
 export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(name: string, table: TTable, joins: Readonly<Record<string, PageJoin>> = {}): SchoolPage {
   type Shape = { execute(ctx: Context, values: Record<string, unknown>): Promise<Record<string, unknown>[]> };
