@@ -31,17 +31,18 @@ const asked = new WeakMap<FieldNode, Map<PgTable, string[] | null>>();
  * every selection is a plain field (markPlainFields) named as a column, or `__typename`, with no
  * fragment and no directive: a field that computes anything may read any column.
  */
-export function askedColumns(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[]): string[] | null {
-  if (info.fieldNodes.length !== 1) return columnsOf(info, table, keep);
+export function askedColumns(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds = {}): string[] | null {
+  if (info.fieldNodes.length !== 1) return columnsOf(info, table, keep, needs);
   const node = info.fieldNodes[0];
   let byTable = asked.get(node);
   if (!byTable) asked.set(node, (byTable = new Map()));
   let columns = byTable.get(table);
-  if (columns === undefined) byTable.set(table, (columns = columnsOf(info, table, keep)));
+  if (columns === undefined) byTable.set(table, (columns = columnsOf(info, table, keep, needs)));
   return columns;
 }
 
-function columnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[]): string[] | null {
+/** `needs`: the columns a computed field reads (`lessons: ['id']`), as askedNodeColumns takes them. */
+function columnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds = {}): string[] | null {
   const type = getNamedType(info.returnType);
   if (!isObjectType(type)) return null;
   const fields = type.getFields();
@@ -53,6 +54,11 @@ function columnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly stri
       if (selection.kind !== Kind.FIELD || selection.directives?.length) return null;
       const name = selection.name.value;
       if (name === '__typename') continue;
+      const needed = Object.hasOwn(needs, name) ? needs[name] : undefined;
+      if (needed) {
+        for (const column of needed) names.add(column);
+        continue;
+      }
       const field = fields[name];
       if (!field || !plainFields.has(field) || !(name in tableColumns)) return null;
       names.add(name);

@@ -223,9 +223,11 @@ export function linkLoader<V>(
   joinOn: SQL,
   value: PgColumn | Record<string, PgColumn>,
   order: SQL[],
+  /** Whether the loader serves a list field of its name (list-bounds.ts); a narrowed variant serves its loader's. */
+  listField = true,
 ): LoaderDefinition<number, V[]> {
   type Linked = { parentId: number; value: V };
-  registerListColumn(name, link, parentColumn);
+  if (listField) registerListColumn(name, link, parentColumn);
   const select = (db: Queryable, where: SQL | undefined) =>
     db
       .select({ parentId: parentColumn, value })

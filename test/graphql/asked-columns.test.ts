@@ -6,7 +6,7 @@ import { enrollments } from '../../src/modules/enrollments/enrollment.table.js';
 
 // Which columns a list of lessons is read with, for each shape of its selection.
 describe('askedColumns', () => {
-  const asked = (query: string): string[] | null => {
+  const asked = (query: string, needs?: Record<string, readonly string[]>): string[] | null => {
     let seen: string[] | null | undefined;
     const fresh = buildSchema(`
       type Lesson { id: ID! schoolId: ID! title: String! position: Int! description: String locked: Boolean! notAColumn: String }
@@ -15,7 +15,7 @@ describe('askedColumns', () => {
     (fresh.getType('Lesson') as any).getFields().locked.resolve = () => false;
     markPlainFields(fresh);
     (fresh.getQueryType() as any).getFields().lessons.resolve = (_: unknown, __: unknown, ___: unknown, info: GraphQLResolveInfo) => {
-      seen = askedColumns(info, lessons, ['id', 'schoolId', 'courseModuleId']);
+      seen = askedColumns(info, lessons, ['id', 'schoolId', 'courseModuleId'], needs);
       return [];
     };
     const result = execute({ schema: fresh, document: parse(query), variableValues: { yes: true } }) as { errors?: unknown };
@@ -34,6 +34,11 @@ describe('askedColumns', () => {
     expect(asked('{ lessons { ... on Lesson { title } } }')).toBeNull();
     expect(asked('fragment F on Lesson { title } { lessons { ...F } }')).toBeNull();
     expect(asked('query ($yes: Boolean!) { lessons { title @include(if: $yes) } }')).toBeNull();
+  });
+
+  it('given the columns a computed field needs, then those in its stead; another computed field still reads every column', () => {
+    expect(asked('{ lessons { title locked } }', { locked: ['available'] })).toEqual(['available', 'courseModuleId', 'id', 'schoolId', 'title']);
+    expect(asked('{ lessons { locked notAColumn } }', { locked: ['available'] })).toBeNull();
   });
 
   it('reads the selections of every node a field is merged from', () => {
