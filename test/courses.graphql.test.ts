@@ -216,6 +216,21 @@ describe('fields', () => {
     expect(await ask('... on Lesson { title } id')).toEqual(full.map((l: any) => ({ title: l.title, id: l.id })));
   });
 
+  it('Course.modules reads only the columns asked for (the id for the lessons), and answers as a read of every column does', async () => {
+    const course = await make.course();
+    const [m1, m2] = [await make.module(course.id), await make.module(course.id)];
+    await make.lesson({ course_module_id: m2.id, position: 1, title: 'In the second' });
+    const ask = async (fields: string) =>
+      (await dataOf(school.admin, `query ($c: ID!) { course(id: $c) { modules { ${fields} } } }`, { c: String(course.id) })).course.modules;
+    const narrow = await ask('id name lessons { title }');
+    const compiled = await ask('id name lessons { title }');
+    const full = await ask('... on CourseModule { id name description createdAt lessons { title } }');
+    expect(compiled).toEqual(narrow);
+    expect(narrow).toEqual(full.map((m: any) => ({ id: m.id, name: m.name, lessons: m.lessons })));
+    expect(full.map((m: any) => [m.id, m.lessons.map((l: any) => l.title)])).toEqual([[String(m1.id), []], [String(m2.id), ['In the second']]]);
+    expect(full.every((m: any) => typeof m.description === 'string' && typeof m.createdAt === 'string')).toBe(true);
+  });
+
   it('Enrollment.courses and Enrollment.lessons (a lesson not released yet is locked)', async () => {
     const course = await make.course();
     const m = await make.module(course.id);

@@ -60,6 +60,35 @@ function keyedRead<R>(table: Owned, name: string, column: PgColumn, select: (db:
 /** A by-id loader that names its table (a resource's base reads the table from its loader). */
 export interface ByIdLoader<T extends Owned> extends LoaderDefinition<number, T['$inferSelect'] | null> {
   readonly table: T;
+  /**
+   * The loader of the same rows with only `columns` (keys of the table: asked-columns.ts' askedColumns)
+   * and the id and school: one loader per column list, its statements built once like the whole rows'.
+   */
+  narrowed?(columns: readonly string[]): LoaderDefinition<number, T['$inferSelect'] | null>;
+}
+
+/**
+ * The variants of a loader that read only some columns of `table`, one per column list (with `keep`
+ * always), made by `make` under the name `name(columns)`: found by the list itself first (askedColumns
+ * gives the same array for every request of a document), then by its sorted keys.
+ */
+export function narrowedVariants<L>(name: string, table: PgTable, keep: readonly string[], make: (name: string, selected: Record<string, PgColumn>) => L) {
+  const tableColumns = getTableColumns(table) as Record<string, PgColumn>;
+  const variants = new Map<string, L>();
+  const byList = new WeakMap<readonly string[], L>();
+  return (columns: readonly string[]): L => {
+    const known = byList.get(columns);
+    if (known) return known;
+    const keys = [...new Set([...columns, ...keep])].sort();
+    const key = keys.join(',');
+    let variant = variants.get(key);
+    if (!variant) {
+      if (keys.some((k) => !tableColumns[k])) throw new Error(`${name}: ${key} are not all columns of the table`);
+      variants.set(key, (variant = make(`${name}(${key})`, Object.fromEntries(keys.map((k) => [k, tableColumns[k]])))));
+    }
+    byList.set(columns, variant);
+    return variant;
+  };
 }
 
 /**
@@ -70,21 +99,28 @@ export interface ByIdLoader<T extends Owned> extends LoaderDefinition<number, T[
  * school) is withheld as not found, a 404 like any foreign id, and the breach is logged under the
  * request; the output check (auth/egress.ts) stays behind it for every other loader and reply.
  */
-export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined): ByIdLoader<T> {
-  const read = byIdRead(name, table, visible);
-  const loader = defineLoader(name, async (ctx, ids: readonly number[]) => {
-    const rows = await read(ctx, ids);
-    let foreign: number[] | undefined;
-    const byId = new Map<number, (typeof rows)[number]>();
-    for (const row of rows) {
-      // A row of no school (a nullable school_id) is not judged, as the output check does not judge it.
-      if (typeof row.schoolId !== 'number' || inSchoolScope(ctx, row.schoolId)) byId.set(row.id, row);
-      else (foreign ??= []).push(row.schoolId);
-    }
-    if (foreign) ctx.log(new TenancyBreach(name, oneSchool(ctx), [...new Set(foreign)]));
-    return ids.map((id) => byId.get(id) ?? null);
-  });
-  return { ...loader, table };
+export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined): ByIdLoader<T> & Required<Pick<ByIdLoader<T>, 'narrowed'>> {
+  const loaderOf = (loaderName: string, selected?: Record<string, PgColumn>) => {
+    const read = byIdRead(loaderName, table, visible, selected);
+    return defineLoader(loaderName, async (ctx, ids: readonly number[]) => withheldForeign(ctx, loaderName, ids, await read(ctx, ids)));
+  };
+  return { ...loaderOf(name), table, narrowed: narrowedVariants(name, table, ['id', 'schoolId'], loaderOf) };
+}
+
+/**
+ * A by-id batch's rows in the order of the ids (null for an id not read). A row outside the request's
+ * scope is withheld (null) and the breach logged (byIdLoader).
+ */
+export function withheldForeign<R extends { id: number; schoolId?: unknown }>(ctx: Context, name: string, ids: readonly number[], rows: readonly R[]): (R | null)[] {
+  let foreign: number[] | undefined;
+  const byId = new Map<number, R>();
+  for (const row of rows) {
+    // A row of no school (a nullable school_id) is not judged, as the output check does not judge it.
+    if (typeof row.schoolId !== 'number' || inSchoolScope(ctx, row.schoolId)) byId.set(row.id, row);
+    else (foreign ??= []).push(row.schoolId);
+  }
+  if (foreign) ctx.log(new TenancyBreach(name, oneSchool(ctx), [...new Set(foreign)]));
+  return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** A by-id loader of a public view (a media's, read with no credential): any school's row for whoever names it, unchecked. */
@@ -97,9 +133,9 @@ export function publicByIdLoader<T extends Owned>(name: string, table: T): ByIdL
   return { ...publicLoader(loader), table };
 }
 
-function byIdRead<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined) {
+function byIdRead<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined, selected?: Record<string, PgColumn>) {
   type Row = T['$inferSelect'] & { id: number; schoolId: number | null };
-  return keyedRead<Row>(table, name, table.id, (db, where) => db.select().from(table as PgTable).where(where), visible);
+  return keyedRead<Row>(table, name, table.id, (db, where) => (selected ? db.select(selected) : db.select()).from(table as PgTable).where(where), visible);
 }
 
 /** A batch's rows grouped by their parent, in the order of the parents asked for (none for a parent without rows). */
@@ -147,23 +183,7 @@ export function childrenLoader<T extends Owned>(
       return groupedByParent(parentIds, rows, (row) => row[parentKey] as number, (row) => row as T['$inferSelect']);
     });
   };
-  const tableColumns = getTableColumns(table as PgTable) as Record<string, PgColumn>;
-  const variants = new Map<string, LoaderDefinition<number, T['$inferSelect'][]>>();
-  // By the list itself too: askedColumns gives the same array for every request of a document.
-  const byList = new WeakMap<readonly string[], LoaderDefinition<number, T['$inferSelect'][]>>();
-  const narrowed = (columns: readonly string[]) => {
-    const known = byList.get(columns);
-    if (known) return known;
-    const keys = [...new Set([...columns, 'id', 'schoolId', parentKey])].sort();
-    const key = keys.join(',');
-    let variant = variants.get(key);
-    if (!variant) {
-      if (keys.some((k) => !tableColumns[k])) throw new Error(`${name}: ${key} are not all columns of the table`);
-      variants.set(key, (variant = loaderOf(`${name}(${key})`, Object.fromEntries(keys.map((k) => [k, tableColumns[k]])))));
-    }
-    byList.set(columns, variant);
-    return variant;
-  };
+  const narrowed = narrowedVariants(name, table as PgTable, ['id', 'schoolId', parentKey], loaderOf);
   return Object.assign(loaderOf(name), { narrowed });
 }
 
@@ -203,9 +223,11 @@ export function linkLoader<V>(
   joinOn: SQL,
   value: PgColumn | Record<string, PgColumn>,
   order: SQL[],
+  /** Whether the loader serves a list field of its name (list-bounds.ts); a narrowed variant serves its loader's. */
+  listField = true,
 ): LoaderDefinition<number, V[]> {
   type Linked = { parentId: number; value: V };
-  registerListColumn(name, link, parentColumn);
+  if (listField) registerListColumn(name, link, parentColumn);
   const select = (db: Queryable, where: SQL | undefined) =>
     db
       .select({ parentId: parentColumn, value })

@@ -1,14 +1,13 @@
 import 'reflect-metadata';
-import { and, asc, count, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
 import { columnKey } from '../db/columns.js';
 import { AppError } from './errors.js';
-import { inSchoolPrepared, schoolScope } from '../auth/tenancy.js';
-import type { Queryable } from '../db/client.js';
+import { inSchoolPrepared, inSchoolScope, schoolScope } from '../auth/tenancy.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
-import { builtOnce } from './loaders.js';
+import { builtOnce, narrowedVariants } from './loaders.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -166,45 +165,124 @@ export function asksFor(info: GraphQLResolveInfo, name: string): boolean {
 }
 
 /**
+ * A to-one relation of a page's rows that the page statement can read too (`Enrollment.student`): the
+ * related row of the same school (a left join on (school_id, id), and `where`), with only the columns the
+ * relation's selection asks for, then primed into the by-id loader its field reads through, narrowed to
+ * those columns (relations.ts), for the field to find without a statement of its own.
+ */
+export interface PageJoin {
+  /** The related table, school-owned. */
+  table: TableWithId & { schoolId: PgColumn };
+  /** The page table's column that holds the related row's id. */
+  key: PgColumn;
+  /**
+   * The by-id loader the relation's field reads through: its narrowed variant's rows for the page's
+   * readers (staff, of one school or of every school) are exactly the joined ones.
+   */
+  loader: { narrowed(columns: readonly string[]): LoaderDefinition<number, unknown> };
+  /** The loader's own condition beyond id and school (a student is a user of type Student). */
+  where?: SQL;
+}
+
+/**
  * The page statements of one table's rows of the request's school (or every school's, for the
  * platform across schools), with no other condition: built once per shape (a cursor or not, counted
- * or not), the school, cursor, limit and offset their placeholders. Null when the request reads no
- * school's rows (paginate's general statement answers).
+ * or not, the columns read, the relations read with it), the school, cursor, limit and offset their
+ * placeholders. Null when the request reads no school's rows (paginate's general statement answers).
+ * `joined` gives relations of `joins` (schoolPage's) the columns their selection asks for (keys of the
+ * related table): read in the same statement, primed into their loaders and not left on the rows.
  */
-export type SchoolPage = (ctx: Context, window: Window, counting: boolean) => Promise<Record<string, unknown>[]> | null;
+export type SchoolPage = (
+  ctx: Context,
+  window: Window,
+  counting: boolean,
+  columns?: readonly string[] | null,
+  joined?: Readonly<Record<string, readonly string[]>>,
+) => Promise<Record<string, unknown>[]> | null;
 
-export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(name: string, table: TTable): SchoolPage {
-  const shapes = new Map<string, (db: Queryable) => { execute(values: Record<string, unknown>): Promise<unknown> }>();
-  const shape = (inSchool: boolean, after: boolean, counting: boolean) => {
-    const key = `${inSchool ? 'school' : 'all'}${after ? '.after' : ''}${counting ? '.count' : ''}`;
+/** The table's columns under their keys, or only `keys` of them (PageOptions.columns). */
+function selectedColumns(table: PgTable, keys: readonly string[] | null | undefined): Record<string, any> {
+  const all = getTableColumns(table) as Record<string, any>;
+  return keys ? Object.fromEntries(keys.map((k) => [k, all[k]])) : { ...all };
+}
+
+/** A joined relation's column as the page statement names it. */
+const joinedKey = (relation: string, key: string) => `${relation}.${key}`;
+
+export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(name: string, table: TTable, joins: Readonly<Record<string, PageJoin>> = {}): SchoolPage {
+  type Shape = { execute(ctx: Context, values: Record<string, unknown>): Promise<Record<string, unknown>[]> };
+  const shapes = new Map<string, Shape>();
+  const shape = (inSchool: boolean, after: boolean, counting: boolean, keys: readonly string[] | null | undefined, joined: readonly [string, readonly string[]][]): Shape => {
+    const key =
+      `${inSchool ? 'school' : 'all'}${after ? '.after' : ''}${counting ? '.count' : ''}${keys ? `(${keys.join(',')})` : ''}` +
+      joined.map(([relation, columns]) => `.${relation}(${columns.join(',')})`).join('');
     let built = shapes.get(key);
     if (!built) {
-      const columns: Record<string, any> = { ...getTableColumns(table as PgTable) };
+      const columns = selectedColumns(table as PgTable, keys);
+      const own = Object.keys(columns);
       if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
+      // The related rows' columns, the id and school first: a missing row reads as a null id.
+      const related = joined.map(([relation, asked]) => {
+        const keysOf = ['id', 'schoolId', ...asked.filter((k) => k !== 'id' && k !== 'schoolId')];
+        const relatedColumns = getTableColumns(joins[relation].table as PgTable) as Record<string, PgColumn>;
+        for (const k of keysOf) columns[joinedKey(relation, k)] = relatedColumns[k];
+        return { relation, keys: keysOf, names: keysOf.map((k) => joinedKey(relation, k)), loader: joins[relation].loader.narrowed(asked) };
+      });
       const where = and(inSchool ? inSchoolPrepared(table.schoolId) : undefined, after ? gt(table.id, sql.placeholder('afterId')) : undefined);
-      shapes.set(
-        key,
-        (built = builtOnce((db) =>
-          db
-            .select(columns)
-            .from(table as PgTable)
-            .where(where)
-            .orderBy(asc(table.id))
-            .limit(sql.placeholder('limit'))
-            .offset(sql.placeholder('offset'))
-            .prepare(`${name}.${key}`),
-        )),
-      );
+      const prepared = builtOnce((db) => {
+        let query: any = db.select(columns).from(table as PgTable);
+        for (const { relation } of related) {
+          const { table: other, key: column, where: condition } = joins[relation];
+          query = query.leftJoin(other, and(eq(other.schoolId, table.schoolId), eq(other.id, column), condition));
+        }
+        return query
+          .where(where)
+          .orderBy(asc(table.id))
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset'))
+          .prepare(`${name}.${key}`) as { execute(values: Record<string, unknown>): Promise<Record<string, unknown>[]> };
+      });
+      const execute = (ctx: Context, values: Record<string, unknown>) => prepared(ctx.db).execute(values);
+      built =
+        related.length === 0
+          ? { execute }
+          : {
+              // Each row without the joined columns (a new object: the rows keep one shape), its related rows primed.
+              execute: async (ctx, values) =>
+                (await execute(ctx, values)).map((row) => {
+                  const page: Record<string, unknown> = {};
+                  for (const k of own) page[k] = row[k];
+                  if (counting) page[TOTAL] = row[TOTAL];
+                  for (const j of related) primeJoined(ctx, j.loader, j.keys, j.names, row);
+                  return page;
+                }),
+            };
+      shapes.set(key, built);
     }
     return built;
   };
-  return (ctx, window, counting) => {
+  return (ctx, window, counting, keys, asked) => {
     const scope = schoolScope(ctx);
     if (scope === 'none') return null;
+    const joined = asked ? Object.keys(joins).filter((j) => asked[j]).map((j) => [j, asked[j]] as [string, readonly string[]]) : [];
     const after = window.afterId !== null;
     const values = { limit: window.limit + 1, offset: window.offset, ...(after ? { afterId: window.afterId } : {}), ...(scope === 'all' ? {} : { schoolId: scope }) };
-    return shape(scope !== 'all', after, counting)(ctx.db).execute(values) as Promise<Record<string, unknown>[]>;
+    return shape(scope !== 'all', after, counting, keys, joined).execute(ctx, values);
   };
+}
+
+/**
+ * Primes `loader` with a page row's joined row (its `keys`, read under `names`). A missing one (a null id)
+ * is not primed: the loader answers it as it would have. Nor is a row the request may not see (another
+ * school's): the loader reads it, and withholds it, itself.
+ */
+function primeJoined(ctx: Context, loader: LoaderDefinition<number, unknown>, keys: readonly string[], names: readonly string[], row: Record<string, unknown>): void {
+  const id = row[names[0]];
+  const schoolId = row[names[1]];
+  if (typeof id !== 'number' || (typeof schoolId === 'number' && !inSchoolScope(ctx, schoolId))) return;
+  const found: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) found[keys[i]] = row[names[i]];
+  ctx.loaders.get(loader).prime(id, found);
 }
 
 export interface PageOptions {
@@ -215,6 +293,13 @@ export interface PageOptions {
   schoolRows?: SchoolPage;
   /** The query asks for totalCount (asksFor(info, 'totalCount')): a page without a cursor counts in its own statement. */
   count?: boolean;
+  /**
+   * Only these columns of the rows (keys of the table, with the id and school: asked-columns.ts'
+   * askedNodeColumns); every column when absent or null.
+   */
+  columns?: readonly string[] | null;
+  /** The to-one relations of schoolRows' joins to read in its statement, with the columns their selections ask for (nodeRelationColumns). */
+  joined?: Readonly<Record<string, readonly string[]>>;
   /**
    * The parent the list belongs to (the product of /school_products/:id/enrollments): `exists` is true
    * when the caller may see it. Checked in the page statement; `missing` is thrown when it is false.
@@ -252,7 +337,7 @@ export async function paginate<TTable extends TableWithId>(
   const conditions = and(where, window.afterId !== null ? gt(table.id, window.afterId) : undefined);
   // With a cursor the page's rows are not all the matching rows: the count is a statement of its own.
   const counting = !!options.count && window.afterId === null;
-  const columns: Record<string, any> = { ...getTableColumns(table as PgTable) };
+  const columns = selectedColumns(table as PgTable, options.columns);
   if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
   let rows: Row[];
   let total: number | undefined;
@@ -275,7 +360,7 @@ export async function paginate<TTable extends TableWithId>(
     if (!joined.length || !joined[0].found) throw options.parent.missing();
     rows = joined.flatMap((j) => (j.row && j.row.id !== null ? [j.row as Row] : []));
   } else {
-    const prepared = options.schoolRows?.(ctx, window, counting);
+    const prepared = options.schoolRows?.(ctx, window, counting, options.columns, options.joined);
     rows = (await (prepared ?? ctx.db
       .select(columns)
       .from(table as PgTable)
@@ -315,8 +400,8 @@ export function childConnectionLoaders<TTable extends TableWithId>(
   type Row = TTable['$inferSelect'] & { id: number };
   type Key = { parentId: number; window: Window };
   const parentKey = columnKey(table, parentColumn);
-  const pages: LoaderDefinition<Key, Row[]> = defineLoader(
-    `${name}.page`,
+  const pagesOf = (loaderName: string, selected?: Record<string, PgColumn>): LoaderDefinition<Key, Row[]> => defineLoader(
+    loaderName,
     async (ctx, keys) => {
       const byWindow = new Map<string, Key[]>();
       for (const key of keys) {
@@ -328,7 +413,7 @@ export function childConnectionLoaders<TTable extends TableWithId>(
         const { limit, offset, afterId } = group[0].window;
         const ranked = ctx.db
           .select({
-            ...getTableColumns(table as PgTable),
+            ...(selected ?? getTableColumns(table as PgTable)),
             rank: sql<number>`row_number() over (partition by ${parentColumn} order by ${table.id})`.as('rank'),
           })
           .from(table as PgTable)
@@ -364,10 +449,15 @@ export function childConnectionLoaders<TTable extends TableWithId>(
     return parentIds.map((id) => byParent.get(id) ?? 0);
   });
 
-  /** The connection of one parent's children. */
-  return async function connectionOf(ctx: Context, parentId: number, args: ConnectionArgs): Promise<ConnectionData<Row>> {
+  const pages = pagesOf(`${name}.page`);
+  // The pages of only some columns (askedNodeColumns), with the id, the parent's key and the school.
+  const keep = ['id', parentKey, ...('schoolId' in getTableColumns(table as PgTable) ? ['schoolId'] : [])];
+  const narrowedPages = narrowedVariants(`${name}.page`, table as PgTable, keep, pagesOf);
+
+  /** The connection of one parent's children; of only `columns` of them (keys of the table) when given. */
+  return async function connectionOf(ctx: Context, parentId: number, args: ConnectionArgs, columns?: readonly string[] | null): Promise<ConnectionData<Row>> {
     const window = windowOf(args);
-    const rows = await ctx.loaders.get(pages).load({ parentId, window });
+    const rows = await ctx.loaders.get(columns ? narrowedPages(columns) : pages).load({ parentId, window });
     return toConnection(rows, window, () => ctx.loaders.get(counts).load(parentId));
   };
 }

@@ -1,5 +1,8 @@
 import 'reflect-metadata';
-import { type ClassType, Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { type ClassType, Ctx, Extensions, FieldResolver, Info, Resolver, Root } from 'type-graphql';
+import { askedColumns } from './asked-columns.js';
 import type { Context, LoaderDefinition } from './context.js';
 import { loadMany } from './loaders.js';
 
@@ -25,10 +28,29 @@ export interface Relation<TRow> {
   embed?: boolean;
 }
 
-function resolveRelation<TRow>({ loader, key, through, nullable }: Relation<TRow>) {
+/** A by-id loader that reads only the columns asked for (loaders.ts' byIdLoader, narrowed). */
+type Narrowable = LoaderDefinition<number, unknown> & { table: PgTable; narrowed(columns: readonly string[]): LoaderDefinition<number, unknown> };
+
+const narrowable = (loader: LoaderDefinition<number, unknown>): loader is Narrowable =>
+  typeof (loader as Partial<Narrowable>).narrowed === 'function' && !!(loader as Partial<Narrowable>).table;
+
+/** Whether the relation's field reads its row through a loader narrowed to the columns the selection asks for (it then takes the info). */
+const readsAskedColumns = <TRow>({ loader, through }: Relation<TRow>) => !through && narrowable(loader);
+
+function resolveRelation<TRow>(relation: Relation<TRow>) {
+  const { loader, key, through, nullable } = relation;
   if (through) {
     return async (row: TRow, ctx: Context) =>
       loadMany(ctx, loader as LoaderDefinition<number, unknown>, await ctx.loaders.get(through).load(row[key] as number));
+  }
+  if (readsAskedColumns(relation) && narrowable(loader)) {
+    // Only the columns the selection asks for (plain column fields; every column otherwise, or called without the info), with the id and school.
+    return (row: TRow, ctx: Context, info?: GraphQLResolveInfo) => {
+      const id = row[key] as number | null;
+      if (nullable && id === null) return null;
+      const columns = info ? askedColumns(info, loader.table, []) : null;
+      return ctx.loaders.get(columns ? loader.narrowed(columns) : loader).load(id as number);
+    };
   }
   return (row: TRow, ctx: Context) => {
     const id = row[key] as number | null;
@@ -53,6 +75,7 @@ export function RelationFields<TRow>(relations: Record<string, Relation<TRow>>) 
       if (embed) Extensions({ rest: 'embed' })(proto, field, descriptor);
       Root()(proto, field, 0);
       Ctx()(proto, field, 1);
+      if (readsAskedColumns(relation)) Info()(proto, field, 2);
     }
   };
 }

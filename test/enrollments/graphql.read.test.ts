@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { enrollments } from '../../src/modules/enrollments/enrollment.table.js';
 import { BATCH, enrollmentGraphqlFixtures, expectCode, type GraphqlPerson as Person, LATER, LIST, ONE, STATUS } from '../support/enrollments.fixtures.js';
 import type { Service, TestSchool } from '../support/service.js';
 import { dataOf, graphql } from '../support/graphql.js';
@@ -179,5 +181,43 @@ describe('nested queries are batched', () => {
     expect(result.data.students.nodes).toHaveLength(8);
     expect(result.data.schoolProducts.nodes.find((n: any) => n.id === cat.productId).enrollments.totalCount).toBe(8);
     expect(after).toBe(before);
+  });
+});
+
+describe('a list read with the columns its nodes ask for', () => {
+  it('given plain fields, status and the relations asked, then the same nodes, students and products as a read of every column', async () => {
+    const s = await service.school('Narrow Listing School');
+    const [p, q] = [await student(s), await student(s)];
+    const [first, second] = [await product(s), await product(s)];
+    const made = [await enroll(p, first, { status: 'active' }, s.admin), await enroll(q, second, { status: 'pending' }, s.admin), await enroll(q, first, {}, s.admin)];
+    // One ran out long ago: its status reads expired, which needs the columns status reads beyond its own.
+    await service.db.update(enrollments).set({ availableUntil: new Date('2001-01-01T00:00:00Z'), unlimited: false }).where(eq(enrollments.id, Number(made[0].id)));
+    const narrow = graphql(`{ enrollments(first: 10) { totalCount nodes { id status createdAt student { id fullName email } schoolProduct { id title } } } }`);
+    const edges = graphql(`{ enrollments(first: 10) { edges { cursor node { id status createdAt student { id fullName email } schoolProduct { id title } } } } }`);
+    // Fragments read every column.
+    const full = graphql(`{ enrollments(first: 10) { totalCount nodes { ...E } } }
+      fragment E on Enrollment { id status createdAt student { ...S } schoolProduct { ... on SchoolProduct { id title } } }
+      fragment S on Student { id fullName email }`);
+    const [narrowData, edgesData, fullData] = [await dataOf(s.admin, narrow), await dataOf(s.admin, edges), await dataOf(s.admin, full)];
+    expect(narrowData).toEqual(fullData);
+    expect(edgesData.enrollments.edges.map((e: any) => e.node)).toEqual(fullData.enrollments.nodes);
+    expect(fullData.enrollments.nodes.map((n: any) => [n.id, n.status, n.student.id, n.schoolProduct.id])).toEqual([
+      [made[0].id, 'expired', p.studentId, first],
+      [made[1].id, 'pending', q.studentId, second],
+      [made[2].id, made[2].status, q.studentId, first],
+    ]);
+    expect(narrowData.enrollments.nodes[0].student.email).toMatch(/@example\.com$/);
+    // A student credential reads its own through the same fields.
+    const own = await dataOf(p.client, narrow);
+    expect(own.enrollments.nodes.map((n: any) => [n.id, n.student.id])).toEqual([[made[0].id, p.studentId]]);
+    // The student and the product ride in the page's statement: the credential's and the page's (the fragments' read, two more).
+    expect(await service.countStatements(() => s.admin.graphql(narrow))).toBe(2);
+    expect(await service.countStatements(() => s.admin.graphql(full))).toBe(4);
+    // Acting for the school, the platform reads the same; across schools, its page holds every school's rows with theirs.
+    expect(await dataOf(service.platform.forSchool(s.id), narrow)).toEqual(fullData);
+    const across = await dataOf(service.platform, graphql(`{ enrollments(first: 100) { nodes { id student { id fullName } schoolProduct { id title } } } }`));
+    const acrossFull = await dataOf(service.platform, graphql(`{ enrollments(first: 100) { nodes { id student { ... on Student { id fullName } } schoolProduct { ... on SchoolProduct { id title } } } } }`));
+    expect(across).toEqual(acrossFull);
+    expect(across.enrollments.nodes.every((n: any) => n.student && n.schoolProduct)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { users } from '../../src/modules/users/user.table.js';
 import { categories } from '../../src/modules/library/library.table.js';
-import { registrationById } from '../../src/modules/enrollments/enrollment.loaders.js';
+import { registrationById, studentById } from '../../src/modules/enrollments/enrollment.loaders.js';
 import { registrations } from '../../src/modules/enrollments/enrollment.table.js';
 import { categoryIdsOfProduct, schoolProductById, topicsOfProduct } from '../../src/modules/school-products/school-product.loaders.js';
 import { schoolProductCategories, schoolProducts, schoolProductTopics } from '../../src/modules/school-products/school-product.table.js';
@@ -96,6 +96,37 @@ describe('byIdLoader', () => {
     const ctx = await contextOf(service, school.admin);
     await ctx.loaders.get(schoolProductById).load(ids.own[1]);
     expect(await service.countStatements(() => ctx.loaders.get(schoolProductById).load(ids.own[1]))).toBe(0);
+  });
+
+  it('given a narrowed variant, then the rows carry only the columns named with the id and school, in one statement, foreign ids null', async () => {
+    const narrowed = schoolProductById.narrowed!(['title']);
+    expect(schoolProductById.narrowed!(['title'])).toBe(narrowed);
+    expect(schoolProductById.narrowed!(['schoolId', 'title', 'id'])).toBe(narrowed);
+    const ctx = await contextOf(service, school.admin);
+    let rows: unknown[] = [];
+    expect(await service.countStatements(async () => (rows = await ctx.loaders.get(narrowed).loadMany([ids.own[1], ids.foreign, ids.own[0]])))).toBe(1);
+    expect(rows).toEqual([{ id: ids.own[1], schoolId: school.id, title: 'Own 2' }, null, { id: ids.own[0], schoolId: school.id, title: 'Own 1' }]);
+    const across = await contextOf(service, service.platform);
+    expect(await across.loaders.get(narrowed).load(ids.foreign)).toEqual({ id: ids.foreign, schoolId: other.id, title: 'Foreign' });
+    expect(() => schoolProductById.narrowed!(['notAColumn'])).toThrow(/not all columns/);
+  });
+
+  it('given the students loader narrowed, then a student of the school with only the columns named; a student credential reads only itself', async () => {
+    const [mine, theirs] = await service.db
+      .insert(users)
+      .values([1, 2].map((n) => ({ schoolId: school.id, type: 'Student' as const, fullName: `Narrow student ${n}`, email: `narrow-student${n}@example.com` })))
+      .returning();
+    const [admin] = await service.db.insert(users).values({ schoolId: school.id, type: 'Admin', fullName: 'Not a student', email: 'narrow-admin@example.com' }).returning();
+    const narrowed = studentById.narrowed(['email', 'fullName']);
+    const staff = await contextOf(service, school.admin);
+    expect(await staff.loaders.get(narrowed).loadMany([mine.id, admin.id, theirs.id])).toEqual([
+      { id: mine.id, schoolId: school.id, email: 'narrow-student1@example.com', fullName: 'Narrow student 1' },
+      null,
+      { id: theirs.id, schoolId: school.id, email: 'narrow-student2@example.com', fullName: 'Narrow student 2' },
+    ]);
+    expect(await (await contextOf(service, other.admin)).loaders.get(narrowed).load(mine.id)).toBeNull();
+    const student = await contextOf(service, await service.token('student', school.id, mine.id));
+    expect((await student.loaders.get(narrowed).loadMany([mine.id, theirs.id])).map((r: any) => r?.id ?? null)).toEqual([mine.id, null]);
   });
 });
 

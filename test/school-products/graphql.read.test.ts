@@ -136,6 +136,20 @@ describe('schoolProducts and School.schoolProducts', () => {
     expect(res.data.school.schoolProducts).toEqual({ totalCount: 5, nodes: ids.slice(0, 3).map((id) => ({ id })), pageInfo: { hasNextPage: true } });
   });
 
+  it('given School.schoolProducts asking for plain fields and courses, then the same nodes as a read of every column', async () => {
+    const narrow = `query($id: ID!) { school(id: $id) { schoolProducts(first: 4) { nodes { id title published courses { id } topics { id } } edges { cursor node { id schoolId } } } } }`;
+    // A fragment reads every column.
+    const full = `query($id: ID!) { school(id: $id) { schoolProducts(first: 4) { nodes { ...P } edges { cursor node { ...P } } } } }
+      fragment P on SchoolProduct { id schoolId title published courses { id } topics { id } }`;
+    const [a, b] = [await catalogue.admin.graphql(narrow, { id: catalogue.id }), await catalogue.admin.graphql(full, { id: catalogue.id })];
+    expect(a.errors).toBeUndefined();
+    expect(b.errors).toBeUndefined();
+    const nodes = b.data.school.schoolProducts.nodes;
+    expect(a.data.school.schoolProducts.nodes).toEqual(nodes.map(({ schoolId: _, ...n }: any) => n));
+    expect(a.data.school.schoolProducts.edges).toEqual(b.data.school.schoolProducts.edges.map((e: any) => ({ cursor: e.cursor, node: { id: e.node.id, schoolId: e.node.schoolId } })));
+    expect(nodes.map((n: any) => [n.id, n.title, n.published])).toEqual([[ids[0], 'C0', false], [ids[1], 'C1', true], [ids[2], 'C2', false], [ids[3], 'C3', true]]);
+  });
+
   it('given a platform credential listing schools, then each school carries its own products', async () => {
     const res = await service.platform.graphql(graphql('{ schools(first: 100) { nodes { id schoolProducts(first: 100) { totalCount nodes { id schoolId } } } } }'));
     expect(res.errors).toBeUndefined();

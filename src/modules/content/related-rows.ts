@@ -3,7 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { PRODUCT_IDS, type ProductRanks, productRows, productRowsSelect } from '../../content/order.js';
 import { type Context, defineLoader, type LoaderDefinition } from '../../graphql/context.js';
-import { groupedByParent, linkLoader, schoolScopedRead } from '../../graphql/loaders.js';
+import { groupedByParent, linkLoader, narrowedVariants, schoolScopedRead } from '../../graphql/loaders.js';
 import { readerOf } from '../../graphql/reader.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
@@ -19,9 +19,15 @@ export function linkedRowsLoader<T extends Owned>(
   childColumn: PgColumn,
   child: T,
   orderBy: (PgColumn | SQL)[],
-): LoaderDefinition<number, T['$inferSelect'][]> {
+): LoaderDefinition<number, T['$inferSelect'][]> & { narrowed(columns: readonly string[]): LoaderDefinition<number, T['$inferSelect'][]> } {
   const order = [asc(parentColumn), ...orderBy.map((c) => asc(c))];
-  return linkLoader(name, link, parentColumn, child, eq(child.id, childColumn), getTableColumns(child as PgTable), order);
+  const joinOn = eq(child.id, childColumn);
+  const loader = linkLoader<T['$inferSelect']>(name, link, parentColumn, child, joinOn, getTableColumns(child as PgTable), order);
+  // The same rows with only some columns (askedColumns), with the id and school: one loader per column list.
+  const narrowed = narrowedVariants(name, child as PgTable, ['id', 'schoolId'], (variant, selected) =>
+    linkLoader<T['$inferSelect']>(variant, link, parentColumn, child, joinOn, selected, order, false),
+  );
+  return Object.assign(loader, { narrowed });
 }
 
 /**

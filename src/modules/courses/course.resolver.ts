@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { askedColumns } from '../../graphql/asked-columns.js';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
@@ -26,6 +28,9 @@ import { CourseInput, CoursesArgs } from './course.input.js';
 import { courseById, moduleIdsOfCourse, modulesOfCourse, pathsOfCourse } from './course.loaders.js';
 import { courseModuleLinks, courseModules, type CourseRow, courses } from './course.table.js';
 import { Course, CourseConnection, CourseModule } from './course.type.js';
+
+/** The columns the computed fields of a module read, that a course's modules read only the asked columns with: its lessons load by its id. */
+const moduleNeeds = { lessons: ['id'] } as const;
 
 uniqueConstraintField('courses_school_id_code_key', 'code');
 
@@ -107,9 +112,11 @@ export class CourseResolver extends withScopedShow(CourseBase, {
   }
 
   @FieldResolver(() => [CourseModule], { description: "The course's modules, in the course's order." })
-  async modules(@Root() course: CourseRow, @Ctx() ctx: Context) {
+  async modules(@Root() course: CourseRow, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     const scope = scopeOf(course);
-    return (await ctx.loaders.get(modulesOfCourse).load(course.id)).map((m) => withModuleScope(m, scope));
+    // Only the columns asked for (plain fields, the id for the lessons), with the id and school.
+    const columns = askedColumns(info, courseModules, [], moduleNeeds);
+    return (await ctx.loaders.get(columns ? modulesOfCourse.narrowed(columns) : modulesOfCourse).load(course.id)).map((m) => withModuleScope(m, scope));
   }
 
   @FieldResolver(() => [Path], {

@@ -2,7 +2,9 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { inList, inListPlaceholder } from '../../db/columns.js';
 import { inSchool, ownRows, ownStudentId } from '../../auth/tenancy.js';
 import { type Context, defineLoader } from '../../graphql/context.js';
-import { byIdLoader, linkedIdsLoader, schoolScopedRead } from '../../graphql/loaders.js';
+import { byIdLoader, linkedIdsLoader, narrowedVariants, schoolScopedRead } from '../../graphql/loaders.js';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Queryable } from '../../db/client.js';
 import { childConnectionLoaders } from '../../graphql/pagination.js';
 import { users } from '../users/user.table.js';
 import { enrollmentCourseClasses, enrollments, registrations } from './enrollment.table.js';
@@ -20,24 +22,33 @@ export function visibleRegistrations(ctx: Context): SQL | undefined {
 export const enrollmentById = byIdLoader('enrollment.byId', enrollments, visibleEnrollments);
 export const registrationById = byIdLoader('registration.byId', registrations, visibleRegistrations);
 
-/** The students by id of one school (or of every school, for the platform across schools), in a statement built once. */
-const studentsOfSchool = schoolScopedRead<typeof users.$inferSelect>(
-  users,
-  'enrollment.studentById',
-  (db, where) => db.select().from(users).where(where),
-  and(inListPlaceholder(users.id, 'keys'), eq(users.type, 'Student')),
-);
+/**
+ * Students of the caller's school by id (a student credential sees only itself), all their columns or
+ * only `selected` ones; for the usual reader, of one school or of every school, in a statement built once.
+ */
+function studentLoader(name: string, selected?: Record<string, PgColumn>) {
+  const select = (db: Queryable) => (selected ? db.select(selected) : db.select()).from(users);
+  const studentsOfSchool = schoolScopedRead<typeof users.$inferSelect>(
+    users,
+    name,
+    (db, where) => select(db).where(where),
+    and(inListPlaceholder(users.id, 'keys'), eq(users.type, 'Student')),
+  );
+  return defineLoader<number, typeof users.$inferSelect | null>(name, async (ctx, ids) => {
+    const rows =
+      (ownStudentId(ctx) === null ? await studentsOfSchool(ctx, { keys: [...ids] }) : null) ??
+      ((await select(ctx.db).where(
+        and(inList(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId), ownRows(ctx, users.id)),
+      )) as (typeof users.$inferSelect)[]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id) ?? null);
+  });
+}
 
-/** Students of the caller's school by id (a student credential sees only itself). */
-export const studentById = defineLoader<number, typeof users.$inferSelect | null>('enrollment.studentById', async (ctx, ids) => {
-  const rows =
-    (ownStudentId(ctx) === null ? await studentsOfSchool(ctx, { keys: [...ids] }) : null) ??
-    (await ctx.db
-      .select()
-      .from(users)
-      .where(and(inList(users.id, [...ids]), eq(users.type, 'Student'), inSchool(ctx, users.schoolId), ownRows(ctx, users.id))));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => byId.get(id) ?? null);
+/** Students of the caller's school by id; `narrowed` reads only the columns asked for (with the id and school). */
+export const studentById = Object.assign(studentLoader('enrollment.studentById'), {
+  table: users,
+  narrowed: narrowedVariants('enrollment.studentById', users, ['id', 'schoolId'], studentLoader),
 });
 
 export { courseClassById } from '../course-classes/course-class.loaders.js';

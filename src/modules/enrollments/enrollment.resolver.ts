@@ -14,6 +14,9 @@ import { Checks } from '../../graphql/validation.js';
 import { CourseClass } from '../course-classes/course-class.type.js';
 import { isActiveEnrollment } from '../../content/scope.js';
 import { relationsResolver } from '../../graphql/relations.js';
+import { askedNodeColumns, nodeRelationColumns } from '../../graphql/asked-columns.js';
+import { users } from '../users/user.table.js';
+import { schoolProducts } from '../school-products/school-product.table.js';
 import { emitEvents } from '../events/events.js';
 import { schoolProductById } from '../school-products/school-product.loaders.js';
 import { SchoolProduct } from '../school-products/school-product.type.js';
@@ -37,8 +40,36 @@ import { Enrollment, EnrollmentConnection, EnrollmentsPayload, EnrollmentStatusC
 export const EnrollmentPayload = Payload(Enrollment, 'enrollment');
 uniqueConstraintField('enrollments_school_id_code_key', 'code');
 
-/** The school's enrollments a page at a time, in statements built once (an unfiltered list of staff). */
-const enrollmentPage = schoolPage('enrollments.page', enrollments);
+/**
+ * The school's enrollments a page at a time, in statements built once (an unfiltered list of staff),
+ * with the student and the product their selections ask for when those are plain columns: read in the
+ * page's statement and primed into the loaders their fields read through (narrowed to those columns).
+ */
+const enrollmentPage = schoolPage('enrollments.page', enrollments, {
+  student: { table: users, key: enrollments.studentId, loader: studentById, where: eq(users.type, 'Student') },
+  schoolProduct: { table: schoolProducts, key: enrollments.schoolProductId, loader: schoolProductById },
+});
+
+/**
+ * The columns the computed fields of an enrollment read: a list reads only the columns its nodes ask
+ * for (plain fields and these), with the id and school (the tenancy check), or every column.
+ */
+const enrollmentNeeds = {
+  status: ['status', 'unlimited', 'availableUntil'],
+  student: ['studentId'],
+  registration: ['registrationId'],
+  schoolProduct: ['schoolProductId'],
+  courseClassIds: ['id'],
+  courseClasses: ['id'],
+} as const;
+
+/** The student and product the page's statement reads (enrollmentPage), with the columns their selections ask for. */
+function joinedOf(info: GraphQLResolveInfo): Record<string, readonly string[]> | undefined {
+  const student = nodeRelationColumns(info, 'student', users);
+  const schoolProduct = nodeRelationColumns(info, 'schoolProduct', schoolProducts);
+  if (!student && !schoolProduct) return undefined;
+  return { ...(student ? { student } : {}), ...(schoolProduct ? { schoolProduct } : {}) };
+}
 
 /** Exactly one of id and code names an enrollment. */
 function oneOf(id: string | null | undefined, code: string | null | undefined): { id: number } | { code: string } {
@@ -76,7 +107,10 @@ export class EnrollmentResolver {
     const { where, parent } = await enrollmentsWhere(ctx, args);
     // Without a filter, staff read the school's enrollments: the page's statements are built once.
     const unfiltered = [args.studentId, args.courseClassId, args.schoolProductId, args.status].every((f) => f === undefined || f === null) && ownStudentId(ctx) === null;
-    return paginate(ctx, enrollments, where, args, { count: asksFor(info, 'totalCount'), parent, ...(unfiltered ? { schoolRows: enrollmentPage } : {}) });
+    const columns = askedNodeColumns(info, enrollments, ['id', 'schoolId'], enrollmentNeeds);
+    const count = asksFor(info, 'totalCount');
+    if (!unfiltered) return paginate(ctx, enrollments, where, args, { count, parent, columns });
+    return paginate(ctx, enrollments, where, args, { count, columns, schoolRows: enrollmentPage, joined: joinedOf(info) });
   }
 
   @Query(() => EnrollmentStatusCheck, {

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { and, eq, inArray } from 'drizzle-orm';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { askedNodeColumns } from '../../graphql/asked-columns.js';
 import { inSchool, writeSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { type LinkParent, replaceLinks } from '../../db/links.js';
@@ -175,10 +177,29 @@ export const SchoolProductRelatedResolver = relationsResolver<ProductRow>(School
   pathIds: { type: () => [ID], loader: pathIdsOfProduct, key: 'id', description: "The product's learning path ids, in its order." },
 });
 
+/**
+ * The columns the computed fields of a product read, that a list of products reads only the asked
+ * columns with (askedNodeColumns): each of these keys its rows by the product's id or school.
+ */
+const productNeeds = {
+  school: ['schoolId'],
+  topics: ['id'],
+  categoryIds: ['id'],
+  categories: ['id'],
+  galleryMediaIds: ['id'],
+  galleryMedia: ['id'],
+  classTeacherIds: ['id'],
+  courseIds: ['id'],
+  pathIds: ['id'],
+  courses: ['id'],
+  paths: ['id'],
+  enrollments: ['id'],
+} as const;
+
 @Resolver(() => School)
 export class SchoolProductsOfSchoolResolver {
   @FieldResolver(() => SchoolProductConnection)
-  schoolProducts(@Root() school: { id: number }, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context) {
-    return productsOfSchool(ctx, school.id, args);
+  schoolProducts(@Root() school: { id: number }, @Args(() => ConnectionArgs) args: ConnectionArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return productsOfSchool(ctx, school.id, args, askedNodeColumns(info, schoolProducts, ['id', 'schoolId'], productNeeds));
   }
 }
