@@ -67,6 +67,9 @@ export interface ByIdLoader<T extends Owned> extends LoaderDefinition<number, T[
   narrowed?(columns: readonly string[]): LoaderDefinition<number, T['$inferSelect'] | null>;
 }
 
+/** Column lists a loader keeps a variant for (narrowedVariants); more read every column. */
+export const MAX_NARROWED_VARIANTS = 32;
+
 /**
  * The variants of a loader that read only some columns of `table`, one per column list (with `keep`
  * always), made by `make` under the name `name(columns)`: found by the list itself first (askedColumns
@@ -76,6 +79,7 @@ export function narrowedVariants<L>(name: string, table: PgTable, keep: readonly
   const tableColumns = getTableColumns(table) as Record<string, PgColumn>;
   const variants = new Map<string, L>();
   const byList = new WeakMap<readonly string[], L>();
+  let everyColumn: L | undefined;
   return (columns: readonly string[]): L => {
     const known = byList.get(columns);
     if (known) return known;
@@ -84,7 +88,10 @@ export function narrowedVariants<L>(name: string, table: PgTable, keep: readonly
     let variant = variants.get(key);
     if (!variant) {
       if (keys.some((k) => !tableColumns[k])) throw new Error(`${name}: ${key} are not all columns of the table`);
-      variants.set(key, (variant = make(`${name}(${key})`, Object.fromEntries(keys.map((k) => [k, tableColumns[k]])))));
+      // Each variant holds statements prepared on every connection: documents asking for ever new column
+      // lists (an attacker's) get the variant of every column, past MAX_NARROWED_VARIANTS.
+      if (variants.size >= MAX_NARROWED_VARIANTS) variant = everyColumn ??= make(`${name}(*)`, tableColumns);
+      else variants.set(key, (variant = make(`${name}(${key})`, Object.fromEntries(keys.map((k) => [k, tableColumns[k]])))));
     }
     byList.set(columns, variant);
     return variant;

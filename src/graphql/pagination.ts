@@ -209,6 +209,9 @@ function selectedColumns(table: PgTable, keys: readonly string[] | null | undefi
 /** A joined relation's column as the page statement names it. */
 const joinedKey = (relation: string, key: string) => `${relation}.${key}`;
 
+/** Page statements one schoolPage keeps (its shapes: columns and joins asked, cursor, count); past it, a new column list reads every column. */
+const MAX_PAGE_SHAPES = 64;
+
 export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(name: string, table: TTable, joins: Readonly<Record<string, PageJoin>> = {}): SchoolPage {
   type Shape = { execute(ctx: Context, values: Record<string, unknown>): Promise<Record<string, unknown>[]> };
   const shapes = new Map<string, Shape>();
@@ -217,6 +220,9 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
       `${inSchool ? 'school' : 'all'}${after ? '.after' : ''}${counting ? '.count' : ''}${keys ? `(${keys.join(',')})` : ''}` +
       joined.map(([relation, columns]) => `.${relation}(${columns.join(',')})`).join('');
     let built = shapes.get(key);
+    // Each shape is a statement prepared on every connection: past MAX_PAGE_SHAPES, a new column list
+    // (an attacker's documents) reads every column and leaves its relations to their loaders.
+    if (!built && shapes.size >= MAX_PAGE_SHAPES && (keys || joined.length)) return shape(inSchool, after, counting, null, []);
     if (!built) {
       const columns = selectedColumns(table as PgTable, keys);
       const own = Object.keys(columns);

@@ -5,7 +5,8 @@ import { registrationById, studentById } from '../../src/modules/enrollments/enr
 import { registrations } from '../../src/modules/enrollments/enrollment.table.js';
 import { categoryIdsOfProduct, schoolProductById, topicsOfProduct } from '../../src/modules/school-products/school-product.loaders.js';
 import { schoolProductCategories, schoolProducts, schoolProductTopics } from '../../src/modules/school-products/school-product.table.js';
-import { findOr404, groupedByParent, loadMany } from '../../src/graphql/loaders.js';
+import { getTableColumns } from 'drizzle-orm';
+import { findOr404, groupedByParent, loadMany, MAX_NARROWED_VARIANTS, narrowedVariants } from '../../src/graphql/loaders.js';
 import { defineLoader } from '../../src/graphql/context.js';
 import { contextOf } from '../support/contexts.js';
 import type { Service, TestSchool } from '../support/service.js';
@@ -182,5 +183,24 @@ describe('groupedByParent', () => {
       { parent: 2, v: 'c' },
     ];
     expect(groupedByParent([1, 2, 3], rows, (r) => r.parent, (r) => r.v)).toEqual([['b'], ['a', 'c'], []]);
+  });
+});
+
+describe('narrowedVariants', () => {
+  it('keeps at most MAX_NARROWED_VARIANTS column lists; a new list past them gets the one variant of every column', () => {
+    const made: string[] = [];
+    const variantOf = narrowedVariants('products', schoolProducts, ['id'], (name, selected) => (made.push(name), { name, columns: Object.keys(selected) }));
+    const keys = Object.keys(getTableColumns(schoolProducts)).filter((k) => k !== 'id');
+    // Pairs of columns: far more distinct lists than the bound.
+    const lists = keys.flatMap((a, i) => keys.slice(i + 1).map((b) => [a, b]));
+    expect(lists.length).toBeGreaterThan(MAX_NARROWED_VARIANTS + 2);
+    const variants = lists.map((list) => variantOf(list));
+    expect(new Set(variants.slice(0, MAX_NARROWED_VARIANTS)).size).toBe(MAX_NARROWED_VARIANTS);
+    const past = variants.slice(MAX_NARROWED_VARIANTS);
+    expect(new Set(past).size).toBe(1);
+    expect(past[0].columns.sort()).toEqual(Object.keys(getTableColumns(schoolProducts)).sort());
+    expect(made).toHaveLength(MAX_NARROWED_VARIANTS + 1);
+    // A list kept before the bound is still its own variant.
+    expect(variantOf([...lists[0]])).toBe(variants[0]);
   });
 });
