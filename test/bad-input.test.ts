@@ -87,6 +87,13 @@ describe('bad input never answers 500', () => {
     });
   });
 
+  describe('encoding', () => {
+    it('a JSON body with a byte-order mark is read without it; bytes that are not UTF-8 are refused', () => {
+      expect(parseJsonBody(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":"ç"}')]))).toEqual({ a: 'ç' });
+      expect(() => parseJsonBody(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]))).toThrow('The body is not valid UTF-8');
+    });
+  });
+
   describe('nesting', () => {
     it(`given a JSON body ${MAX_INPUT_DEPTH} levels deep it is read; one more is a 400`, () => {
       expect(parseJsonBody(Buffer.from(nested(MAX_INPUT_DEPTH)))).toBeTypeOf('object');
