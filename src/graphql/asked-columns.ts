@@ -32,17 +32,29 @@ const asked = new WeakMap<FieldNode, Map<PgTable, string[] | null>>();
  * fragment and no directive: a field that computes anything may read any column.
  */
 export function askedColumns(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds = {}): string[] | null {
-  if (info.fieldNodes.length !== 1) return columnsOf(info, table, keep, needs);
+  return rememberedByNode(asked, columnsOf, info, table, keep, needs);
+}
+
+/** `work`'s columns, remembered by the field's one node and the table (worked out each time for a field merged from several nodes). */
+function rememberedByNode(
+  memory: WeakMap<FieldNode, Map<PgTable, string[] | null>>,
+  work: (info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds) => string[] | null,
+  info: GraphQLResolveInfo,
+  table: PgTable,
+  keep: readonly string[],
+  needs: ColumnNeeds,
+): string[] | null {
+  if (info.fieldNodes.length !== 1) return work(info, table, keep, needs);
   const node = info.fieldNodes[0];
-  let byTable = asked.get(node);
-  if (!byTable) asked.set(node, (byTable = new Map()));
+  let byTable = memory.get(node);
+  if (!byTable) memory.set(node, (byTable = new Map()));
   let columns = byTable.get(table);
-  if (columns === undefined) byTable.set(table, (columns = columnsOf(info, table, keep, needs)));
+  if (columns === undefined) byTable.set(table, (columns = work(info, table, keep, needs)));
   return columns;
 }
 
 /** `needs`: the columns a computed field reads (`lessons: ['id']`), as askedNodeColumns takes them. */
-function columnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds = {}): string[] | null {
+function columnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds): string[] | null {
   const type = getNamedType(info.returnType);
   if (!isObjectType(type)) return null;
   const fields = type.getFields();
@@ -81,13 +93,7 @@ const askedOfNodes = new WeakMap<FieldNode, Map<PgTable, string[] | null>>();
  * edge's `cursor`. Null, for every column, on anything else: a fragment, a directive, another field.
  */
 export function askedNodeColumns(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds = {}): string[] | null {
-  if (info.fieldNodes.length !== 1) return nodeColumnsOf(info, table, keep, needs);
-  const node = info.fieldNodes[0];
-  let byTable = askedOfNodes.get(node);
-  if (!byTable) askedOfNodes.set(node, (byTable = new Map()));
-  let columns = byTable.get(table);
-  if (columns === undefined) byTable.set(table, (columns = nodeColumnsOf(info, table, keep, needs)));
-  return columns;
+  return rememberedByNode(askedOfNodes, nodeColumnsOf, info, table, keep, needs);
 }
 
 function nodeColumnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly string[], needs: ColumnNeeds): string[] | null {

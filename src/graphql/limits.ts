@@ -275,21 +275,6 @@ function brokenLimit(shape: Shape, cost: number | null, limits: GraphqlLimits): 
   return undefined;
 }
 
-/**
- * The first limit a parsed and validated operation breaks with its variables, as limitsPlugin
- * checks it: the WebSocket transport (graphql/subscriptions.ts) runs no Apollo pipeline.
- */
-export function operationLimitError(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  variables: Record<string, unknown> | undefined,
-  operationName: string | undefined,
-  limits: GraphqlLimits,
-  bounds?: ListBounds,
-): GraphQLError | undefined {
-  return priceOperation(schema, document, variables, operationName, limits, bounds).broken;
-}
-
 /** The refusal of a document beyond the token limit (the parser stopped at it). */
 export const tooManyTokens = (limits: GraphqlLimits) =>
   refusal('query_too_large', `The query has more than ${limits.maxTokens} tokens; send a smaller document`, { limit: limits.maxTokens });
@@ -340,7 +325,11 @@ export function limitsPlugin(limits: GraphqlLimits, bounds?: ListBounds): Apollo
   };
 }
 
-/** The cost of an operation with its variables (null: they do not fit it) and the first limit it breaks, as limitsPlugin checks them. */
+/**
+ * The cost of an operation with its variables (null: they do not fit it) and the first limit it
+ * breaks, as limitsPlugin checks them; also for the transports that run no Apollo pipeline (the
+ * known path, known-operations.ts; the WebSocket, subscriptions.ts).
+ */
 export function priceOperation(
   schema: GraphQLSchema,
   document: DocumentNode,

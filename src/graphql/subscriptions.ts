@@ -18,7 +18,7 @@ import { formatGraphqlError } from './apollo.js';
 import { type Context, withLoaders as contextWithLoaders } from './context.js';
 import { AppError, forbidden } from './errors.js';
 import { inputFlaw } from './input-guard.js';
-import { type GraphqlLimits, operationLimitError, resolveLimits, tooManyTokens } from './limits.js';
+import { type GraphqlLimits, priceOperation, resolveLimits, tooManyTokens } from './limits.js';
 import type { ListBounds } from './list-bounds.js';
 import { anonymousContext, type ContextDeps, contextFor } from './request-context.js';
 import { closingOf, type SocketLimits, SocketRegistry, tooManyForCredential, tooManyFromAddress } from './socket-registry.js';
@@ -280,7 +280,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           },
         });
         if (literal) return [literal];
-        const broken = operationLimitError(schema, document, payload.variables ?? undefined, payload.operationName ?? undefined, limits, options.bounds);
+        const { broken } = priceOperation(schema, document, payload.variables ?? undefined, payload.operationName ?? undefined, limits, options.bounds);
         if (broken) return [broken];
         let fields = ctx.extra.acting ?? null;
         if (own.authorization) {
