@@ -61,23 +61,38 @@ function columnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly stri
   const tableColumns = getTableColumns(table);
   const names = new Set(keep);
   for (const node of info.fieldNodes) {
-    if (!node.selectionSet || node.directives?.length) return null;
-    for (const selection of node.selectionSet.selections) {
-      if (selection.kind !== Kind.FIELD || selection.directives?.length) return null;
-      const name = selection.name.value;
-      if (name === '__typename') continue;
-      const needed = Object.hasOwn(needs, name) ? needs[name] : undefined;
-      if (needed) {
-        for (const column of needed) names.add(column);
-        continue;
-      }
-      const field = fields[name];
-      if (!field || !plainFields.has(field) || !(name in tableColumns)) return null;
-      names.add(name);
-    }
+    if (node.directives?.length || !plainColumns(node.selectionSet, fields, tableColumns, needs, names)) return null;
   }
   for (const name of names) if (!(name in tableColumns)) return null;
   return [...names].sort();
+}
+
+/**
+ * Adds to `names` the columns a selection set asks for (plain column fields, `needs` of computed
+ * ones); false when it asks for anything else (a fragment, a directive, another field).
+ */
+function plainColumns(
+  selectionSet: FieldNode['selectionSet'],
+  fields: Record<string, unknown>,
+  tableColumns: Record<string, unknown>,
+  needs: ColumnNeeds,
+  names: Set<string>,
+): boolean {
+  if (!selectionSet) return false;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || selection.directives?.length) return false;
+    const name = selection.name.value;
+    if (name === '__typename') continue;
+    const needed = Object.hasOwn(needs, name) ? needs[name] : undefined;
+    if (needed) {
+      for (const column of needed) names.add(column);
+      continue;
+    }
+    const field = fields[name];
+    if (!field || !plainFields.has(field as never) || !(name in tableColumns)) return false;
+    names.add(name);
+  }
+  return true;
 }
 
 /** The columns a computed field of a node reads (`status: ['status', 'unlimited', 'availableUntil']`), by field name. */
@@ -105,23 +120,7 @@ function nodeColumnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly 
   const fields = nodeType.getFields();
   const tableColumns = getTableColumns(table);
   const names = new Set(keep);
-  const plain = (selectionSet: FieldNode['selectionSet']): boolean => {
-    if (!selectionSet) return false;
-    for (const selection of selectionSet.selections) {
-      if (selection.kind !== Kind.FIELD || selection.directives?.length) return false;
-      const name = selection.name.value;
-      if (name === '__typename') continue;
-      const needed = Object.hasOwn(needs, name) ? needs[name] : undefined;
-      if (needed) {
-        for (const column of needed) names.add(column);
-        continue;
-      }
-      const field = fields[name];
-      if (!field || !plainFields.has(field) || !(name in tableColumns)) return false;
-      names.add(name);
-    }
-    return true;
-  };
+  const plain = (selectionSet: FieldNode['selectionSet']): boolean => plainColumns(selectionSet, fields, tableColumns, needs, names);
   for (const node of info.fieldNodes) {
     if (!node.selectionSet || node.directives?.length) return null;
     for (const selection of node.selectionSet.selections) {
