@@ -67,6 +67,10 @@ export interface ByIdLoader<T extends Owned> extends LoaderDefinition<number, T[
   narrowed?(columns: readonly string[]): LoaderDefinition<number, T['$inferSelect'] | null>;
 }
 
+/** The loader's variant of only `columns` (askedColumns), or the loader itself when they are null (every column). */
+export const narrowedTo = <L>(loader: L & { narrowed(columns: readonly string[]): L }, columns: readonly string[] | null): L =>
+  columns ? loader.narrowed(columns) : loader;
+
 /** Column lists a loader keeps a variant for (narrowedVariants); more read every column. */
 export const MAX_NARROWED_VARIANTS = 32;
 

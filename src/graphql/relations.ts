@@ -4,7 +4,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { type ClassType, Ctx, Extensions, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import { askedColumns } from './asked-columns.js';
 import type { Context, LoaderDefinition } from './context.js';
-import { loadMany } from './loaders.js';
+import { loadMany, narrowedTo } from './loaders.js';
 
 /** A type function as `@FieldResolver` takes it. */
 type ReturnTypeFunc = NonNullable<Parameters<typeof FieldResolver>[0]>;
@@ -49,7 +49,7 @@ function resolveRelation<TRow>(relation: Relation<TRow>) {
       const id = row[key] as number | null;
       if (nullable && id === null) return null;
       const columns = info ? askedColumns(info, loader.table, []) : null;
-      return ctx.loaders.get(columns ? loader.narrowed(columns) : loader).load(id as number);
+      return ctx.loaders.get(narrowedTo<LoaderDefinition<number, unknown>>(loader, columns)).load(id as number);
     };
   }
   return (row: TRow, ctx: Context) => {

@@ -4,6 +4,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { inSchool, ownStudentId } from '../../auth/tenancy.js';
 import { askedColumns } from '../../graphql/asked-columns.js';
+import { narrowedTo } from '../../graphql/loaders.js';
 import type { Context } from '../../graphql/context.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { mutate } from '../../graphql/mutation.js';
@@ -93,6 +94,6 @@ export class CourseModuleResolver extends withScopedShow(CourseModuleBase, {
     // Staff outside an enrollment see the rows as read: only the columns asked for are (an enrollment's reads
     // mark and filter them); the narrowed loader adds the keys itself (the school for the tenancy check).
     const columns = scope === undefined && ownStudentId(ctx) === null ? askedColumns(info, lessons, []) : null;
-    return visibleLessons(ctx, scope, await ctx.loaders.get(columns ? lessonsOfModule.narrowed(columns) : lessonsOfModule).load(module.id));
+    return visibleLessons(ctx, scope, await ctx.loaders.get(narrowedTo(lessonsOfModule, columns)).load(module.id));
   }
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { askedColumns } from '../../graphql/asked-columns.js';
+import { narrowedTo } from '../../graphql/loaders.js';
 import { inSchool } from '../../auth/tenancy.js';
 import type { Queryable } from '../../db/client.js';
 import { replaceLinks } from '../../db/links.js';
@@ -116,7 +117,7 @@ export class CourseResolver extends withScopedShow(CourseBase, {
     const scope = scopeOf(course);
     // Only the columns asked for (plain fields, the id for the lessons), with the id and school.
     const columns = askedColumns(info, courseModules, [], moduleNeeds);
-    return (await ctx.loaders.get(columns ? modulesOfCourse.narrowed(columns) : modulesOfCourse).load(course.id)).map((m) => withModuleScope(m, scope));
+    return (await ctx.loaders.get(narrowedTo(modulesOfCourse, columns)).load(course.id)).map((m) => withModuleScope(m, scope));
   }
 
   @FieldResolver(() => [Path], {
