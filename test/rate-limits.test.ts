@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { parseTrustProxy } from '../src/config.js';
 import { digestToken } from '../src/auth/credential.js';
 import { type Database, openDatabase } from '../src/db/client.js';
+import { rowsOf } from '../src/db/rows.js';
 import { addressKey } from '../src/http/rate-limit.js';
 import { rateLimitBuckets } from '../src/http/rate-limit.table.js';
 import { type Service, startService } from './support/service.js';
@@ -66,6 +67,11 @@ describe('rate limits', () => {
     for (let i = 0; i < count; i++) replies.push(await hit((i % 2) as 0 | 1, options));
     return replies;
   }
+
+  it('keeps its buckets in an unlogged table: a lease commits without a WAL flush, and a crash only fills every bucket', async () => {
+    const rows = await service.db.execute(sql`select relpersistence from pg_class where relname = 'rate_limit_buckets' and relkind = 'r'`);
+    expect(rowsOf<{ relpersistence: string }>(rows)).toEqual([{ relpersistence: 'u' }]);
+  });
 
   it('given two instances over one database, when one credential alternates between them, then they share its budget and refuse the request after it with 429 and the headers', async () => {
     const token = await newToken();

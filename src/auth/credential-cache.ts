@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Db, Queryable } from '../db/client.js';
 import type { SchoolStatus } from '../db/school.table.js';
-import { type Credential, digestToken, findCredential } from './credential.js';
+import { type Credential, credentialDigest, findCredential } from './credential.js';
 
 /** The channel a change of credentials is announced on: every instance drops its cached credentials. */
 export const CREDENTIALS_CHANNEL = 'credentials_changed';
@@ -27,7 +27,7 @@ export class CredentialCache {
 
   async find(db: Db, token: string): Promise<Found | null> {
     if (this.ttlMs <= 0) return findCredential(db, token);
-    const key = digestToken(token);
+    const key = credentialDigest(token);
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit) {

@@ -22,6 +22,24 @@ export interface Credential {
 // crypto.hash: one call, no Hash object per request (every request digests its credential).
 export const digestToken = (token: string) => hash('sha256', token, 'hex');
 
+/** Digests of the credentials seen lately: bounded, cleared whole when full (a client sends many requests). */
+const credentialDigests = new Map<string, string>();
+const MAX_CREDENTIAL_DIGESTS = 1024;
+
+/**
+ * A request credential's digest, remembered: a request needs it twice (its rate-limit bucket and its
+ * cached credential), and a client sends the same token request after request.
+ */
+export function credentialDigest(token: string): string {
+  let digest = credentialDigests.get(token);
+  if (digest === undefined) {
+    digest = digestToken(token);
+    if (credentialDigests.size >= MAX_CREDENTIAL_DIGESTS) credentialDigests.clear();
+    credentialDigests.set(token, digest);
+  }
+  return digest;
+}
+
 /**
  * Reads `Bearer <t>`, `Token token="<t>"` and `Token token=<t>` (the Rails forms). Tokens are opaque
  * and may contain `:`, so only the scheme and the optional `token=` / quotes are stripped.

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { digestToken, tokenFromHeader } from '../auth/credential.js';
+import { credentialDigest, tokenFromHeader } from '../auth/credential.js';
 import { config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { apiTokens } from '../auth/api-token.table.js';
@@ -9,6 +9,7 @@ import { requestLocale } from '../errors/i18n.js';
 import { errorReply, sendErrorReply } from '../errors/reply.js';
 import { rateLimitBuckets } from './rate-limit.table.js';
 import { rowsOf } from '../db/rows.js';
+import { preparedRaw } from '../db/driver-adapter.js';
 
 export interface RateLimitSettings {
   enabled: boolean;
@@ -335,7 +336,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply, retryAfter: number
 /** Who pays: the credential's digest when the request names one, and the client's address. */
 function callerOf(request: FastifyRequest): Caller {
   const token = tokenFromHeader(request.headers.authorization);
-  return { digest: token ? digestToken(token) : null, address: addressKey(request.ip) };
+  return { digest: token ? credentialDigest(token) : null, address: addressKey(request.ip) };
 }
 
 const loopback = (address: string | undefined) => !!address && (/^(?:::ffff:)?127\./i.test(address) || address === '::1');
@@ -377,35 +378,31 @@ function keyOfAddress(ip: string): string {
   return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
 }
 
-/**
- * One atomic statement: picks the bucket (the credential's when the token is valid, else the
- * address's), refills it by the time elapsed plus what the instance gives back, and takes a slice
- * (a tenth of a credential's or an address's bucket, at least one token; one for a wrong token),
- * or what is there. The row lock of ON CONFLICT DO UPDATE serialises the instances' leases.
- */
-async function leaseTokens(db: Db, now: Date, caller: Caller, s: RateLimitSettings, { returned, single }: { returned: number; single: boolean }): Promise<Leased> {
-  const at = sql`${now.toISOString()}::timestamptz`;
+const leaseStatement = preparedRaw(leaseSql());
+
+function leaseSql() {
+  const value = (name: string) => sql.placeholder(name);
+  const at = sql`${value('at')}::timestamptz`;
   const { tokens, refilledAt, granted } = rateLimitBuckets;
   const capacity = sql`(select capacity from caller)`;
   const rate = sql`(select rate from caller)`;
   const slice = sql`(select slice from caller)`;
   const elapsed = sql`greatest(0, extract(epoch from ${at} - ${refilledAt})::float8)`;
-  const available = sql`least(${capacity}, ${tokens} + ${rate} * ${elapsed} + ${returned}::float8)`;
+  const available = sql`least(${capacity}, ${tokens} + ${rate} * ${elapsed} + ${value('returned')}::float8)`;
   const taken = sql`least(${slice}, floor(${available}))`;
-  const sliceOf = (size: number) => Math.max(1, Math.floor(size * LEASE_FRACTION));
-  const result = await db.execute(sql`
+  return sql`
     with verified as (
       select exists (
-        select 1 from ${apiTokens} where ${apiTokens.tokenDigest} = ${caller.digest} and ${apiTokens.revokedAt} is null
+        select 1 from ${apiTokens} where ${apiTokens.tokenDigest} = ${value('digest')} and ${apiTokens.revokedAt} is null
           and (${apiTokens.expiresAt} is null or ${apiTokens.expiresAt} > ${at})
       ) as valid
     ), caller as (
       select
         valid,
-        case when valid then ${`credential:${caller.digest}`} else ${`address:${caller.address}`} end as key,
-        case when valid then ${s.capacity} else ${s.anonymousCapacity} end::float8 as capacity,
-        case when valid then ${s.refillPerSecond} else ${s.anonymousRefillPerSecond} end::float8 as rate,
-        case when ${single} then 1 when valid then ${sliceOf(s.capacity)} when ${caller.digest}::text is null then ${sliceOf(s.anonymousCapacity)} else 1 end::float8 as slice
+        case when valid then ${value('credentialKey')} else ${value('addressKey')} end as key,
+        case when valid then ${value('capacity')} else ${value('anonymousCapacity')} end::float8 as capacity,
+        case when valid then ${value('rate')} else ${value('anonymousRate')} end::float8 as rate,
+        case when ${value('single')} then 1 when valid then ${value('slice')} when ${value('digest')}::text is null then ${value('anonymousSlice')} else 1 end::float8 as slice
       from verified
     )
     insert into ${rateLimitBuckets} (key, tokens, refilled_at, granted)
@@ -414,7 +411,32 @@ async function leaseTokens(db: Db, now: Date, caller: Caller, s: RateLimitSettin
       tokens = ${available} - ${taken},
       granted = ${taken},
       refilled_at = greatest(${refilledAt}, ${at})
-    returning ${tokens} as tokens, ${granted} as taken, (select capacity from caller) as capacity, (select rate from caller) as rate, (select valid from caller) as valid`);
+    returning ${tokens} as tokens, ${granted} as taken, (select capacity from caller) as capacity, (select rate from caller) as rate, (select valid from caller) as valid`;
+}
+
+/**
+ * One atomic statement: picks the bucket (the credential's when the token is valid, else the
+ * address's), refills it by the time elapsed plus what the instance gives back, and takes a slice
+ * (a tenth of a credential's or an address's bucket, at least one token; one for a wrong token),
+ * or what is there. The row lock of ON CONFLICT DO UPDATE serialises the instances' leases.
+ * Its text is made once (leaseSql); each lease sends only its values.
+ */
+async function leaseTokens(db: Db, now: Date, caller: Caller, s: RateLimitSettings, { returned, single }: { returned: number; single: boolean }): Promise<Leased> {
+  const sliceOf = (size: number) => Math.max(1, Math.floor(size * LEASE_FRACTION));
+  const result = await leaseStatement(db).execute({
+    at: now.toISOString(),
+    digest: caller.digest,
+    credentialKey: `credential:${caller.digest}`,
+    addressKey: `address:${caller.address}`,
+    capacity: s.capacity,
+    anonymousCapacity: s.anonymousCapacity,
+    rate: s.refillPerSecond,
+    anonymousRate: s.anonymousRefillPerSecond,
+    single,
+    slice: sliceOf(s.capacity),
+    anonymousSlice: sliceOf(s.anonymousCapacity),
+    returned,
+  });
   const [row] = rowsOf<{ tokens: number; taken: number; capacity: number; rate: number; valid: boolean }>(result);
   return { taken: Number(row.taken), left: Number(row.tokens), capacity: Number(row.capacity), refillPerSecond: Number(row.rate), credential: row.valid };
 }
