@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { GraphQLDateTime } from 'graphql-scalars';
-import { type GraphQLSchema, isObjectType } from 'graphql';
+import { type GraphQLSchema, GraphQLScalarType, isObjectType } from 'graphql';
 import { buildSchema, getMetadataStorage, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { installRoleMatrix } from '../auth/guard.js';
 import type { RoleMatrix } from '../auth/role-matrix.js';
@@ -103,6 +103,16 @@ const noTopics: PubSub = {
 };
 
 /**
+ * graphql-scalars' DateTime, writing its value as the RFC 3339 string the reply carries rather than
+ * as a Date: JSON.stringify calls a Date's toJSON, which takes V8 off its fast path for the whole
+ * reply (a course by id serialised about four times slower). Same name, description, reading and text.
+ */
+const DateTime = new GraphQLScalarType({
+  ...GraphQLDateTime.toConfig(),
+  serialize: (value) => (GraphQLDateTime.serialize(value) as Date).toISOString(),
+});
+
+/**
  * The schema both faces execute, of the given resolvers, with the role matrix and the execution
  * budget installed. The service builds it once per process from its modules (src/service-modules.ts),
  * whose error domains and events are installed first.
@@ -115,7 +125,7 @@ export async function buildAppSchema(parts: { resolvers: readonly Function[]; ro
     validate: true,
     // Runs instead of class-validator, which is not installed: type-graphql imports it only when no validateFn is given.
     validateFn: checkTextLimits,
-    scalarsMap: [{ type: Date, scalar: GraphQLDateTime }],
+    scalarsMap: [{ type: Date, scalar: DateTime }],
     pubSub: noTopics,
   });
   markPlainFields(schema);
