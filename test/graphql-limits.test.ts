@@ -14,7 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../src/app.js';
 import { config } from '../src/config.js';
-import { type GraphqlLimits, measureQuery, queryCost, resolveLimits } from '../src/graphql/limits.js';
+import { costVariables, type GraphqlLimits, measureQuery, priceOperation, queryCost, resolveLimits } from '../src/graphql/limits.js';
 import { appSchema, routes } from '../src/service-modules.js';
 import { compileRoute } from '../src/rest/compile.js';
 import { Client, type Service, startService, type TestSchool } from './support/service.js';
@@ -57,6 +57,22 @@ function cycle(depth: number): string {
 }
 
 describe('the cost of a query', () => {
+  it('given variables that only say what to read (an id), when a document is priced again with new ones, then it is priced by the variables of its pages and directives, and the others are still checked to fit', () => {
+    const document = parse('query Q($id: ID!, $n: Int, $withSchools: Boolean!) { course(id: $id) { id } schools(first: $n) @include(if: $withSchools) { nodes { id } } }');
+    expect(costVariables(document)).toEqual(['n', 'withSchools']);
+    const price = (variables: Record<string, unknown>) => priceOperation(schema, document, variables, undefined, resolveLimits()).requested;
+    expect(price({ id: '1', n: 5, withSchools: true })).toBe(1 + 1 + 5);
+    // A new id: the same price (remembered), as queryCost computes it afresh.
+    expect(price({ id: '2', n: 5, withSchools: true })).toBe(1 + 1 + 5);
+    expect(queryCost(schema, document, { id: '2', n: 5, withSchools: true })).toBe(1 + 1 + 5);
+    expect(price({ id: '3', n: 7, withSchools: true })).toBe(1 + 1 + 7);
+    expect(price({ id: '4', n: 7, withSchools: false })).toBe(1);
+    // Variables that do not fit are refused (null) even when their page and directive were priced before.
+    expect(price({ id: { not: 'an id' }, n: 5, withSchools: true })).toBeNull();
+    expect(price({ n: 5, withSchools: true })).toBeNull();
+    expect(price({ id: '5', n: 'five', withSchools: true })).toBeNull();
+  });
+
   it('given a connection, when it is priced, then it costs its page size times its selection (first defaults to 25)', () => {
     expect(cost('{ schools { nodes { id } } }')).toBe(1 + 25);
     expect(cost('{ schools(first: 10) { totalCount pageInfo { hasNextPage } nodes { id name } } }')).toBe(1 + 10);

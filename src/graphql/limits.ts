@@ -5,6 +5,8 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   getNamedType,
+  getOperationAST,
+  getVariableValues,
   getNullableType,
   type GraphQLFormattedError,
   type GraphQLError,
@@ -21,6 +23,7 @@ import {
   TokenKind,
   validate,
   type ValidationRule,
+  visit,
 } from 'graphql';
 import { type ComplexityEstimator, getComplexity } from 'graphql-query-complexity';
 import { config, ConfigurationError } from '../config.js';
@@ -220,8 +223,37 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, variabl
 const costs = new WeakMap<DocumentNode, Map<string, number | null>>();
 /** Distinct operation-and-variables costs kept per document; past it the document's costs start over. */
 const COSTS_PER_DOCUMENT = 64;
+/** The arguments a cost reads (pageSizeOf): a variable anywhere else changes what is read, never how much. */
+const PAGE_ARGUMENTS = new Set(['first', 'page', 'perPage']);
 
-/** queryCost, remembered per document; null when the variables do not fit the operation (execution refuses them before any resolver runs). */
+/**
+ * The variables a document's cost depends on: those inside a page's size (PAGE_ARGUMENTS) or a
+ * directive's argument (`@include(if: $x)` prunes a branch). Measured once per document.
+ */
+const costVariablesOf = new WeakMap<DocumentNode, readonly string[]>();
+export function costVariables(document: DocumentNode): readonly string[] {
+  let names = costVariablesOf.get(document);
+  if (names) return names;
+  const found = new Set<string>();
+  visit(document, {
+    Argument(node, _key, _parent, _path, ancestors) {
+      // The node holding the argument list: a field or a directive.
+      const holder = ancestors[ancestors.length - 1] as { kind?: Kind } | readonly unknown[] | undefined;
+      const ofDirective = !!holder && !Array.isArray(holder) && (holder as { kind?: Kind }).kind === Kind.DIRECTIVE;
+      if (!ofDirective && !PAGE_ARGUMENTS.has(node.name.value)) return;
+      visit(node.value, { Variable: (variable) => void found.add(variable.name.value) });
+    },
+  });
+  names = [...found].sort();
+  costVariablesOf.set(document, names);
+  return names;
+}
+
+/**
+ * queryCost, remembered per document; null when the variables do not fit the operation (execution
+ * refuses them before any resolver runs). Remembered by the variables the cost depends on only, so
+ * a course asked by a new id each time is priced once: the others are only checked to fit.
+ */
 function cachedCost(
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -231,8 +263,15 @@ function cachedCost(
 ): number | null {
   let known = costs.get(document);
   if (!known) costs.set(document, (known = new Map()));
+  const operation = getOperationAST(document, operationName);
+  const relevant = costVariables(document);
+  const declared = operation?.variableDefinitions ?? [];
+  // Every declared variable counts for the cost: the key is the variables themselves.
+  const keyed = declared.every((d) => relevant.includes(d.variable.name.value));
+  if (!keyed && operation && getVariableValues(schema, declared, variables ?? {}, { maxErrors: 1 }).errors) return null;
+  const values = keyed ? variables : Object.fromEntries(relevant.filter((name) => variables && name in variables).map((name) => [name, variables![name]]));
   // A refresh of the bounds prices every document again.
-  const key = `${bounds?.version ?? 0}\n${operationName ?? ''}\n${variables ? JSON.stringify(variables) : ''}`;
+  const key = `${bounds?.version ?? 0}\n${operationName ?? ''}\n${values ? JSON.stringify(values) : ''}`;
   const hit = known.get(key);
   if (hit !== undefined) return hit;
   let cost: number | null;
