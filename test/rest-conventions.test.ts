@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rememberedAccepts } from '../src/rest/router.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 describe('REST conventions (DESIGN.md)', () => {
@@ -32,6 +33,19 @@ describe('REST conventions (DESIGN.md)', () => {
       expect(res.status).toBe(200);
     },
   );
+
+  it('the verdict on an Accept is remembered, for a bounded number of headers, and stays the same', async () => {
+    const statusFor = async (accept: string) => (await school.admin.get(`/school_products/${productId}`, { headers: { accept } })).status;
+    // More distinct headers than the memory keeps (64): each answers as the first time, before and after it starts over.
+    for (let i = 0; i < 70; i++) {
+      expect(await statusFor(`application/vnd.learning.v1+json; n=${i}`)).toBe(200);
+      expect(await statusFor(`application/vnd.learning.v${i + 2}+json`)).toBe(406);
+      expect(rememberedAccepts()).toBeLessThanOrEqual(64);
+    }
+    expect(await statusFor('application/vnd.learning.v2+json')).toBe(406);
+    expect(await statusFor('application/vnd.learning.v2+json')).toBe(406);
+    expect(await statusFor('application/vnd.learning.v1+json; n=0')).toBe(200);
+  });
 
   it('a vendor type naming another version is a 406', async () => {
     const res = await school.admin.get(`/school_products/${productId}`, { headers: { accept: 'application/vnd.learning.v2+json' } });

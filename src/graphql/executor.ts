@@ -22,7 +22,18 @@ export type Executor = (
   operationName: string | null | undefined,
   contextValue: Context,
   variableValues: Record<string, unknown> | undefined,
+  options?: ExecuteOptions,
 ) => Promise<ExecutionResult>;
+
+export interface ExecuteOptions {
+  /**
+   * The caller has already checked every variable against its definition's type with graphql-js'
+   * coerceInputValue and refused the request on any problem (REST: rest/input.ts coerceInput, the
+   * route's own variables typed as its document declares them), so graphql-js' second check of the
+   * same values, which could find nothing, is skipped.
+   */
+  variablesChecked?: boolean;
+}
 
 /** The runs of an operation on graphql-js before it is compiled: a one-off query is not worth compiling. */
 const COMPILE_AFTER_RUNS = 1;
@@ -103,30 +114,37 @@ export function compiledExecutor(
     }
     return entry;
   };
-  const once = async (entry: Entry, document: DocumentNode, operationName: string | null | undefined, contextValue: Context, variableValues: Record<string, unknown> | undefined) => {
+  const once = async (
+    entry: Entry,
+    document: DocumentNode,
+    operationName: string | null | undefined,
+    contextValue: Context,
+    variableValues: Record<string, unknown> | undefined,
+    options: ExecuteOptions | undefined,
+  ) => {
     const jit = entry.jit;
     if (!jit) return execute({ schema, document, operationName, contextValue, variableValues });
     const inputs = variableValues ?? {};
-    if (jit.operation.variableDefinitions?.length) {
+    if (jit.operation.variableDefinitions?.length && !options?.variablesChecked) {
       const checked = getVariableValues(schema, jit.operation.variableDefinitions, inputs, { maxErrors: 50 });
       if (checked.errors) return { errors: checked.errors };
     }
     return jit.query.query(undefined, contextValue, inputs);
   };
-  const run: Executor = async (document, operationName, contextValue, variableValues) => {
+  const run: Executor = async (document, operationName, contextValue, variableValues, options) => {
     const entry = compiled(document, operationName);
     const reads = contextValue.reads;
-    if (!reads) return budgeted(entry, document, operationName, contextValue, variableValues);
+    if (!reads) return budgeted(entry, document, operationName, contextValue, variableValues, options);
     // A query may read a replica (db/read-routing.ts): the context's db is chosen before any loader reads it.
     if (!entry.readsPrimary) contextValue.db = await reads.readerFor(contextValue.credential);
     const onReplica = contextValue.db !== reads.primary;
-    let result = await budgeted(entry, document, operationName, contextValue, variableValues);
+    let result = await budgeted(entry, document, operationName, contextValue, variableValues, options);
     // The replica went away under a query: it runs again, whole, on the primary (a read is safe to repeat).
     if (onReplica && result.errors?.some((e) => connectionLost(e))) {
       reads.lost();
       contextValue.db = reads.primary;
       contextValue.loaders.clearAll();
-      result = await budgeted(entry, document, operationName, contextValue, variableValues);
+      result = await budgeted(entry, document, operationName, contextValue, variableValues, options);
     }
     // Committed (or rolled back): this credential's next reads wait for the replica to pass it.
     if (entry.mutation) await reads.wrote(contextValue.credential);
@@ -138,16 +156,17 @@ export function compiledExecutor(
     operationName: string | null | undefined,
     contextValue: Context,
     variableValues: Record<string, unknown> | undefined,
+    options: ExecuteOptions | undefined,
   ): Promise<ExecutionResult> => {
     // A query is stopped at its deadline, while a statement may still be running; a mutation is
     // waited for (its transaction commits or rolls back as a whole), and only its reply is budgeted.
     // Set before the context is derived, so both share it (Apollo reports it from the request's context).
     const spent = budget ? (contextValue.budget = new ExecutionBudget(budget, !entry.mutation)) : undefined;
     const ctx = entry.acrossSchools ? acrossSchoolsContext(contextValue) : contextValue;
-    if (!budget || !spent) return once(entry, document, operationName, ctx, variableValues);
+    if (!budget || !spent) return once(entry, document, operationName, ctx, variableValues, options);
     const timer = entry.mutation ? undefined : setTimeout(() => spent.timeOut(), budget.timeoutMs);
     try {
-      const result = await Promise.race([once(entry, document, operationName, ctx, variableValues), spent.stopped]);
+      const result = await Promise.race([once(entry, document, operationName, ctx, variableValues, options), spent.stopped]);
       // Stopped: the reply is that one error; the abandoned execution settles no further field.
       return result instanceof GraphQLError ? { errors: [result] } : result;
     } finally {

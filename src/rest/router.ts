@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getNullableType, type GraphQLInputType, type GraphQLSchema, isListType } from 'graphql';
-import type { Executor } from '../graphql/executor.js';
+import { getNullableType, type GraphQLArgument, type GraphQLInputType, type GraphQLSchema, isListType } from 'graphql';
+import type { ExecuteOptions, Executor } from '../graphql/executor.js';
 import { refusal } from '../auth/guard.js';
 import type { Rule } from '../auth/role-matrix.js';
 import type { Context } from '../graphql/context.js';
@@ -29,6 +29,10 @@ export interface RestDeps {
 
 interface Row {
   compiled: CompiledRoute;
+  /** The row's `when` as pairs (built once: the rows of a path are chosen by them on every request). */
+  when?: readonly (readonly [string, string])[];
+  /** Its arguments as variablesFor reads them, each one's type questions answered once (argPlans). */
+  plans: readonly ArgPlan[];
   /** The row's own names for the positional path parameters. */
   paramNames: string[];
   /** The role matrix's row for the operation, checked before the body is read into arguments. */
@@ -79,7 +83,8 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
     const byMethod = groups.get(shape) ?? new Map<Method, Row[]>();
     groups.set(shape, byMethod);
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      byMethod.set(method, [...(byMethod.get(method) ?? []), { compiled, paramNames: names, rule, mutation }]);
+      const when = compiled.route.when ? Object.entries(compiled.route.when) : undefined;
+      byMethod.set(method, [...(byMethod.get(method) ?? []), { compiled, when, plans: argPlans(compiled, mutation), paramNames: names, rule, mutation }]);
     }
   }
   for (const [shape, byMethod] of groups) {
@@ -113,9 +118,26 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
   }
 }
 
+/** Distinct Accept headers whose verdict is remembered (clients send a handful); past it the memory starts over. */
+const MAX_ACCEPTS = 64;
+const acceptVerdicts = new Map<string, boolean>();
+
 /** Accept: JSON, anything, nothing, or a vendor type of version 1; a vendor type of another version is 406. */
 function acceptable(accept: string | undefined): boolean {
   if (!accept) return true;
+  let verdict = acceptVerdicts.get(accept);
+  if (verdict === undefined) {
+    verdict = judgeAccept(accept);
+    if (acceptVerdicts.size >= MAX_ACCEPTS) acceptVerdicts.clear();
+    acceptVerdicts.set(accept, verdict);
+  }
+  return verdict;
+}
+
+/** The remembered verdicts of acceptable (tests: the memory stays bounded). */
+export const rememberedAccepts = (): number => acceptVerdicts.size;
+
+function judgeAccept(accept: string): boolean {
   const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase());
   const otherVersion = (t: string) => /^application\/vnd\.[^.]+(?:\.[^.+]+)*\.v(\d+)\+json$/.exec(t)?.[1];
   return types.some((t) => {
@@ -138,7 +160,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
       throw new RestFailure({ code: 'not_acceptable' });
     }
     const query = (request.query ?? {}) as Record<string, unknown>;
-    const row = rows.find((r) => !r.compiled.route.when || Object.entries(r.compiled.route.when).every(([k, v]) => query[k] === v));
+    const row = rows.length === 1 && !rows[0].when ? rows[0] : rows.find((r) => !r.when || r.when.every(([k, v]) => query[k] === v));
     if (!row) throw new RestFailure({ code: 'route_not_found', message: `No route matches ${request.method} on this path` });
     const { compiled } = row;
     const body = request.body;
@@ -158,7 +180,7 @@ async function handle(deps: RestDeps, rows: Row[], request: FastifyRequest, repl
     const refused = refusal(ctx, row.rule, row.mutation);
     if (refused) throw refused;
     if (row.knownQuery) refuseUnknownParameters(row.knownQuery, query);
-    const variables = variablesFor(compiled, params, form, row.mutation, request);
+    const variables = variablesFor(row.plans, params, form, row.mutation, request);
     if (compiled.paged) return await replyList(deps, compiled, ctx, variables, params, request, reply);
     const result = await run(deps, compiled, ctx, variables, request);
     if (compiled.route.stream) {
@@ -185,12 +207,46 @@ function refuseUnknownParameters(known: ReadonlySet<string>, query: Record<strin
   throw new RestFailure({ code: 'unknown_parameter', rows: unknown.map((field) => ({ field, code: 'unknown_parameter', message })) });
 }
 
-function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, form: boolean, write: boolean, request: FastifyRequest): Record<string, unknown> {
+/**
+ * An argument as variablesFor reads it: what its type and its row decide, worked out once per row
+ * (the same answers the per-request reading gave, as getNullableType and isListType give them).
+ */
+interface ArgPlan {
+  name: string;
+  source: CompiledRoute['args'][number]['source'];
+  arg: GraphQLArgument;
+  /** A list argument (`enrollments: [...]` of the batch). */
+  list: boolean;
+  /** A create or update: a required value it lacks is `blank` (422). */
+  blankIsInvalid: boolean;
+  /** The field names' prefix of its problems: a path/query param by its name, a list body under its key. */
+  prefix: readonly string[];
+  /** A create's resource hash: its input's blank required fields are named with the other problems. */
+  namesBlankRequired: boolean;
+}
+
+function argPlans(compiled: CompiledRoute, write: boolean): ArgPlan[] {
+  const { reply } = compiled.route;
+  return compiled.args.map(({ name, source, arg }) => {
+    const list = isListType(getNullableType(arg.type));
+    return {
+      name,
+      source,
+      arg,
+      list,
+      blankIsInvalid: write && (reply === 'create' || reply === 'update'),
+      prefix: source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && list ? [source.key] : [],
+      namesBlankRequired: source.from === 'resource' && reply === 'create' && !list,
+    };
+  });
+}
+
+function variablesFor(plans: readonly ArgPlan[], params: Record<string, unknown>, form: boolean, write: boolean, request: FastifyRequest): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   // Every argument's problems, reported together: a write names all it lacks in one reply.
   const found: RestError[] = [];
   const blankRequired: RestError[] = [];
-  for (const { name, source, arg } of compiled.args) {
+  for (const { name, source, arg, list, blankIsInvalid, prefix, namesBlankRequired } of plans) {
     let raw: unknown;
     switch (source.from) {
       case 'path':
@@ -216,7 +272,6 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
       case 'resource': {
         raw = params[source.key];
         // A list argument (`enrollments: [...]` of the batch) takes an array or an index-keyed hash.
-        const list = isListType(getNullableType(arg.type));
         const empty = raw === undefined || raw === null || raw === '' || (typeof raw === 'object' && Object.keys(raw).length === 0 && !source.extra?.length);
         if (empty && !source.optional) throw badRequest(source.key, `param is missing or the value is empty: ${source.key}`);
         if (!empty && (typeof raw !== 'object' || (Array.isArray(raw) && !list)))
@@ -237,15 +292,13 @@ function variablesFor(compiled: CompiledRoute, params: Record<string, unknown>, 
     }
     const shaped = shapeInput(raw, arg.type, form);
     // A create or update lacking a required value is invalid (422 naming it); an action's missing parameter stays malformed (400).
-    const { problems } = coerceInput(shaped, arg.type, write && (compiled.route.reply === 'create' || compiled.route.reply === 'update'));
+    const { problems } = coerceInput(shaped, arg.type, blankIsInvalid);
     // Name the field as the client sent it: a path/query param by its name, a list body under its key.
-    const prefix =
-      source.from === 'path' || source.from === 'param' ? [source.name] : source.from === 'resource' && isListType(getNullableType(arg.type)) ? [source.key] : [];
-    found.push(...problems.map((p) => ({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message })));
+    for (const p of problems) found.push({ field: restFieldName([...prefix, ...p.path]), code: p.code ?? 'invalid_type', message: p.message });
     if (shaped !== undefined) variables[name] = shaped;
     // A create refused here for a parameter never reaches its resolver's checks: name its input's blank
     // required fields too (declared with RequiredFields), so the one 422 holds every problem.
-    if (source.from === 'resource' && compiled.route.reply === 'create' && !isListType(getNullableType(arg.type))) blankRequired.push(...missingRequired(arg.type, shaped));
+    if (namesBlankRequired) blankRequired.push(...missingRequired(arg.type, shaped));
   }
   if (found.length && found.every((p) => p.code === 'blank')) found.push(...blankRequired.filter((row) => !found.some((f) => f.field === row.field)));
   if (found.length) {
@@ -294,8 +347,11 @@ function adaptedItems(adapt: Adapt, key: string, raw: Record<string, unknown>[] 
   return items;
 }
 
+const CHECKED: ExecuteOptions = { variablesChecked: true };
+
 async function run(deps: RestDeps, compiled: CompiledRoute, ctx: Context, variables: Record<string, unknown>, request: FastifyRequest) {
-  const result = await deps.execute(compiled.document, undefined, ctx, variables);
+  // The variables were checked against their types by variablesFor (coerceInput) or are the router's own page numbers.
+  const result = await deps.execute(compiled.document, undefined, ctx, variables, CHECKED);
   if (result.errors?.length) {
     const mapped = toRestRefusal(result.errors[0]);
     if (mapped) throw new RestFailure(mapped);
