@@ -149,11 +149,19 @@ export type ProductRanks = (db: Db, productIds: ProductIds) => { productId: SQL.
 /**
  * The select of `table`'s rows in each of `productIds` that match `where`, in the product's order
  * (`ranks`), each with its product: `productIds` may be PRODUCT_IDS, for a statement built once.
+ * Only the `selected` columns of the rows when given (a narrowed read), every column otherwise.
  */
-export function productRowsSelect<T extends TableWithId>(db: Db, ranks: ProductRanks, table: T, productIds: ProductIds, where: SQL | undefined) {
+export function productRowsSelect<T extends TableWithId>(
+  db: Db,
+  ranks: ProductRanks,
+  table: T,
+  productIds: ProductIds,
+  where: SQL | undefined,
+  selected?: Record<string, PgColumn>,
+) {
   const r = ranks(db, productIds);
   return db
-    .select({ parentId: r.productId, row: getTableColumns(table as PgTable) })
+    .select({ parentId: r.productId, row: selected ?? getTableColumns(table as PgTable) })
     .from(r as never)
     .innerJoin(table as PgTable, eq(table.id, r.id))
     .where(where)
@@ -161,7 +169,13 @@ export function productRowsSelect<T extends TableWithId>(db: Db, ranks: ProductR
 }
 
 /** The rows of `table` of the reader's school in each of `productIds`, in the product's order (`ranks`): one statement for the batch. */
-export async function productRows<T extends TableWithId & { schoolId: PgColumn }>(reader: Reader, ranks: ProductRanks, table: T, productIds: readonly number[]) {
-  const rows = await productRowsSelect(reader.db, ranks, table, [...productIds], reader.inSchool(table.schoolId));
+export async function productRows<T extends TableWithId & { schoolId: PgColumn }>(
+  reader: Reader,
+  ranks: ProductRanks,
+  table: T,
+  productIds: readonly number[],
+  selected?: Record<string, PgColumn>,
+) {
+  const rows = await productRowsSelect(reader.db, ranks, table, [...productIds], reader.inSchool(table.schoolId), selected);
   return rows as { parentId: number; row: T['$inferSelect'] }[];
 }

@@ -33,13 +33,21 @@ export function linkedRowsLoader<T extends Owned>(
 /**
  * The rows of `table` in each school product, in the product's order (`ranks`): one statement for
  * the batch (src/content/order.ts' productRows), built once (the products and the school its
- * placeholders) for a reader of one school's rows or of every school's.
+ * placeholders) for a reader of one school's rows or of every school's. `narrowed` gives the loader of
+ * the same rows with only some columns (askedColumns), with the id and school: one per column list.
  */
-export function productRowsLoader<T extends Owned>(name: string, ranks: ProductRanks, table: T): LoaderDefinition<number, T['$inferSelect'][]> {
+export function productRowsLoader<T extends Owned>(
+  name: string,
+  ranks: ProductRanks,
+  table: T,
+): LoaderDefinition<number, T['$inferSelect'][]> & { narrowed(columns: readonly string[]): LoaderDefinition<number, T['$inferSelect'][]> } {
   type Row = { parentId: number; row: T['$inferSelect'] };
-  const prepared = schoolScopedRead<Row>(table, name, (db, where) => productRowsSelect(db as Db, ranks, table, PRODUCT_IDS, where), undefined);
-  return defineLoader(name, async (ctx: Context, productIds) => {
-    const rows = (await prepared(ctx, { productIds: [...productIds] })) ?? ((await productRows(readerOf(ctx), ranks, table, productIds)) as Row[]);
-    return groupedByParent(productIds, rows, (r) => r.parentId, (r) => r.row);
-  });
+  const loaderOf = (loaderName: string, selected?: Record<string, PgColumn>): LoaderDefinition<number, T['$inferSelect'][]> => {
+    const prepared = schoolScopedRead<Row>(table, loaderName, (db, where) => productRowsSelect(db as Db, ranks, table, PRODUCT_IDS, where, selected), undefined);
+    return defineLoader(loaderName, async (ctx: Context, productIds) => {
+      const rows = (await prepared(ctx, { productIds: [...productIds] })) ?? ((await productRows(readerOf(ctx), ranks, table, productIds, selected)) as Row[]);
+      return groupedByParent(productIds, rows, (r) => r.parentId, (r) => r.row);
+    });
+  };
+  return Object.assign(loaderOf(name), { narrowed: narrowedVariants(name, table as PgTable, ['id', 'schoolId'], loaderOf) });
 }
