@@ -6,6 +6,7 @@ import { inListPlaceholder } from '../db/columns.js';
 import { courseModuleLinks as links, lessons } from '../modules/courses/course.table.js';
 import { pathCourses } from '../modules/paths/path.table.js';
 import { schoolProductCourses as spc, schoolProductPaths as spp } from '../modules/school-products/school-product-content.table.js';
+import { childRowOf, PARENT_KEY } from '../db/rows.js';
 import type { Reader } from './reader.js';
 
 /**
@@ -148,8 +149,8 @@ export type ProductRanks = (db: Db, productIds: ProductIds) => { productId: SQL.
 
 /**
  * The select of `table`'s rows in each of `productIds` that match `where`, in the product's order
- * (`ranks`), each with its product: `productIds` may be PRODUCT_IDS, for a statement built once.
- * Only the `selected` columns of the rows when given (a narrowed read), every column otherwise.
+ * (`ranks`), each with its product (under PARENT_KEY, beside the row's columns: a flat select):
+ * `productIds` may be PRODUCT_IDS, for a statement built once. Only the `selected` columns of the rows when given (a narrowed read), every column otherwise.
  */
 export function productRowsSelect<T extends TableWithId>(
   db: Db,
@@ -161,7 +162,7 @@ export function productRowsSelect<T extends TableWithId>(
 ) {
   const r = ranks(db, productIds);
   return db
-    .select({ parentId: r.productId, row: selected ?? getTableColumns(table as PgTable) })
+    .select({ ...(selected ?? getTableColumns(table as PgTable)), [PARENT_KEY]: r.productId })
     .from(r as never)
     .innerJoin(table as PgTable, eq(table.id, r.id))
     .where(where)
@@ -176,6 +177,7 @@ export async function productRows<T extends TableWithId & { schoolId: PgColumn }
   productIds: readonly number[],
   selected?: Record<string, PgColumn>,
 ) {
-  const rows = await productRowsSelect(reader.db, ranks, table, [...productIds], reader.inSchool(table.schoolId), selected);
-  return rows as { parentId: number; row: T['$inferSelect'] }[];
+  const rows = (await productRowsSelect(reader.db, ranks, table, [...productIds], reader.inSchool(table.schoolId), selected)) as Record<string, unknown>[];
+  const rowOf = childRowOf<T['$inferSelect']>(Object.keys(selected ?? getTableColumns(table as PgTable)));
+  return rows.map((r) => ({ parentId: r[PARENT_KEY] as number, row: rowOf(r) }));
 }
