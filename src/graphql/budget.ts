@@ -9,6 +9,7 @@ import {
   type GraphQLError,
   type GraphQLNamedType,
   type GraphQLObjectType,
+  type GraphQLOutputType,
   type GraphQLResolveInfo,
   type GraphQLSchema,
   isAbstractType,
@@ -257,8 +258,8 @@ const chargeObjects = (list: boolean) => (budget: ExecutionBudget, value: unknow
  */
 const plainTextLeaves = new WeakMap<GraphQLNamedType, Set<string>>();
 
-/** The plain text leaves (their field names) a field's selection asks of its objects, by the field's one node. */
-const askedTextLeaves = new WeakMap<FieldNode, string[]>();
+/** The plain text leaves (their field names) a field's selection asks of its objects, by the field's one node (and its return type: a fragment's node may be spread under several). */
+const askedTextLeaves = new WeakMap<FieldNode, { type: GraphQLOutputType; leaves: string[] }>();
 
 /**
  * Charges the text of the plain text leaves the field's selection asks for, on each object of its
@@ -301,7 +302,7 @@ function textOf(budget: ExecutionBudget, value: unknown, leaves: readonly string
 function textLeavesOf(info: GraphQLResolveInfo): string[] {
   const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
   const known = node && askedTextLeaves.get(node);
-  if (known) return known;
+  if (known && known.type === info.returnType) return known.leaves;
   const byKey = new Map<string, string>();
   let remembered = true;
   const possible = (type: GraphQLNamedType | undefined | null): readonly GraphQLNamedType[] =>
@@ -334,7 +335,7 @@ function textLeavesOf(info: GraphQLResolveInfo): string[] {
   const types = possible(getNamedType(info.returnType));
   for (const fieldNode of info.fieldNodes) walk(fieldNode.selectionSet, types);
   const leaves = [...byKey.values()];
-  if (node && remembered) askedTextLeaves.set(node, leaves);
+  if (node && remembered) askedTextLeaves.set(node, { type: info.returnType, leaves });
   return leaves;
 }
 const chargeText = (list: boolean) => (budget: ExecutionBudget, value: unknown) => {
