@@ -134,6 +134,22 @@ describe('the budget of a running operation', () => {
     expect(many.errors![0].message).toMatch(/bytes of text/);
   });
 
+  it('given text leaves under aliases, fragments and @skip/@include, when a reply holds them, then resultBytes counts each asked value once per object', async () => {
+    // Plain text leaves are charged by the field that resolves their objects (one charge for them all), as each leaf was.
+    const query = `query ($out: Boolean!) { courses(first: 3) { nodes { id name d: description ... on Course { code } ...F gone: name @skip(if: true) alsoGone: name @include(if: $out) } } }
+      fragment F on Course { imageUrl again: name }`;
+    const res: any = await school.admin.graphql(query, { out: false });
+    expect(res.errors).toBeUndefined();
+    const text = (v: unknown) => (typeof v === 'string' ? v.length : 0);
+    const nodes: any[] = res.data.courses.nodes;
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(nodes.every((n) => !('gone' in n) && !('alsoGone' in n))).toBe(true);
+    const expected = nodes.reduce((sum, n) => sum + text(n.name) + text(n.d) + text(n.code) + text(n.imageUrl) + text(n.again), 0);
+    expect(res.extensions.cost.resultBytes).toBe(expected);
+    const included: any = await school.admin.graphql(query, { out: true });
+    expect(included.extensions.cost.resultBytes).toBe(expected + nodes.reduce((sum, n) => sum + text(n.name), 0));
+  });
+
   it('given a read blocked in the database, when its deadline passes, then it is answered 503 QUERY_TIMEOUT at the deadline and the process keeps answering', async () => {
     // The credential is checked before the lock is taken (and kept): what waits is the operation's own read.
     const admin = await clientWith({ timeoutMs: 300 }, school.admin.token!, 60);

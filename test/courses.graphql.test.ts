@@ -231,6 +231,60 @@ describe('fields', () => {
     expect(full.every((m: any) => typeof m.description === 'string' && typeof m.createdAt === 'string')).toBe(true);
   });
 
+  it("SchoolProduct.courses reads only the columns asked for (the id for the modules), and answers as a read of every column does, in its school alone, for staff and for a student", async () => {
+    // Given a product with a course of its own (a module, a lesson) and one through a path, and another school's product and course
+    const own = await make.course({ name: 'Own', code: `OWN-${Date.now()}`, description: 'Mine' });
+    const viaPath = await make.course({ name: 'Via path' });
+    const module = await make.module(own.id);
+    await make.lesson({ course_module_id: module.id, title: 'Only lesson' });
+    const product = await f.product(school);
+    await f.offer(product.id, [own.id]);
+    await f.pathOf(school, [viaPath.id], product.id, 1);
+    const foreignCourse = await api(other.admin).course({ name: 'Foreign' });
+    const foreignProduct = await f.product(other);
+    await f.offer(foreignProduct.id, [foreignCourse.id]);
+    const fields = 'id name code modules { id name lessons { title } }';
+    // A fragment reads every column.
+    const read = async (client: typeof school.admin, productId: number, narrow: boolean) => {
+      const { data, errors } = await client.graphql(`query ($p: ID!) { schoolProduct(id: $p) { courses { ${narrow ? fields : `... on Course { ${fields} }`} } } }`, {
+        p: String(productId),
+      });
+      return { data, errors };
+    };
+    const same = async (client: typeof school.admin, productId: number) => {
+      const [narrow, compiled, full] = [await read(client, productId, true), await read(client, productId, true), await read(client, productId, false)];
+      expect(compiled).toEqual(narrow);
+      expect(narrow).toEqual(full);
+      return narrow;
+    };
+
+    // Then staff read the same courses, in the product's order
+    const mine = await same(school.admin, product.id);
+    expect(mine.errors).toBeUndefined();
+    expect(mine.data.schoolProduct.courses).toEqual([
+      { id: String(own.id), name: 'Own', code: own.code, modules: [{ id: String(module.id), name: module.name, lessons: [{ title: 'Only lesson' }] }] },
+      { id: String(viaPath.id), name: 'Via path', code: null, modules: [] },
+    ]);
+    // And beside fields that compute or read other columns, the same rows
+    const full = await dataOf(school.admin, `query ($p: ID!) { schoolProduct(id: $p) { courses { ${fields} description createdAt paths { id } } } }`, { p: String(product.id) });
+    expect(full.schoolProduct.courses.map(({ description: _d, createdAt: _c, paths: _p, ...c }: any) => c)).toEqual(mine.data.schoolProduct.courses);
+    expect(full.schoolProduct.courses[0].description).toBe('Mine');
+
+    // And another school's rows never appear: its product is not found to this school, its own is its own
+    const crossed = await same(school.admin, foreignProduct.id);
+    expect(JSON.stringify(crossed)).not.toContain('Foreign');
+    const theirs = await same(other.admin, foreignProduct.id);
+    expect(theirs.data.schoolProduct.courses).toEqual([{ id: String(foreignCourse.id), name: 'Foreign', code: null, modules: [] }]);
+    expect(JSON.stringify(await same(other.admin, product.id))).not.toMatch(/Own|Via path|Only lesson/);
+    // And the platform across schools reads each product's own courses
+    expect((await same(service.platform, foreignProduct.id)).data.schoolProduct.courses.map((c: any) => c.id)).toEqual([String(foreignCourse.id)]);
+
+    // And a student enrolled in the product reads what a read of every column gives it
+    const { student } = await f.enrollment(school, product.id);
+    await same(student, product.id);
+    await same(student, foreignProduct.id);
+  });
+
   it('Enrollment.courses and Enrollment.lessons (a lesson not released yet is locked)', async () => {
     const course = await make.course();
     const m = await make.module(course.id);

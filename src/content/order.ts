@@ -6,6 +6,7 @@ import { inListPlaceholder } from '../db/columns.js';
 import { courseModuleLinks as links, lessons } from '../modules/courses/course.table.js';
 import { pathCourses } from '../modules/paths/path.table.js';
 import { schoolProductCourses as spc, schoolProductPaths as spp } from '../modules/school-products/school-product-content.table.js';
+import { childRowOf, PARENT_KEY } from '../db/rows.js';
 import type { Reader } from './reader.js';
 
 /**
@@ -148,12 +149,20 @@ export type ProductRanks = (db: Db, productIds: ProductIds) => { productId: SQL.
 
 /**
  * The select of `table`'s rows in each of `productIds` that match `where`, in the product's order
- * (`ranks`), each with its product: `productIds` may be PRODUCT_IDS, for a statement built once.
+ * (`ranks`), each with its product (under PARENT_KEY, beside the row's columns: a flat select):
+ * `productIds` may be PRODUCT_IDS, for a statement built once. Only the `selected` columns of the rows when given (a narrowed read), every column otherwise.
  */
-export function productRowsSelect<T extends TableWithId>(db: Db, ranks: ProductRanks, table: T, productIds: ProductIds, where: SQL | undefined) {
+export function productRowsSelect<T extends TableWithId>(
+  db: Db,
+  ranks: ProductRanks,
+  table: T,
+  productIds: ProductIds,
+  where: SQL | undefined,
+  selected?: Record<string, PgColumn>,
+) {
   const r = ranks(db, productIds);
   return db
-    .select({ parentId: r.productId, row: getTableColumns(table as PgTable) })
+    .select({ ...(selected ?? getTableColumns(table as PgTable)), [PARENT_KEY]: r.productId })
     .from(r as never)
     .innerJoin(table as PgTable, eq(table.id, r.id))
     .where(where)
@@ -161,7 +170,14 @@ export function productRowsSelect<T extends TableWithId>(db: Db, ranks: ProductR
 }
 
 /** The rows of `table` of the reader's school in each of `productIds`, in the product's order (`ranks`): one statement for the batch. */
-export async function productRows<T extends TableWithId & { schoolId: PgColumn }>(reader: Reader, ranks: ProductRanks, table: T, productIds: readonly number[]) {
-  const rows = await productRowsSelect(reader.db, ranks, table, [...productIds], reader.inSchool(table.schoolId));
-  return rows as { parentId: number; row: T['$inferSelect'] }[];
+export async function productRows<T extends TableWithId & { schoolId: PgColumn }>(
+  reader: Reader,
+  ranks: ProductRanks,
+  table: T,
+  productIds: readonly number[],
+  selected?: Record<string, PgColumn>,
+) {
+  const rows = (await productRowsSelect(reader.db, ranks, table, [...productIds], reader.inSchool(table.schoolId), selected)) as Record<string, unknown>[];
+  const rowOf = childRowOf<T['$inferSelect']>(Object.keys(selected ?? getTableColumns(table as PgTable)));
+  return rows.map((r) => ({ parentId: r[PARENT_KEY] as number, row: rowOf(r) }));
 }

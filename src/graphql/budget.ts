@@ -1,15 +1,24 @@
 import {
   defaultFieldResolver,
+  type DirectiveNode,
+  type FieldNode,
   getNamedType,
   getNullableType,
   type GraphQLField,
   type GraphQLFieldResolver,
   type GraphQLError,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLResolveInfo,
   type GraphQLSchema,
+  isAbstractType,
   isCompositeType,
   isListType,
   isObjectType,
   isScalarType,
+  Kind,
+  type SelectionSetNode,
 } from 'graphql';
 import { raisedStatus, refusalGraphqlCode } from '../errors/codes.js';
 import { errorReply } from '../errors/reply.js';
@@ -181,11 +190,11 @@ function inTurn(budget: ExecutionBudget, go: () => unknown): unknown {
   return pause ? pause.then(() => (budget.admits() ? inTurn(budget, go) : budget.stalled)) : go();
 }
 
-type Charge = (budget: ExecutionBudget, value: unknown) => boolean;
+type Charge = (budget: ExecutionBudget, value: unknown, info?: GraphQLResolveInfo) => boolean;
 
 /** A value charged to the budget, handed on in this turn or a later one; the budget's stalled promise past a limit. */
-function handOn(budget: ExecutionBudget, charge: Charge, value: unknown): unknown {
-  return charge(budget, value) ? inTurn(budget, () => value) : budget.stalled;
+function handOn(budget: ExecutionBudget, charge: Charge, value: unknown, info?: GraphQLResolveInfo): unknown {
+  return charge(budget, value, info) ? inTurn(budget, () => value) : budget.stalled;
 }
 
 /**
@@ -207,13 +216,13 @@ function charged(field: GraphQLField<unknown, Budgeted>, charge: Charge) {
         budget.admits()
           ? inTurn(budget, () => {
               const value = resolve(source, args, ctx, info);
-              return isThenable(value) ? Promise.resolve(value).then((v) => handOn(budget, charge, v)) : handOn(budget, charge, value);
+              return isThenable(value) ? Promise.resolve(value).then((v) => handOn(budget, charge, v, info)) : handOn(budget, charge, value, info);
             })
           : budget.stalled,
       );
     const value = resolve(source, args, ctx, info);
-    if (isThenable(value)) return Promise.resolve(value).then((v) => handOn(budget, charge, v));
-    if (!charge(budget, value)) return budget.stalled;
+    if (isThenable(value)) return Promise.resolve(value).then((v) => handOn(budget, charge, v, info));
+    if (!charge(budget, value, info)) return budget.stalled;
     const next = budget.yieldPoint();
     return next ? next.then(() => (budget.admits() ? inTurn(budget, () => value) : budget.stalled)) : value;
   };
@@ -236,10 +245,99 @@ function chargedLeaf(field: GraphQLField<unknown, Budgeted>, charge: Charge) {
   };
 }
 
-const chargeObjects = (list: boolean) => (budget: ExecutionBudget, value: unknown) => {
+const chargeObjects = (list: boolean) => (budget: ExecutionBudget, value: unknown, info?: GraphQLResolveInfo) => {
   if (value === null || value === undefined) return true;
-  return budget.chargeObjects(list ? (Array.isArray(value) ? value.length : 0) : 1);
+  return budget.chargeObjects(list ? (Array.isArray(value) ? value.length : 0) : 1) && chargePlainText(budget, value, info);
 };
+
+/**
+ * Plain text leaves by object type: String fields (not lists) that read their object's property and
+ * nothing else (no resolver). They carry no wrapper of their own (graphql-jit reads such a field
+ * inline; a wrapper costs a call, a resolve info and its path for every value): the field that
+ * resolves their objects charges their text (chargePlainText), as each leaf would have.
+ */
+const plainTextLeaves = new WeakMap<GraphQLNamedType, Set<string>>();
+
+/** The plain text leaves (their field names) a field's selection asks of its objects, by the field's one node (and its return type: a fragment's node may be spread under several). */
+const askedTextLeaves = new WeakMap<FieldNode, { type: GraphQLOutputType; leaves: string[] }>();
+
+/**
+ * Charges the text of the plain text leaves the field's selection asks for, on each object of its
+ * value (lists walked): one charge for them all. A leaf under a fragment is counted whatever the
+ * object's type, and under @skip/@include unless the directive's value is known to leave it out.
+ */
+function chargePlainText(budget: ExecutionBudget, value: unknown, info?: GraphQLResolveInfo): boolean {
+  if (!info || typeof value !== 'object') return true;
+  const leaves = textLeavesOf(info);
+  if (!leaves.length) return true;
+  const size = textOf(budget, value, leaves);
+  return size === 0 || budget.chargeBytes(size);
+}
+
+/** The text of `leaves` on the objects of `value`; an object still to come (a promise in a list) is charged when it comes. */
+function textOf(budget: ExecutionBudget, value: unknown, leaves: readonly string[]): number {
+  if (value === null || typeof value !== 'object') return 0;
+  if (Array.isArray(value)) {
+    let size = 0;
+    for (const item of value) size += textOf(budget, item, leaves);
+    return size;
+  }
+  if (isThenable(value)) {
+    value.then(
+      (v) => budget.chargeBytes(textOf(budget, v, leaves)),
+      () => undefined,
+    );
+    return 0;
+  }
+  const row = value as Record<string, unknown>;
+  let size = 0;
+  for (let i = 0; i < leaves.length; i++) {
+    const text = row[leaves[i]];
+    if (typeof text === 'string') size += text.length;
+    else if (text !== null && text !== undefined) size += jsonSize(text);
+  }
+  return size;
+}
+
+function textLeavesOf(info: GraphQLResolveInfo): string[] {
+  const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
+  const known = node && askedTextLeaves.get(node);
+  if (known && known.type === info.returnType) return known.leaves;
+  const byKey = new Map<string, string>();
+  let remembered = true;
+  const possible = (type: GraphQLNamedType | undefined | null): readonly GraphQLNamedType[] =>
+    !type ? [] : isAbstractType(type) ? info.schema.getPossibleTypes(type) : [type];
+  const skipped = (selection: { directives?: readonly DirectiveNode[] }): boolean => {
+    for (const directive of selection.directives ?? []) {
+      const name = directive.name.value;
+      if (name !== 'skip' && name !== 'include') continue;
+      remembered = false;
+      const arg = directive.arguments?.find((a) => a.name.value === 'if')?.value;
+      const on = arg?.kind === Kind.BOOLEAN ? arg.value : arg?.kind === Kind.VARIABLE ? info.variableValues[arg.name.value] : undefined;
+      if (typeof on === 'boolean' && (name === 'skip' ? on : !on)) return true;
+    }
+    return false;
+  };
+  const walk = (set: SelectionSetNode | undefined, types: readonly GraphQLNamedType[]) => {
+    for (const selection of set?.selections ?? []) {
+      if (skipped(selection)) continue;
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        if (types.some((t) => plainTextLeaves.get(t)?.has(name))) byKey.set(selection.alias?.value ?? name, name);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        walk(selection.selectionSet, selection.typeCondition ? possible(info.schema.getType(selection.typeCondition.name.value)) : types);
+      } else {
+        const fragment = info.fragments[selection.name.value];
+        if (fragment) walk(fragment.selectionSet, possible(info.schema.getType(fragment.typeCondition.name.value)));
+      }
+    }
+  };
+  const types = possible(getNamedType(info.returnType));
+  for (const fieldNode of info.fieldNodes) walk(fieldNode.selectionSet, types);
+  const leaves = [...byKey.values()];
+  if (node && remembered) askedTextLeaves.set(node, { type: info.returnType, leaves });
+  return leaves;
+}
 const chargeText = (list: boolean) => (budget: ExecutionBudget, value: unknown) => {
   if (value === null || value === undefined) return true;
   if (typeof value === 'string') return budget.chargeBytes(value.length);
@@ -261,14 +359,30 @@ const UNBOUNDED_SCALARS = new Set(['String', 'JSON', 'JSONObject']);
  * carries no budget.
  */
 export function installExecutionBudget(schema: GraphQLSchema): GraphQLSchema {
+  // The objects a subscription's own fields give are resolved by no charged field: their leaves keep their wrappers.
+  const subscription = schema.getSubscriptionType();
+  const ofSubscriptions = new Set<GraphQLNamedType>();
+  for (const field of Object.values(subscription?.getFields() ?? {})) {
+    const named = getNamedType(field.type);
+    for (const t of isAbstractType(named) ? schema.getPossibleTypes(named) : [named]) ofSubscriptions.add(t);
+  }
   for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__') || type === schema.getSubscriptionType()) continue;
+    if (!isObjectType(type) || type.name.startsWith('__') || type === subscription) continue;
     for (const field of Object.values(type.getFields())) {
       const named = getNamedType(field.type);
       const list = isListType(getNullableType(field.type));
       if (isCompositeType(named)) charged(field as GraphQLField<unknown, Budgeted>, chargeObjects(list));
-      else if (isScalarType(named) && UNBOUNDED_SCALARS.has(named.name)) chargedLeaf(field as GraphQLField<unknown, Budgeted>, chargeText(list));
+      else if (isScalarType(named) && UNBOUNDED_SCALARS.has(named.name)) {
+        if (named.name === 'String' && !list && !field.resolve && !ofSubscriptions.has(type)) plainTextOf(type).add(field.name);
+        else chargedLeaf(field as GraphQLField<unknown, Budgeted>, chargeText(list));
+      }
     }
   }
   return schema;
+}
+
+function plainTextOf(type: GraphQLObjectType): Set<string> {
+  let names = plainTextLeaves.get(type);
+  if (!names) plainTextLeaves.set(type, (names = new Set()));
+  return names;
 }

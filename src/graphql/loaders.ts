@@ -1,9 +1,10 @@
-import { and, asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
+import { and, asc, Column, eq, getTableColumns, is, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { TenancyBreach } from '../auth/egress.js';
 import { inSchool, inSchoolPrepared, inSchoolScope, oneSchool, schoolScope } from '../auth/tenancy.js';
 import type { Queryable } from '../db/client.js';
 import { columnKey, inList, inListPlaceholder } from '../db/columns.js';
+import { childRowOf, PARENT_KEY } from '../db/rows.js';
 import { notFound } from '../errors/app-error.js';
 import { type Context, defineLoader, type LoaderDefinition, publicLoader } from './context.js';
 import { registerListColumn } from './list-bounds.js';
@@ -237,19 +238,22 @@ export function linkLoader<V>(
   /** Whether the loader serves a list field of its name (list-bounds.ts); a narrowed variant serves its loader's. */
   listField = true,
 ): LoaderDefinition<number, V[]> {
-  type Linked = { parentId: number; value: V };
   if (listField) registerListColumn(name, link, parentColumn);
+  // A table's columns are read flat, beside the parent (PARENT_KEY), and each row made of them after.
+  const columns = is(value, Column) ? null : (value as Record<string, PgColumn>);
+  const selection: Record<string, PgColumn> = columns ? { ...columns, [PARENT_KEY]: parentColumn } : { [PARENT_KEY]: parentColumn, value: value as PgColumn };
   const select = (db: Queryable, where: SQL | undefined) =>
     db
-      .select({ parentId: parentColumn, value })
+      .select(selection)
       .from(link)
       .innerJoin(scopedBy as PgTable, joinOn)
       .where(where)
       .orderBy(...order);
-  const read = keyedRead<Linked>(scopedBy, name, parentColumn, select);
+  const read = keyedRead<Record<string, unknown>>(scopedBy, name, parentColumn, select);
+  const valueOf = columns ? childRowOf<V>(Object.keys(columns)) : (row: Record<string, unknown>) => row.value as V;
   return defineLoader(name, async (ctx, parentIds) => {
     const rows = await read(ctx, parentIds);
-    return groupedByParent(parentIds, rows, (r) => r.parentId, (r) => r.value);
+    return groupedByParent(parentIds, rows, (r) => r[PARENT_KEY] as number, valueOf);
   });
 }
 

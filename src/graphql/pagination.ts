@@ -3,11 +3,12 @@ import { and, asc, count, eq, getTableColumns, gt, inArray, sql, type SQL } from
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
-import { columnKey } from '../db/columns.js';
+import type { Queryable } from '../db/client.js';
+import { columnKey, inListPlaceholder } from '../db/columns.js';
 import { AppError } from './errors.js';
-import { inSchoolPrepared, inSchoolScope, schoolScope } from '../auth/tenancy.js';
+import { inSchool, inSchoolPrepared, inSchoolScope, schoolScope } from '../auth/tenancy.js';
 import { type Context, defineLoader, type LoaderDefinition } from './context.js';
-import { builtOnce, narrowedVariants } from './loaders.js';
+import { builtOnce, narrowedVariants, schoolScopedRead } from './loaders.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -396,55 +397,78 @@ export async function paginate<TTable extends TableWithId>(
 /**
  * Loaders for a connection field of a parent (`School.schoolProducts`): one statement for the pages
  * of every parent in the batch (a window function numbers each parent's rows), one for the counts.
+ * `scope` is the rows' condition beyond the parent; `'school'` is exactly the tenancy of `inSchool` on
+ * the table's school, for which the page statements are built once (schoolScopedRead: the parents,
+ * the cursor and the window their placeholders) rather than at every request.
  */
 export function childConnectionLoaders<TTable extends TableWithId>(
   name: string,
   table: TTable,
   parentColumn: PgColumn,
-  scope: (ctx: Context) => SQL | undefined,
+  scopeOf: ((ctx: Context) => SQL | undefined) | 'school',
 ) {
   type Row = TTable['$inferSelect'] & { id: number };
   type Key = { parentId: number; window: Window };
   const parentKey = columnKey(table, parentColumn);
-  const pagesOf = (loaderName: string, selected?: Record<string, PgColumn>): LoaderDefinition<Key, Row[]> => defineLoader(
-    loaderName,
-    async (ctx, keys) => {
-      const byWindow = new Map<string, Key[]>();
-      for (const key of keys) {
-        const k = JSON.stringify(key.window);
-        byWindow.set(k, [...(byWindow.get(k) ?? []), key]);
-      }
-      const found = new Map<string, Row[]>();
-      for (const [wkey, group] of byWindow) {
-        const { limit, offset, afterId } = group[0].window;
-        const ranked = ctx.db
-          .select({
-            ...(selected ?? getTableColumns(table as PgTable)),
-            rank: sql<number>`row_number() over (partition by ${parentColumn} order by ${table.id})`.as('rank'),
-          })
-          .from(table as PgTable)
-          .where(
-            and(
-              inArray(parentColumn, [...new Set(group.map((g) => g.parentId))]),
-              afterId !== null ? gt(table.id, afterId) : undefined,
-              scope(ctx),
-            ),
-          )
-          .as('ranked');
-        const rows = await ctx.db
-          .select()
-          .from(ranked)
-          .where(sql`${ranked.rank} > ${offset} and ${ranked.rank} <= ${offset + limit + 1}`)
-          .orderBy(asc((ranked as any).id));
-        for (const row of rows as any[]) {
-          const key = `${wkey}|${row[parentKey]}`;
-          found.set(key, [...(found.get(key) ?? []), row as Row]);
+  const schoolColumn = (table as unknown as { schoolId?: PgColumn }).schoolId;
+  if (scopeOf === 'school' && !schoolColumn) throw new Error(`${name}: a table without a school has no school scope`);
+  const scope = scopeOf === 'school' ? (ctx: Context) => inSchool(ctx, schoolColumn!) : scopeOf;
+  const pagesOf = (loaderName: string, selected?: Record<string, PgColumn>): LoaderDefinition<Key, Row[]> => {
+    /** The pages of `parents` (rows after `afterId`), `rank > lo and rank <= hi` of each parent's rows, in id order. */
+    const select = (db: Queryable, parents: SQL, afterId: number | SQL | null, where: SQL | undefined, lo: number | SQL, hi: number | SQL) => {
+      const ranked = db
+        .select({
+          ...(selected ?? getTableColumns(table as PgTable)),
+          rank: sql<number>`row_number() over (partition by ${parentColumn} order by ${table.id})`.as('rank'),
+        })
+        .from(table as PgTable)
+        .where(and(parents, afterId !== null ? gt(table.id, afterId) : undefined, where))
+        .as('ranked');
+      return db
+        .select()
+        .from(ranked)
+        .where(sql`${ranked.rank} > ${lo} and ${ranked.rank} <= ${hi}`)
+        .orderBy(asc((ranked as any).id));
+    };
+    // Built once, without and with a cursor, for the tenancy of inSchool ('school').
+    const placeholders = (after: boolean) =>
+      schoolScopedRead<Row>(
+        table as unknown as PgTable & { id: PgColumn; schoolId: PgColumn },
+        `${loaderName}${after ? '.after' : ''}`,
+        (db, where) => select(db, where!, null, undefined, sql`${sql.placeholder('lo')}`, sql`${sql.placeholder('hi')}`),
+        and(inListPlaceholder(parentColumn, 'parentIds'), after ? gt(table.id, sql.placeholder('afterId')) : undefined),
+      );
+    const prepared = scopeOf === 'school' ? { first: placeholders(false), after: placeholders(true) } : null;
+    return defineLoader(
+      loaderName,
+      async (ctx, keys) => {
+        const byWindow = new Map<string, Key[]>();
+        for (const key of keys) {
+          const k = JSON.stringify(key.window);
+          const group = byWindow.get(k);
+          if (group) group.push(key);
+          else byWindow.set(k, [key]);
         }
-      }
-      return keys.map((k) => found.get(`${JSON.stringify(k.window)}|${k.parentId}`) ?? []);
-    },
-    (key) => `${key.parentId}|${JSON.stringify(key.window)}`,
-  );
+        const found = new Map<string, Row[]>();
+        for (const [wkey, group] of byWindow) {
+          const { limit, offset, afterId } = group[0].window;
+          const parentIds = [...new Set(group.map((g) => g.parentId))];
+          const values = { parentIds, lo: offset, hi: offset + limit + 1, ...(afterId !== null ? { afterId } : {}) };
+          const rows =
+            (await (afterId !== null ? prepared?.after : prepared?.first)?.(ctx, values)) ??
+            (await select(ctx.db, inArray(parentColumn, parentIds), afterId, scope(ctx), offset, offset + limit + 1));
+          for (const row of rows as any[]) {
+            const key = `${wkey}|${row[parentKey]}`;
+            const list = found.get(key);
+            if (list) list.push(row as Row);
+            else found.set(key, [row as Row]);
+          }
+        }
+        return keys.map((k) => found.get(`${JSON.stringify(k.window)}|${k.parentId}`) ?? []);
+      },
+      (key) => `${key.parentId}|${JSON.stringify(key.window)}`,
+    );
+  };
   const counts: LoaderDefinition<number, number> = defineLoader(`${name}.count`, async (ctx, parentIds) => {
     const rows = await ctx.db
       .select({ parentId: parentColumn, n: count() })

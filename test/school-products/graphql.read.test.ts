@@ -136,6 +136,26 @@ describe('schoolProducts and School.schoolProducts', () => {
     expect(res.data.school.schoolProducts).toEqual({ totalCount: 5, nodes: ids.slice(0, 3).map((id) => ({ id })), pageInfo: { hasNextPage: true } });
   });
 
+  it('given School.schoolProducts walked with first/after and by numbered pages, then the products of that school in id order', async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const res: any = await catalogue.admin.graphql(
+        `query($id: ID!, $after: String) { school(id: $id) { schoolProducts(first: 2, after: $after) { nodes { id schoolId } pageInfo { hasNextPage endCursor } } } }`,
+        { id: catalogue.id, after },
+      );
+      expect(res.errors).toBeUndefined();
+      const conn = res.data.school.schoolProducts;
+      for (const n of conn.nodes) expect(n.schoolId).toBe(String(catalogue.id));
+      seen.push(...conn.nodes.map((n: any) => n.id));
+      if (!conn.pageInfo.hasNextPage) break;
+      after = conn.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(ids);
+    const numbered: any = await catalogue.admin.graphql(`query($id: ID!) { school(id: $id) { schoolProducts(page: 2, perPage: 2) { nodes { id } } } }`, { id: catalogue.id });
+    expect(numbered.data.school.schoolProducts.nodes).toEqual([{ id: ids[2] }, { id: ids[3] }]);
+  });
+
   it('given School.schoolProducts asking for plain fields and courses, then the same nodes as a read of every column', async () => {
     const narrow = `query($id: ID!) { school(id: $id) { schoolProducts(first: 4) { nodes { id title published courses { id } topics { id } } edges { cursor node { id schoolId } } } } }`;
     // A fragment reads every column.

@@ -77,6 +77,32 @@ describe('Schools over GraphQL', () => {
       expectExecutionError(await (await studentOf(b)).graphql(SCHOOL, { id: String(a.id) }), 'NOT_FOUND', 'school');
     });
 
+    it('given plain fields and relations, when asking for a school, then only those columns are read and the reply is what a read of every column gives, to each credential', async () => {
+      const fields = 'id name subdomain status domains organization { id } schoolProducts(first: 2) { nodes { id } }';
+      // A fragment reads every column.
+      const ask = async (client: typeof a.admin, id: number, narrow: boolean) => {
+        const { data, errors } = await client.graphql(`query ($id: ID!) { school(id: $id) { ${narrow ? fields : `... on School { ${fields} }`} } }`, { id: String(id) });
+        return { data, errors };
+      };
+      const same = async (client: typeof a.admin, id: number) => {
+        const [narrow, compiled, full] = [await ask(client, id, true), await ask(client, id, true), await ask(client, id, false)];
+        expect(compiled).toEqual(narrow);
+        expect(narrow).toEqual(full);
+        return narrow;
+      };
+      const own = await same(a.admin, a.id);
+      expect(own.errors).toBeUndefined();
+      expect(own.data.school).toMatchObject({ id: String(a.id), name: 'Alpha Academy', subdomain: 'alpha-academy', status: 'trial', domains: [] });
+      expect(own.data.school.organization.id).toEqual(expect.any(String));
+      // Another school's: not found to a school's credential, read by the platform's.
+      expectExecutionError(await same(b.admin, a.id), 'NOT_FOUND', 'school');
+      expect((await same(service.platform, b.id)).data.school).toMatchObject({ id: String(b.id), name: 'Beta Institute' });
+      // A student: its own school as a read of every column gives it, another's not found.
+      const student = await studentOf(a);
+      await same(student, a.id);
+      expectExecutionError(await same(student, b.id), 'NOT_FOUND', 'school');
+    });
+
     it.each(['abc', '0', '-1', '99999999999', '999999'])('given the id %s, when asking for a school, then NOT_FOUND', async (id) => {
       expectExecutionError(await service.platform.graphql(SCHOOL, { id }), 'NOT_FOUND', 'school');
     });

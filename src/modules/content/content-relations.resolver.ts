@@ -1,5 +1,8 @@
 import 'reflect-metadata';
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
+import { askedColumns } from '../../graphql/asked-columns.js';
+import { narrowedTo } from '../../graphql/loaders.js';
 import type { Context, LoaderDefinition } from '../../graphql/context.js';
 import { type ContentScope, enrollmentScope, isActiveEnrollment } from '../../content/scope.js';
 import type { EnrollmentRow } from '../enrollments/enrollment.table.js';
@@ -9,6 +12,7 @@ import type { EnrollmentScope } from '../../content/release.js';
 import { visibleLessons, withScope } from './content-view.js';
 import { coursesOfProduct, lessonsOfProduct } from '../courses/course.loaders.js';
 import { Course, Lesson } from '../courses/course.type.js';
+import { courses as courseTable } from '../courses/course.table.js';
 import { pathsOfProduct } from '../paths/path.loaders.js';
 import { Path } from '../paths/path.type.js';
 
@@ -20,13 +24,20 @@ async function productContent<V extends object>(ctx: Context, loader: LoaderDefi
   return (await ctx.loaders.get(loader).load(scope.productId)).map((row) => withScope(row, scope));
 }
 
+/**
+ * The columns the computed fields of a course read, that a product's courses read only the asked
+ * columns with (askedColumns): each of these loads by the course's id (and the scope it carries).
+ */
+const courseNeeds = { modules: ['id'], paths: ['id'], courseModulesIds: ['id'] } as const;
 
 /** `SchoolProduct.courses` and `SchoolProduct.paths`: what `/school_products/:id/courses|paths` list, as fields. */
 @Resolver(() => SchoolProduct)
 export class SchoolProductContentResolver {
   @FieldResolver(() => [Course], { description: "The product's courses: its own, then those of its paths, in the product's order." })
-  courses(@Root() product: { id: number }, @Ctx() ctx: Context) {
-    return productContent(ctx, coursesOfProduct, { kind: 'product', productId: product.id });
+  courses(@Root() product: { id: number }, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    // Only the columns asked for (plain fields, the id for the relations), with the id and school.
+    const columns = askedColumns(info, courseTable, [], courseNeeds);
+    return productContent(ctx, narrowedTo(coursesOfProduct, columns), { kind: 'product', productId: product.id });
   }
 
   @FieldResolver(() => [Path], { description: "The product's learning paths, in the product's order." })

@@ -1,8 +1,9 @@
 import { asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { PRODUCT_IDS, type ProductRanks, productRows, productRowsSelect } from '../../content/order.js';
+import { PRODUCT_IDS, type ProductRanks, productRowsSelect } from '../../content/order.js';
 import { type Context, defineLoader, type LoaderDefinition } from '../../graphql/context.js';
+import { childRowOf, PARENT_KEY } from '../../db/rows.js';
 import { groupedByParent, linkLoader, narrowedVariants, schoolScopedRead } from '../../graphql/loaders.js';
 import { readerOf } from '../../graphql/reader.js';
 
@@ -33,13 +34,24 @@ export function linkedRowsLoader<T extends Owned>(
 /**
  * The rows of `table` in each school product, in the product's order (`ranks`): one statement for
  * the batch (src/content/order.ts' productRows), built once (the products and the school its
- * placeholders) for a reader of one school's rows or of every school's.
+ * placeholders) for a reader of one school's rows or of every school's. `narrowed` gives the loader of
+ * the same rows with only some columns (askedColumns), with the id and school: one per column list.
  */
-export function productRowsLoader<T extends Owned>(name: string, ranks: ProductRanks, table: T): LoaderDefinition<number, T['$inferSelect'][]> {
-  type Row = { parentId: number; row: T['$inferSelect'] };
-  const prepared = schoolScopedRead<Row>(table, name, (db, where) => productRowsSelect(db as Db, ranks, table, PRODUCT_IDS, where), undefined);
-  return defineLoader(name, async (ctx: Context, productIds) => {
-    const rows = (await prepared(ctx, { productIds: [...productIds] })) ?? ((await productRows(readerOf(ctx), ranks, table, productIds)) as Row[]);
-    return groupedByParent(productIds, rows, (r) => r.parentId, (r) => r.row);
-  });
+export function productRowsLoader<T extends Owned>(
+  name: string,
+  ranks: ProductRanks,
+  table: T,
+): LoaderDefinition<number, T['$inferSelect'][]> & { narrowed(columns: readonly string[]): LoaderDefinition<number, T['$inferSelect'][]> } {
+  type Row = Record<string, unknown>;
+  const loaderOf = (loaderName: string, selected?: Record<string, PgColumn>): LoaderDefinition<number, T['$inferSelect'][]> => {
+    const rowOf = childRowOf<T['$inferSelect']>(Object.keys(selected ?? getTableColumns(table as PgTable)));
+    const prepared = schoolScopedRead<Row>(table, loaderName, (db, where) => productRowsSelect(db as Db, ranks, table, PRODUCT_IDS, where, selected), undefined);
+    return defineLoader(loaderName, async (ctx: Context, productIds) => {
+      const rows =
+        (await prepared(ctx, { productIds: [...productIds] })) ??
+        ((await productRowsSelect(readerOf(ctx).db as Db, ranks, table, [...productIds], readerOf(ctx).inSchool(table.schoolId), selected)) as Row[]);
+      return groupedByParent(productIds, rows, (r) => r[PARENT_KEY] as number, rowOf);
+    });
+  };
+  return Object.assign(loaderOf(name), { narrowed: narrowedVariants(name, table as PgTable, ['id', 'schoolId'], loaderOf) });
 }

@@ -1,4 +1,3 @@
-import { inSchool } from '../../auth/tenancy.js';
 import { byIdLoader, childrenLoader, linkedIdsLoader } from '../../graphql/loaders.js';
 import { childConnectionLoaders } from '../../graphql/pagination.js';
 import {
@@ -13,9 +12,7 @@ import { schoolProductCourses, schoolProductPaths } from './school-product-conte
 export const schoolProductById = byIdLoader('schoolProduct.byId', schoolProducts);
 export const topicById = byIdLoader('schoolProductTopic.byId', schoolProductTopics);
 export const topicsOfProduct = childrenLoader('schoolProduct.topics', schoolProductTopics, schoolProductTopics.schoolProductId);
-export const productsOfSchool = childConnectionLoaders('school.schoolProducts', schoolProducts, schoolProducts.schoolId, (ctx) =>
-  inSchool(ctx, schoolProducts.schoolId),
-);
+export const productsOfSchool = childConnectionLoaders('school.schoolProducts', schoolProducts, schoolProducts.schoolId, 'school');
 export const categoryIdsOfProduct = linkedIdsLoader(
   'schoolProduct.categoryIds',
   schoolProductCategories,

@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { askedColumns } from '../../graphql/asked-columns.js';
+import { builtOnce, narrowedVariants } from '../../graphql/loaders.js';
 import { writeOnlySecret } from '../../auth/secrets.js';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
 import { ACTS_ACROSS_SCHOOLS, type Context } from '../../graphql/context.js';
 import { AppError, notFound } from '../../graphql/errors.js';
@@ -17,7 +21,7 @@ import { applySchoolEvent, checkSchool } from './school.rules.js';
 import { schools } from '../../db/school.table.js';
 import { schoolDomains } from './school.table.js';
 import { Organization, School, SchoolConnection } from './school.type.js';
-import { inSchool } from '../../auth/tenancy.js';
+import { inSchool, schoolScope } from '../../auth/tenancy.js';
 import { credentialsChanged } from '../../auth/credential-cache.js';
 
 type SchoolRow = typeof schools.$inferSelect;
@@ -41,6 +45,15 @@ function visibleSchools(ctx: Context): SQL | undefined {
   return inSchool(ctx, schools.id);
 }
 
+/** One school by id (the placeholder `id`), built once: every column, or only some (askedColumns) with the id. */
+const oneSchool = (name: string, selected?: Record<string, PgColumn>) =>
+  builtOnce((db) => (selected ? db.select(selected) : db.select()).from(schools).where(eq(schools.id, sql.placeholder('id'))).prepare(name));
+const everyColumnOfSchool = oneSchool('school.one');
+const narrowedSchool = narrowedVariants('school.one', schools, ['id'], oneSchool);
+
+/** The columns the computed fields of a school read, that `school(id)` reads only the asked columns with. */
+const schoolNeeds = { schoolProducts: ['id'], domains: ['id'], organization: ['organizationId'] } as const;
+
 @Resolver(() => School)
 @RelationFields<School>({
   domains: { type: () => [String], loader: domainsOfSchool, key: 'id' },
@@ -48,11 +61,13 @@ function visibleSchools(ctx: Context): SQL | undefined {
 })
 export class SchoolResolver {
   @Query(() => School, { description: "A school: any for a platform credential, otherwise the credential's own." })
-  async school(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    const [row] = await ctx.db
-      .select()
-      .from(schools)
-      .where(and(eq(schools.id, parseId(id, 'School')), visibleSchools(ctx)));
+  async school(@Arg('id', () => ID) id: string, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    const schoolId = parseId(id, 'School');
+    // visibleSchools, before the read: the platform's any school, another credential's own alone.
+    const scope = schoolScope(ctx);
+    if (scope === 'none' || (scope !== 'all' && scope !== schoolId)) throw notFound('School');
+    const columns = askedColumns(info, schools, ['id'], schoolNeeds);
+    const [row] = (await (columns ? narrowedSchool(columns) : everyColumnOfSchool)(ctx.db).execute({ id: schoolId })) as SchoolRow[];
     if (!row) throw notFound('School');
     return row;
   }
