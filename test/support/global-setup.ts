@@ -42,6 +42,9 @@ export default async function setup(project: TestProject) {
     await database.close();
     project.provide('testDatabase', { kind: 'postgres', url, template, poolerUrl: process.env.TEST_DATABASE_POOLER_URL || undefined });
     return async () => {
+      // The workers' databases (test/support/service.ts: one a worker, emptied for each file) and any a file left, then the template.
+      const workers = await admin.unsafe<{ name: string }[]>(`select datname as name from pg_database where starts_with(datname, $1)`, [`${template}_`]);
+      for (const { name } of workers) await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.unsafe(`drop database if exists "${template}" with (force)`);
       await admin.end();
     };

@@ -236,6 +236,120 @@ async function embeddedDatabaseForFile(dumpFile: string): Promise<Database> {
 }
 
 /**
+ * PostgreSQL: the worker's database, emptied for each file as the embedded one is. A database of each
+ * file's own, copied from the template and dropped afterwards, cost a checkpoint a file (DROP DATABASE
+ * forces one and waits for it: one to seven seconds on two cores, most of the suite's time on
+ * PostgreSQL). global-setup.ts drops the workers' databases at the end of the run.
+ */
+let workerPostgres: { name: string; shape: string; nonEmpty: string; sequences: string } | undefined;
+
+/**
+ * What a file could leave in the schema or the database's settings besides rows (a table, a trigger,
+ * a function, a column, `alter database ... set`): a worker's database that no longer shows the
+ * template's is dropped and copied again.
+ */
+const SHAPE = `select md5(concat_ws('|',
+  (select string_agg(format('%s.%s:%s', n.nspname, c.relname, c.relkind), ',' order by n.nspname, c.relname) from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%' and n.nspname not like 'pg_temp%'),
+  (select string_agg(format('%s.%s:%s:%s:%s', a.attrelid::regclass, a.attname, a.atttypid, a.attnotnull, a.atthasdef), ',' order by a.attrelid::regclass::text, a.attnum) from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+    where a.attnum > 0 and not a.attisdropped and c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%' and n.nspname not like 'pg_temp%'),
+  (select string_agg(format('%s.%s:%s', t.tgrelid::regclass, t.tgname, t.tgenabled), ',' order by t.tgrelid::regclass::text, t.tgname) from pg_trigger t where not t.tgisinternal),
+  (select string_agg(format('%s.%s', c.conrelid::regclass, c.conname), ',' order by c.conrelid::regclass::text, c.conname) from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname not in ('pg_catalog', 'information_schema')),
+  (select string_agg(format('%s.%s', n.nspname, p.proname), ',' order by n.nspname, p.proname) from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema')),
+  (select string_agg(array_to_string(s.setconfig, ','), ';' order by s.setrole) from pg_db_role_setting s where s.setdatabase = (select oid from pg_database where datname = current_database()))
+)) as shape`;
+
+/**
+ * Deletes every row of `tables` (the foreign keys' triggers off: every table that holds rows is in
+ * the list), then VACUUM gives their pages back, so the next file's rows fill them from the first as
+ * in a new table. TRUNCATE (a new file for each table and index) took a second or more for a file's
+ * dozen tables on two busy cores, the delete and vacuum a tenth of that. A role that may not turn the
+ * triggers off (session_replication_role asks for a superuser) truncates.
+ */
+async function emptyPostgresTables(session: postgres.Sql, tables: string[]) {
+  try {
+    await session.begin(async (tx) => {
+      await tx.unsafe('set local session_replication_role = replica');
+      for (const table of tables) await tx.unsafe(`delete from ${table}`);
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42501') throw error;
+    await session.unsafe(`truncate ${tables.join(', ')} cascade`);
+    return;
+  }
+  await session.unsafe(`vacuum ${tables.join(', ')}`);
+}
+
+async function postgresDatabaseForFile(serverUrl: string, template: string): Promise<string> {
+  if (workerPostgres) {
+    const { name } = workerPostgres;
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const session = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    try {
+      // A session a file left in a transaction or holding an advisory lock (none should) would hold the emptying
+      // up or the next file: ended, as DROP DATABASE ... WITH (FORCE) ended it. Idle ones stay (a pooler's).
+      await session.unsafe(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'
+          and (state is distinct from 'idle' or pid in (select pid from pg_locks where locktype = 'advisory'))`,
+      );
+      const [{ shape }] = await session.unsafe<{ shape: string }[]>(SHAPE);
+      if (shape === workerPostgres.shape) {
+        // Only the tables a file wrote to, and the sequences it drew from.
+        const [{ tables }] = await session.unsafe<{ tables: string[] }[]>(workerPostgres.nonEmpty);
+        if (tables.length) await emptyPostgresTables(session, tables);
+        await session.unsafe(workerPostgres.sequences);
+        return name;
+      }
+    } catch {
+      // Gone or unreachable: copied again below.
+    } finally {
+      await session.end({ timeout: 5 });
+    }
+    workerPostgres = undefined;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`drop database if exists "${name}" with (force)`).finally(() => admin.end());
+  }
+  const name = `${template}_w${process.pid}_${++fileDatabases}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`drop database if exists "${name}"`);
+    await admin.unsafe(`create database "${name}" template "${template}"`);
+    // Test databases only (the server's own settings stay as they are): a commit need not wait for its WAL to reach the disk.
+    await admin.unsafe(`alter database "${name}" set synchronous_commit = off`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const session = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const [{ shape }] = await session.unsafe<{ shape: string }[]>(SHAPE);
+    const tables = await session.unsafe<{ name: string }[]>(
+      `select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema', 'drizzle') and n.nspname not like 'pg_toast%'`,
+    );
+    const sequences = await session.unsafe<{ name: string }[]>(
+      `select format('%I.%I', schemaname, sequencename) as name from pg_sequences where schemaname not in ('pg_catalog', 'information_schema', 'drizzle')`,
+    );
+    const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
+    workerPostgres = {
+      name,
+      shape,
+      nonEmpty: `select array_remove(array[${tables.map((t) => `case when exists (select from ${t.name}) then ${literal(t.name)} end`).join(', ')}]::text[], null) as tables`,
+      // Back to the template's state (never drawn from) for those a file drew from; as TRUNCATE's RESTART IDENTITY, but whatever the table.
+      sequences: sequences.length
+        ? `select setval(format('%I.%I', schemaname, sequencename)::regclass, start_value, false) from pg_sequences
+            where last_value is not null and schemaname not in ('pg_catalog', 'information_schema', 'drizzle')`
+        : 'select 1',
+    };
+  } finally {
+    await session.end({ timeout: 5 });
+  }
+  return name;
+}
+
+/**
  * Applies the SQL migrations through `tag` only (as named in schema/migrations/meta/_journal.json)
  * to an empty database: the schema a version of the service before the next one left.
  */
@@ -279,10 +393,26 @@ export async function startService(
   let cleanup = async () => {};
   let databaseUrl: string | undefined;
   if (info.kind === 'postgres') {
-    const name = `${info.template!.replace(/_tmpl_\d+$/, '')}_f${process.pid}_${++fileDatabases}`;
-    const admin = postgres(info.url!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists "${name}"`);
-    await admin.unsafe(`create database "${name}"${options.migratedThrough ? '' : ` template "${info.template}"`}`);
+    let name: string;
+    if (options.migratedThrough) {
+      // An empty database of its own (no template), dropped after the file.
+      const admin = postgres(info.url!, { max: 1, onnotice: () => {} });
+      name = `${info.template}_f${process.pid}_${++fileDatabases}`;
+      await admin.unsafe(`drop database if exists "${name}"`);
+      await admin.unsafe(`create database "${name}"`);
+      await admin.unsafe(`alter database "${name}" set synchronous_commit = off`);
+      cleanup = async () => {
+        await database.close().catch(() => {});
+        await admin.unsafe(`drop database if exists "${name}" with (force)`);
+        await admin.end();
+      };
+    } else {
+      name = await postgresDatabaseForFile(info.url!, info.template!);
+      cleanup = async () => {
+        // A test may have closed the database itself (the database-gone tests); the worker's next file empties it.
+        await database.close().catch(() => {});
+      };
+    }
     const url = new URL(info.url!);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
@@ -292,12 +422,6 @@ export async function startService(
       pooled.pathname = `/${name}`;
       database = await openDatabase({ url: pooled.toString(), prepare: false, listenUrl: databaseUrl, maxConnections: 5 });
     } else database = await openDatabase({ url: databaseUrl, maxConnections: 5 });
-    cleanup = async () => {
-      // A test may have closed the database itself (the database-gone tests); its own is dropped regardless.
-      await database.close().catch(() => {});
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    };
   } else if (options.migratedThrough) {
     database = await openDatabase({ dataDir: 'memory://' });
     cleanup = () => database.close().catch(() => {});
