@@ -242,6 +242,8 @@ async function embeddedDatabaseForFile(dumpFile: string): Promise<Database> {
  * PostgreSQL). global-setup.ts drops the workers' databases at the end of the run.
  */
 let workerPostgres: { name: string; shape: string; nonEmpty: string; sequences: string } | undefined;
+/** The worker's database is a running service's until it stops: emptying it then would take that service's rows. */
+let workerPostgresInUse = false;
 
 /**
  * What a file could leave in the schema or the database's settings besides rows (a table, a trigger,
@@ -394,12 +396,13 @@ export async function startService(
   let databaseUrl: string | undefined;
   if (info.kind === 'postgres') {
     let name: string;
-    if (options.migratedThrough) {
-      // An empty database of its own (no template), dropped after the file.
+    if (options.migratedThrough || workerPostgresInUse) {
+      // An empty database (migratedThrough migrates it), or a second service while the file's first still
+      // runs (test/system/tools.test.ts) a copy of the template: of its own, dropped after.
       const admin = postgres(info.url!, { max: 1, onnotice: () => {} });
       name = `${info.template}_f${process.pid}_${++fileDatabases}`;
       await admin.unsafe(`drop database if exists "${name}"`);
-      await admin.unsafe(`create database "${name}"`);
+      await admin.unsafe(`create database "${name}"${options.migratedThrough ? '' : ` template "${info.template}"`}`);
       await admin.unsafe(`alter database "${name}" set synchronous_commit = off`);
       cleanup = async () => {
         await database.close().catch(() => {});
@@ -408,9 +411,11 @@ export async function startService(
       };
     } else {
       name = await postgresDatabaseForFile(info.url!, info.template!);
+      workerPostgresInUse = true;
       cleanup = async () => {
         // A test may have closed the database itself (the database-gone tests); the worker's next file empties it.
         await database.close().catch(() => {});
+        workerPostgresInUse = false;
       };
     }
     const url = new URL(info.url!);
