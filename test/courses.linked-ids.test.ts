@@ -131,4 +131,22 @@ describe('a course by id with its courseModulesIds', () => {
     );
     expect(withIds).toBe(without);
   });
+
+  it("the same holds for another type's linked ids: a product's courseIds and pathIds by id take one statement, in the product's order", async () => {
+    const [c1, c2, c3] = [await make.course(), await make.course(), await make.course()];
+    const product = await f.product(school);
+    await f.offer(product.id, [c1.id, c2.id, c3.id], [2, 0, 1]);
+    const path = await f.pathOf(school, [c1.id], product.id);
+    const credential = await credentialStatements();
+    const doc = 'query ($id: ID!) { schoolProduct(id: $id) { id courseIds pathIds } }';
+    let data: any;
+    const count = await service.countStatements(async () => {
+      data = await dataOf(school.admin, graphql(doc), { id: String(product.id) });
+    });
+    expect(data.schoolProduct).toEqual({ id: String(product.id), courseIds: [c2.id, c3.id, c1.id].map(String), pathIds: [String(path.id)] });
+    expect(count - credential).toBe(1);
+    // The list reads them through the fields' own loaders: the same ids
+    const list = await dataOf(school.admin, graphql('{ schoolProducts(first: 100) { nodes { id courseIds pathIds } } }'), {});
+    expect(list.schoolProducts.nodes.find((n: any) => n.id === String(product.id))).toEqual(data.schoolProduct);
+  });
 });
