@@ -8,6 +8,7 @@ import { childRowOf, PARENT_KEY } from '../db/rows.js';
 import { notFound } from '../errors/app-error.js';
 import { type Context, defineLoader, type LoaderDefinition, publicLoader } from './context.js';
 import { registerListColumn } from './list-bounds.js';
+import { registerLinkedIds } from './linked-ids.js';
 
 type Owned = PgTable & { id: PgColumn; schoolId: PgColumn };
 
@@ -111,12 +112,18 @@ export function narrowedVariants<L>(name: string, table: PgTable, keep: readonly
  * school) is withheld as not found, a 404 like any foreign id, and the breach is logged under the
  * request; the output check (auth/egress.ts) stays behind it for every other loader and reply.
  */
-export function byIdLoader<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined): ByIdLoader<T> & Required<Pick<ByIdLoader<T>, 'narrowed'>> {
-  const loaderOf = (loaderName: string, selected?: Record<string, PgColumn>) => {
+export function byIdLoader<T extends Owned>(
+  name: string,
+  table: T,
+  visible?: (ctx: Context) => SQL | undefined,
+): ByIdLoader<T> & Required<Pick<ByIdLoader<T>, 'narrowed'>> & { selecting(name: string, extra: Record<string, SQL.Aliased>): LoaderDefinition<number, T['$inferSelect'] | null> } {
+  const loaderOf = (loaderName: string, selected?: Record<string, PgColumn | SQL.Aliased>) => {
     const read = byIdRead(loaderName, table, visible, selected);
     return defineLoader(loaderName, async (ctx, ids: readonly number[]) => withheldForeign(ctx, loaderName, ids, await read(ctx, ids)));
   };
-  return { ...loaderOf(name), table, narrowed: narrowedVariants(name, table, ['id', 'schoolId'], loaderOf) };
+  // `selecting`: the whole rows with computed columns besides (linked-ids.ts' byIdWithLinks).
+  const selecting = (loaderName: string, extra: Record<string, SQL.Aliased>) => loaderOf(loaderName, { ...getTableColumns(table), ...extra });
+  return { ...loaderOf(name), table, narrowed: narrowedVariants(name, table, ['id', 'schoolId'], loaderOf), selecting };
 }
 
 /**
@@ -145,7 +152,7 @@ export function publicByIdLoader<T extends Owned>(name: string, table: T): ByIdL
   return { ...publicLoader(loader), table };
 }
 
-function byIdRead<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined, selected?: Record<string, PgColumn>) {
+function byIdRead<T extends Owned>(name: string, table: T, visible?: (ctx: Context) => SQL | undefined, selected?: Record<string, PgColumn | SQL.Aliased>) {
   type Row = T['$inferSelect'] & { id: number; schoolId: number | null };
   return keyedRead<Row>(table, name, table.id, (db, where) => (selected ? db.select(selected) : db.select()).from(table as PgTable).where(where), visible);
 }
@@ -219,7 +226,9 @@ export function linkedIdsLoader(
   parent: Owned,
   orderBy?: PgColumn,
 ): LoaderDefinition<number, number[]> {
-  return linkLoader(name, table, parentColumn, parent, eq(parent.id, parentColumn), childColumn, [...(orderBy ? [asc(orderBy)] : []), asc(childColumn)]);
+  const loader = linkLoader<number>(name, table, parentColumn, parent, eq(parent.id, parentColumn), childColumn, [...(orderBy ? [asc(orderBy)] : []), asc(childColumn)]);
+  registerLinkedIds(loader, { link: table, parentColumn, childColumn, parent, orderBy });
+  return loader;
 }
 
 /**

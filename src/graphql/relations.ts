@@ -5,6 +5,7 @@ import { type ClassType, Ctx, Extensions, FieldResolver, Info, Resolver, Root } 
 import { askedColumns } from './asked-columns.js';
 import type { Context, LoaderDefinition } from './context.js';
 import { loadMany, narrowedTo } from './loaders.js';
+import { registerLinkedIdsField } from './linked-ids.js';
 
 /** A type function as `@FieldResolver` takes it. */
 type ReturnTypeFunc = NonNullable<Parameters<typeof FieldResolver>[0]>;
@@ -69,6 +70,8 @@ export function RelationFields<TRow>(relations: Record<string, Relation<TRow>>) 
     for (const [field, relation] of Object.entries(relations)) {
       const { type, nullable, description, embed } = relation;
       proto[field] = resolveRelation(relation);
+      // A by-id read of the parent asked for this field may read the linked ids in its own statement (linked-ids.ts).
+      if (relation.key === 'id' && !relation.through) registerLinkedIdsField(field, relation.loader);
       const options = { ...(nullable ? { nullable } : {}), ...(description ? { description } : {}) };
       const descriptor = Object.getOwnPropertyDescriptor(proto, field)!;
       FieldResolver(type, options)(proto, field, descriptor);

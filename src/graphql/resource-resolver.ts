@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { Arg, Args, type ClassType, Ctx, getMetadataStorage, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, type ClassType, Ctx, getMetadataStorage, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import { inSchool, writeSchool } from '../auth/tenancy.js';
 import type { Queryable } from '../db/client.js';
 import type { Context, LoaderDefinition } from './context.js';
 import { parseId } from './ids.js';
+import { byIdWithLinks } from './linked-ids.js';
 import { type ByIdLoader, findOr404 } from './loaders.js';
 import { mutate, Payload } from './mutation.js';
 import { deleteOwned, lockOwned } from './owned.js';
@@ -229,8 +231,9 @@ export function resourceResolver<T extends Owned, TInput extends object, TArgs e
       @Resolver()
       abstract class Show extends Base {
         @Query(() => spec.type, { name: key, ...description('show') })
-        showOne(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-          return findOr404(ctx, spec.byId, parseId(id, name), name);
+        showOne(@Arg('id', () => ID) id: string, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+          // The row's linked ids asked beside it (a product's categoryIds) are read in the same statement.
+          return findOr404(ctx, byIdWithLinks(info, spec.byId), parseId(id, name), name);
         }
       }
       return Show;

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import type { SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, ID, Info, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context.js';
 import { parseId } from '../../graphql/ids.js';
+import { byIdWithLinks } from '../../graphql/linked-ids.js';
 import { fieldName, type Resource } from '../../graphql/resource-resolver.js';
 import { scopedRow } from './content-read.js';
 import type { ContentScope } from '../../content/scope.js';
@@ -36,11 +38,12 @@ export function withScopedShow<TBase extends ResourceBase>(Base: TBase, spec: Sc
 
   @Resolver()
   abstract class ScopedShowResolver extends Base {
-    async showInScope(id: string, schoolProductId: string | null | undefined, enrollmentId: string | null | undefined, ctx: Context) {
+    async showInScope(id: string, schoolProductId: string | null | undefined, enrollmentId: string | null | undefined, ctx: Context, info?: GraphQLResolveInfo) {
       const rowId = parseId(id, name);
       const scope = await contentScope(ctx, { schoolProductId, enrollmentId });
       spec.guard?.(ctx, scope);
-      const row = await scopedRow(ctx, scope, byId, table, rowId, spec.inScope(ctx, scope, table.id), name);
+      // The row's linked ids asked beside it (a course's courseModulesIds) are read in the same statement.
+      const row = await scopedRow(ctx, scope, byIdWithLinks(info, byId), table, rowId, spec.inScope(ctx, scope, table.id), name);
       return spec.shown ? spec.shown(ctx, scope, row) : row;
     }
   }
@@ -55,5 +58,6 @@ export function withScopedShow<TBase extends ResourceBase>(Base: TBase, spec: Sc
   Arg('schoolProductId', () => ID, { nullable: true })(proto, 'showInScope', 1);
   Arg('enrollmentId', () => ID, { nullable: true })(proto, 'showInScope', 2);
   Ctx()(proto, 'showInScope', 3);
+  Info()(proto, 'showInScope', 4);
   return ScopedShowResolver;
 }

@@ -11,6 +11,7 @@ import { notFound } from '../../graphql/errors.js';
 import { rowMatch } from '../../graphql/filters.js';
 import { given, parseId } from '../../graphql/ids.js';
 import { findOr404 } from '../../graphql/loaders.js';
+import { byIdWithLinks } from '../../graphql/linked-ids.js';
 import { mutate } from '../../graphql/mutation.js';
 import { deleteOwned, lockOwned } from '../../graphql/owned.js';
 import { ConnectionArgs, paginate } from '../../graphql/pagination.js';
@@ -102,8 +103,9 @@ async function writeLinks(tx: Queryable, product: LinkParent, input: SchoolProdu
 @Resolver(() => SchoolProduct)
 export class SchoolProductResolver {
   @Query(() => SchoolProduct)
-  schoolProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return findOr404(ctx, schoolProductById, parseId(id, 'SchoolProduct'), 'SchoolProduct');
+  schoolProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    // Its linked ids asked beside it (categoryIds, courseIds, ...) are read in the same statement.
+    return findOr404(ctx, byIdWithLinks(info, schoolProductById), parseId(id, 'SchoolProduct'), 'SchoolProduct');
   }
 
   @Query(() => SchoolProductConnection)
