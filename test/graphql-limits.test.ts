@@ -58,7 +58,7 @@ function cycle(depth: number): string {
 
 describe('the cost of a query', () => {
   it('given variables that only say what to read (an id), when a document is priced again with new ones, then it is priced by the variables of its pages and directives, and the others are still checked to fit', () => {
-    const document = parse('query Q($id: ID!, $n: Int, $withSchools: Boolean!) { course(id: $id) { id } schools(first: $n) @include(if: $withSchools) { nodes { id } } }');
+    const document = parse('query Q($id: ID!, $n: Int = 3, $withSchools: Boolean!) { course(id: $id) { id } schools(first: $n) @include(if: $withSchools) { nodes { id } } }');
     expect(costVariables(document)).toEqual(['n', 'withSchools']);
     const price = (variables: Record<string, unknown>) => priceOperation(schema, document, variables, undefined, resolveLimits()).requested;
     expect(price({ id: '1', n: 5, withSchools: true })).toBe(1 + 1 + 5);
@@ -67,6 +67,10 @@ describe('the cost of a query', () => {
     expect(queryCost(schema, document, { id: '2', n: 5, withSchools: true })).toBe(1 + 1 + 5);
     expect(price({ id: '3', n: 7, withSchools: true })).toBe(1 + 1 + 7);
     expect(price({ id: '4', n: 7, withSchools: false })).toBe(1);
+    // An absent page size takes its default (3); a null one is no size (25): not the same price.
+    expect(price({ id: '6', withSchools: true })).toBe(1 + 1 + 3);
+    expect(price({ id: '7', n: null, withSchools: true })).toBe(1 + 1 + 25);
+    expect(price({ id: '8', withSchools: true })).toBe(1 + 1 + 3);
     // Variables that do not fit are refused (null) even when their page and directive were priced before.
     expect(price({ id: { not: 'an id' }, n: 5, withSchools: true })).toBeNull();
     expect(price({ n: 5, withSchools: true })).toBeNull();

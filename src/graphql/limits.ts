@@ -263,16 +263,42 @@ function cachedCost(
 ): number | null {
   let known = costs.get(document);
   if (!known) costs.set(document, (known = new Map()));
+  // A refresh of the bounds prices every document again.
+  const prefix = `${bounds?.version ?? 0}\n${operationName ?? ''}\n`;
+  // These very variables, seen lately (a client repeating a request).
+  const key = prefix + (variables ? JSON.stringify(variables) : '');
+  const hit = known.get(key);
+  if (hit !== undefined) return hit;
+  const cost = costOf(schema, document, variables, operationName, bounds, known, prefix);
+  // Large variables (a mutation's input) are priced each time rather than kept.
+  if (key.length > 1024) return cost;
+  if (known.size >= COSTS_PER_DOCUMENT) known.clear();
+  known.set(key, cost);
+  return cost;
+}
+
+/**
+ * The cost of variables not seen lately: when some of the operation's variables do not count for
+ * its cost, they are checked to fit, and the cost is remembered by the others (`relevant:` keys).
+ */
+function costOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName: string | undefined,
+  bounds: ListBounds | undefined,
+  known: Map<string, number | null>,
+  prefix: string,
+): number | null {
   const operation = getOperationAST(document, operationName);
   const relevant = costVariables(document);
   const declared = operation?.variableDefinitions ?? [];
-  // Every declared variable counts for the cost: the key is the variables themselves.
-  const keyed = declared.every((d) => relevant.includes(d.variable.name.value));
-  if (!keyed && operation && getVariableValues(schema, declared, variables ?? {}, { maxErrors: 1 }).errors) return null;
-  const values = keyed ? variables : Object.fromEntries(relevant.filter((name) => variables && name in variables).map((name) => [name, variables![name]]));
-  // A refresh of the bounds prices every document again.
-  const key = `${bounds?.version ?? 0}\n${operationName ?? ''}\n${values ? JSON.stringify(values) : ''}`;
-  const hit = known.get(key);
+  const partly = !!operation && declared.some((d) => !relevant.includes(d.variable.name.value));
+  if (partly && getVariableValues(schema, declared, variables ?? {}, { maxErrors: 1 }).errors) return null;
+  // Only the variables given: an absent one takes its default, which a null would not.
+  const given = partly ? Object.fromEntries(relevant.filter((name) => variables && name in variables).map((name) => [name, variables![name]])) : undefined;
+  const relevantKey = given ? `relevant:${prefix}${JSON.stringify(given)}` : undefined;
+  const hit = relevantKey === undefined ? undefined : known.get(relevantKey);
   if (hit !== undefined) return hit;
   let cost: number | null;
   try {
@@ -280,10 +306,7 @@ function cachedCost(
   } catch {
     cost = null;
   }
-  // Large variables (a mutation's input) are priced each time rather than kept.
-  if (key.length > 1024) return cost;
-  if (known.size >= COSTS_PER_DOCUMENT) known.clear();
-  known.set(key, cost);
+  if (relevantKey !== undefined && relevantKey.length <= 1024) known.set(relevantKey, cost);
   return cost;
 }
 
