@@ -23,7 +23,7 @@ import { schemaOf, service } from './service-modules.js';
 import { assembleModules, type ModuleDeclaration } from './modules/define-module.js';
 import type { SocketLimits } from './graphql/socket-registry.js';
 import { createSubscriptionServer, type SubscriptionServer } from './graphql/subscriptions.js';
-import { inLocale, requestLocale } from './errors/i18n.js';
+import { DEFAULT_LOCALE, inLocale, requestLocale } from './errors/i18n.js';
 import { toGraphqlError } from './errors/reply.js';
 import { createLogger, lazyRequestLogger, type LogStream, repeatedFailures } from './http/logging.js';
 import { clientAddress } from './http/client-address.js';
@@ -95,9 +95,15 @@ export const tokenUsages = new WeakMap<FastifyInstance, TokenUsage>();
 
 /** The logger of the request being served (its lines carry the request's id). */
 const requestLogger = new AsyncLocalStorage<FastifyBaseLogger>();
-/** A route's hook running the rest of the request in the locale its Accept-Language asks for (errors/i18n.ts). */
-const inRequestLocale = (request: { headers: Record<string, string | string[] | undefined> }, _reply: unknown, done: () => void) =>
-  inLocale(requestLocale(request.headers), done);
+/**
+ * A route's hook running the rest of the request in the locale its Accept-Language asks for
+ * (errors/i18n.ts). English is what no locale at all reads (currentLocale): a request in it, as most
+ * API clients' are, goes on without a context of its own.
+ */
+const inRequestLocale = (request: { headers: Record<string, string | string[] | undefined> }, _reply: unknown, done: () => void) => {
+  const locale = requestLocale(request.headers);
+  return locale === DEFAULT_LOCALE ? done() : inLocale(locale, done);
+};
 
 /** Strips what clients put around a route: `/api`, `/v1`, a `.json` suffix. */
 export function normaliseUrl(url: string): string {

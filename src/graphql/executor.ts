@@ -35,6 +35,45 @@ export interface ExecuteOptions {
   variablesChecked?: boolean;
 }
 
+/**
+ * The deadlines of running queries, checked by one timer of the process rather than a timer each
+ * (a setTimeout and a clearTimeout were a fixed cost of every request). A query is stopped within a
+ * tenth of its time limit past it (at most 100 ms); the timer runs only while queries do.
+ */
+class Deadlines {
+  private readonly running = new Set<{ at: number; budget: ExecutionBudget }>();
+  private timer: NodeJS.Timeout | undefined;
+
+  watch(timeoutMs: number, budget: ExecutionBudget): { at: number; budget: ExecutionBudget } {
+    const entry = { at: Date.now() + timeoutMs, budget };
+    this.running.add(entry);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.sweep(), Math.max(1, Math.min(100, Math.floor(timeoutMs / 10))));
+      this.timer.unref();
+    }
+    return entry;
+  }
+
+  unwatch(entry: { at: number; budget: ExecutionBudget }): void {
+    this.running.delete(entry);
+  }
+
+  private sweep(): void {
+    if (!this.running.size) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    const now = Date.now();
+    for (const entry of this.running) {
+      if (entry.at > now) continue;
+      this.running.delete(entry);
+      entry.budget.timeOut();
+    }
+  }
+}
+const deadlines = new Deadlines();
+
 /** The runs of an operation on graphql-js before it is compiled: a one-off query is not worth compiling. */
 const COMPILE_AFTER_RUNS = 1;
 
@@ -164,13 +203,13 @@ export function compiledExecutor(
     const spent = budget ? (contextValue.budget = new ExecutionBudget(budget, !entry.mutation)) : undefined;
     const ctx = entry.acrossSchools ? acrossSchoolsContext(contextValue) : contextValue;
     if (!budget || !spent) return once(entry, document, operationName, ctx, variableValues, options);
-    const timer = entry.mutation ? undefined : setTimeout(() => spent.timeOut(), budget.timeoutMs);
+    const timer = entry.mutation ? undefined : deadlines.watch(budget.timeoutMs, spent);
     try {
       const result = await Promise.race([once(entry, document, operationName, ctx, variableValues, options), spent.stopped]);
       // Stopped: the reply is that one error; the abandoned execution settles no further field.
       return result instanceof GraphQLError ? { errors: [result] } : result;
     } finally {
-      clearTimeout(timer);
+      if (timer) deadlines.unwatch(timer);
     }
   };
   return Object.assign(run, { compiledOperations: () => compiledOperations });
