@@ -3,6 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { schools, type SchoolStatus } from '../db/school.table.js';
 import { apiTokens, tokenRole } from './api-token.table.js';
+import { remembered } from '../remembered.js';
 
 export type Role = (typeof tokenRole.enumValues)[number];
 
@@ -22,23 +23,11 @@ export interface Credential {
 // crypto.hash: one call, no Hash object per request (every request digests its credential).
 export const digestToken = (token: string) => hash('sha256', token, 'hex');
 
-/** Digests of the credentials seen lately: bounded, cleared whole when full (a client sends many requests). */
-const credentialDigests = new Map<string, string>();
-const MAX_CREDENTIAL_DIGESTS = 1024;
-
 /**
- * A request credential's digest, remembered: a request needs it twice (its rate-limit bucket and its
- * cached credential), and a client sends the same token request after request.
+ * A request credential's digest, remembered (at most 1,024): a request needs it twice (its rate-limit
+ * bucket and its cached credential), and a client sends the same token request after request.
  */
-export function credentialDigest(token: string): string {
-  let digest = credentialDigests.get(token);
-  if (digest === undefined) {
-    digest = digestToken(token);
-    if (credentialDigests.size >= MAX_CREDENTIAL_DIGESTS) credentialDigests.clear();
-    credentialDigests.set(token, digest);
-  }
-  return digest;
-}
+export const credentialDigest = remembered(1024, digestToken);
 
 /**
  * Reads `Bearer <t>`, `Token token="<t>"` and `Token token=<t>` (the Rails forms). Tokens are opaque

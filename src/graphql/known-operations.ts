@@ -9,6 +9,7 @@ import { inputRefusal } from './input-guard.js';
 import type { ListBounds } from './list-bounds.js';
 import { type GraphqlLimits, priceOperation, reportCost } from './limits.js';
 import Negotiator from 'negotiator';
+import { remembered } from '../remembered.js';
 
 /** Documents remembered by their text; past it the oldest is forgotten (Apollo's own store still has it). */
 const MAX_DOCUMENTS = 1_000;
@@ -43,7 +44,6 @@ declare module 'fastify' {
 export class KnownOperations {
   private readonly documents = new Map<string, DocumentNode>();
   private text = 0;
-  private readonly contentTypes = new Map<string, string | null>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -85,16 +85,9 @@ export class KnownOperations {
   }
 
   /** The reply's content type for an Accept header, as Apollo negotiates it (null: none acceptable, a 406 of Apollo's). */
-  private contentType(accept: string | undefined): string | null {
-    const key = accept ?? '';
-    let type = this.contentTypes.get(key);
-    if (type === undefined) {
-      type = accept ? (new Negotiator({ headers: { accept } }).mediaType(RESULT_TYPES) ?? null) : RESULT_TYPES[0]!;
-      if (this.contentTypes.size >= MAX_ACCEPTS) this.contentTypes.clear();
-      this.contentTypes.set(key, type);
-    }
-    return type;
-  }
+  private readonly contentType = remembered(MAX_ACCEPTS, (accept) =>
+    accept ? (new Negotiator({ headers: { accept } }).mediaType(RESULT_TYPES) ?? null) : RESULT_TYPES[0]!,
+  );
 
   /**
    * Serves the request if it is a known operation: the reply's body, or undefined when it is for
@@ -113,7 +106,7 @@ export class KnownOperations {
     const type = request.headers['content-type'];
     if (!type || type.split(';', 1)[0]!.trim().toLowerCase() !== 'application/json') return undefined;
     const accept = request.headers.accept;
-    const contentType = this.contentType(accept);
+    const contentType = this.contentType(accept ?? '');
     if (!contentType) return undefined;
     const name = operationName ?? undefined;
     const operation = getOperationAST(document, name);

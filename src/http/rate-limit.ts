@@ -10,6 +10,7 @@ import { errorReply, sendErrorReply } from '../errors/reply.js';
 import { rateLimitBuckets } from './rate-limit.table.js';
 import { rowsOf } from '../db/rows.js';
 import { preparedRaw } from '../db/driver-adapter.js';
+import { remembered } from '../remembered.js';
 
 export interface RateLimitSettings {
   enabled: boolean;
@@ -351,20 +352,8 @@ function onThisMachine(request: Pick<FastifyRequest, 'headers' | 'socket'>): boo
   return loopback(request.socket.remoteAddress) && forwarded.every((address) => loopback(address.trim()));
 }
 
-/** Keys of the addresses seen lately: a client sends many requests, and isIPv6 runs a long expression. */
-const addressKeys = new Map<string, string>();
-const MAX_ADDRESS_KEYS = 1024;
-
-/** An IPv6 client owns a whole /64, so it is one address; an IPv4-mapped IPv6 address is its IPv4 one. */
-export function addressKey(ip: string): string {
-  let key = addressKeys.get(ip);
-  if (key === undefined) {
-    key = keyOfAddress(ip);
-    if (addressKeys.size >= MAX_ADDRESS_KEYS) addressKeys.clear();
-    addressKeys.set(ip, key);
-  }
-  return key;
-}
+/** An IPv6 client owns a whole /64, so it is one address; an IPv4-mapped IPv6 address is its IPv4 one. Remembered: a client sends many requests, and isIPv6 runs a long expression. */
+export const addressKey = remembered(1024, keyOfAddress);
 
 function keyOfAddress(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);

@@ -14,6 +14,7 @@ import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
 import { errorReply, type Refusal, type RestError, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Adapt, Method, Route } from './route-table.js';
+import { remembered } from '../remembered.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
@@ -118,24 +119,16 @@ export function registerRestRoutes(app: FastifyInstance, deps: RestDeps): void {
   }
 }
 
-/** Distinct Accept headers whose verdict is remembered (clients send a handful); past it the memory starts over. */
-const MAX_ACCEPTS = 64;
-const acceptVerdicts = new Map<string, boolean>();
+/** Accept verdicts remembered for the distinct headers clients send (a handful; past 64 the memory starts over). */
+const acceptVerdict = remembered(64, (accept) => judgeAccept(accept));
 
 /** Accept: JSON, anything, nothing, or a vendor type of version 1; a vendor type of another version is 406. */
 function acceptable(accept: string | undefined): boolean {
-  if (!accept) return true;
-  let verdict = acceptVerdicts.get(accept);
-  if (verdict === undefined) {
-    verdict = judgeAccept(accept);
-    if (acceptVerdicts.size >= MAX_ACCEPTS) acceptVerdicts.clear();
-    acceptVerdicts.set(accept, verdict);
-  }
-  return verdict;
+  return !accept || acceptVerdict(accept);
 }
 
 /** The remembered verdicts of acceptable (tests: the memory stays bounded). */
-export const rememberedAccepts = (): number => acceptVerdicts.size;
+export const rememberedAccepts = (): number => acceptVerdict.size;
 
 function judgeAccept(accept: string): boolean {
   const types = accept.split(',').map((t) => t.split(';')[0].trim().toLowerCase());
