@@ -74,6 +74,14 @@ class Deadlines {
 }
 const deadlines = new Deadlines();
 
+/** One run of an operation, as the executor was called. */
+interface Call {
+  document: DocumentNode;
+  operationName: string | null | undefined;
+  variableValues: Record<string, unknown> | undefined;
+  options: ExecuteOptions | undefined;
+}
+
 /** The runs of an operation on graphql-js before it is compiled: a one-off query is not worth compiling. */
 const COMPILE_AFTER_RUNS = 1;
 
@@ -153,14 +161,8 @@ export function compiledExecutor(
     }
     return entry;
   };
-  const once = async (
-    entry: Entry,
-    document: DocumentNode,
-    operationName: string | null | undefined,
-    contextValue: Context,
-    variableValues: Record<string, unknown> | undefined,
-    options: ExecuteOptions | undefined,
-  ) => {
+  const once = async (entry: Entry, call: Call, contextValue: Context) => {
+    const { document, operationName, variableValues, options } = call;
     const jit = entry.jit;
     if (!jit) return execute({ schema, document, operationName, contextValue, variableValues });
     const inputs = variableValues ?? {};
@@ -172,40 +174,34 @@ export function compiledExecutor(
   };
   const run: Executor = async (document, operationName, contextValue, variableValues, options) => {
     const entry = compiled(document, operationName);
+    const call: Call = { document, operationName, variableValues, options };
     const reads = contextValue.reads;
-    if (!reads) return budgeted(entry, document, operationName, contextValue, variableValues, options);
+    if (!reads) return budgeted(entry, call, contextValue);
     // A query may read a replica (db/read-routing.ts): the context's db is chosen before any loader reads it.
     if (!entry.readsPrimary) contextValue.db = await reads.readerFor(contextValue.credential);
     const onReplica = contextValue.db !== reads.primary;
-    let result = await budgeted(entry, document, operationName, contextValue, variableValues, options);
+    let result = await budgeted(entry, call, contextValue);
     // The replica went away under a query: it runs again, whole, on the primary (a read is safe to repeat).
     if (onReplica && result.errors?.some((e) => connectionLost(e))) {
       reads.lost();
       contextValue.db = reads.primary;
       contextValue.loaders.clearAll();
-      result = await budgeted(entry, document, operationName, contextValue, variableValues, options);
+      result = await budgeted(entry, call, contextValue);
     }
     // Committed (or rolled back): this credential's next reads wait for the replica to pass it.
     if (entry.mutation) await reads.wrote(contextValue.credential);
     return result;
   };
-  const budgeted = async (
-    entry: Entry,
-    document: DocumentNode,
-    operationName: string | null | undefined,
-    contextValue: Context,
-    variableValues: Record<string, unknown> | undefined,
-    options: ExecuteOptions | undefined,
-  ): Promise<ExecutionResult> => {
+  const budgeted = async (entry: Entry, call: Call, contextValue: Context): Promise<ExecutionResult> => {
     // A query is stopped at its deadline, while a statement may still be running; a mutation is
     // waited for (its transaction commits or rolls back as a whole), and only its reply is budgeted.
     // Set before the context is derived, so both share it (Apollo reports it from the request's context).
     const spent = budget ? (contextValue.budget = new ExecutionBudget(budget, !entry.mutation)) : undefined;
     const ctx = entry.acrossSchools ? acrossSchoolsContext(contextValue) : contextValue;
-    if (!budget || !spent) return once(entry, document, operationName, ctx, variableValues, options);
+    if (!budget || !spent) return once(entry, call, ctx);
     const timer = entry.mutation ? undefined : deadlines.watch(budget.timeoutMs, spent);
     try {
-      const result = await Promise.race([once(entry, document, operationName, ctx, variableValues, options), spent.stopped]);
+      const result = await Promise.race([once(entry, call, ctx), spent.stopped]);
       // Stopped: the reply is that one error; the abandoned execution settles no further field.
       return result instanceof GraphQLError ? { errors: [result] } : result;
     } finally {

@@ -269,7 +269,7 @@ function cachedCost(
   const key = prefix + (variables ? JSON.stringify(variables) : '');
   const hit = known.get(key);
   if (hit !== undefined) return hit;
-  const cost = costOf(schema, document, variables, operationName, bounds, known, prefix);
+  const cost = costOf({ schema, document, variables, operationName, bounds }, known, prefix);
   // Large variables (a mutation's input) are priced each time rather than kept.
   if (key.length > 1024) return cost;
   if (known.size >= COSTS_PER_DOCUMENT) known.clear();
@@ -282,11 +282,7 @@ function cachedCost(
  * its cost, they are checked to fit, and the cost is remembered by the others (`relevant:` keys).
  */
 function costOf(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  variables: Record<string, unknown> | undefined,
-  operationName: string | undefined,
-  bounds: ListBounds | undefined,
+  { schema, document, variables, operationName, bounds }: { schema: GraphQLSchema; document: DocumentNode; variables?: Record<string, unknown>; operationName?: string; bounds?: ListBounds },
   known: Map<string, number | null>,
   prefix: string,
 ): number | null {
