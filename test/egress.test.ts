@@ -7,6 +7,7 @@ import { type Context, defineLoader } from '../src/graphql/context.js';
 import { loadMany } from '../src/graphql/loaders.js';
 import { contextFor } from '../src/graphql/request-context.js';
 import { courseById } from '../src/modules/courses/course.loaders.js';
+import { linkedIdsVariant } from '../src/graphql/linked-ids.js';
 import { courses } from '../src/modules/courses/course.table.js';
 import { api } from './support/courses.fixtures.js';
 import { loggingApp, type Service, startTwoSchools, type TestSchool } from './support/service.js';
@@ -48,13 +49,14 @@ const headers = (requestId: string) => ({ authorization: `Bearer ${school.admin.
 const logOf = (requestId: string) => lines.filter((l) => JSON.parse(l).reqId === requestId);
 
 /** The one error line of a request: the breach, naming the loader and both schools, and nothing of the row. */
-function expectBreachLogged(requestId: string) {
+/** `loader`: the read that returned the row (the show route's reads the course with its module ids). */
+function expectBreachLogged(requestId: string, loader = 'course.byId') {
   const logged = logOf(requestId);
   const errors = logged.map((l) => JSON.parse(l)).filter((l) => l.level >= 50);
   expect(errors).toHaveLength(1);
   expect(errors[0].msg).toBe('tenancy breach: rows of another school withheld');
   expect(errors[0].err.type).toBe('TenancyBreach');
-  expect(errors[0].err.message).toBe(`course.byId returned rows of school ${other.id} to a request of school ${school.id}; they were withheld`);
+  expect(errors[0].err.message).toBe(`${loader} returned rows of school ${other.id} to a request of school ${school.id}; they were withheld`);
   for (const line of logged) expect(line).not.toMatch(/Zq7/);
 }
 
@@ -76,15 +78,19 @@ describe('a by-id loader that forgot its school filter', () => {
 
   it('REST: 500 `internal`, the breach is logged, the row is nowhere', async () => {
     vi.spyOn(courseById, 'batch').mockImplementation(unscopedCourses);
+    // The show route reads the course with its module ids in one statement (linked-ids.ts): that read forgets the filter too.
+    vi.spyOn(linkedIdsVariant(courseById, ['courseModulesIds']), 'batch').mockImplementation(unscopedCourses);
     const res = await app.inject({ method: 'GET', url: `/courses/${foreignId}`, headers: headers('egress-rest-1') });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ errors: { base: ['Internal server error'] }, details: { base: [{ error: 'internal' }] } });
     expect(res.body).not.toMatch(/Zq7/);
-    expectBreachLogged('egress-rest-1');
+    expectBreachLogged('egress-rest-1', 'course.byId+courseModulesIds');
   });
 
   it("the same loader still serves the school's own rows (the check fires on foreign rows only)", async () => {
     vi.spyOn(courseById, 'batch').mockImplementation(unscopedCourses);
+    // The show route reads the course with its module ids in one statement (linked-ids.ts): that read forgets the filter too.
+    vi.spyOn(linkedIdsVariant(courseById, ['courseModulesIds']), 'batch').mockImplementation(unscopedCourses);
     const res = await app.inject({ method: 'GET', url: `/courses/${ownId}`, headers: headers('egress-own-1') });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().name).toBe('Own course');

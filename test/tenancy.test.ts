@@ -7,6 +7,7 @@ import { acrossSchoolsContext } from '../src/graphql/context.js';
 import { byIdLoader, findOr404 } from '../src/graphql/loaders.js';
 import { contextFor } from '../src/graphql/request-context.js';
 import { courseById } from '../src/modules/courses/course.loaders.js';
+import { linkedIdsVariant } from '../src/graphql/linked-ids.js';
 import { courses } from '../src/modules/courses/course.table.js';
 import { api } from './support/courses.fixtures.js';
 import { loggingApp, type Service, startTwoSchools, type TestSchool } from './support/service.js';
@@ -58,6 +59,8 @@ function expectBreachLogged(requestId: string) {
 describe('a by-id loader that a row of another school reaches', () => {
   it('REST: 404 `not_found`, as for any foreign id, and the breach is logged', async () => {
     vi.spyOn(courseById, 'batch').mockImplementation(misScoped.batch);
+    // The show route reads the course with its module ids in one statement (linked-ids.ts): that read forgets the filter too.
+    vi.spyOn(linkedIdsVariant(courseById, ['courseModulesIds']), 'batch').mockImplementation(misScoped.batch);
     const res = await app.inject({ method: 'GET', url: `/courses/${foreignId}`, headers: headers('tenancy-rest-1') });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ errors: { base: ['Course not found'] }, details: { base: [{ error: 'not_found' }] } });
@@ -81,6 +84,8 @@ describe('a by-id loader that a row of another school reaches', () => {
 
   it("serves the school's own rows and logs nothing", async () => {
     vi.spyOn(courseById, 'batch').mockImplementation(misScoped.batch);
+    // The show route reads the course with its module ids in one statement (linked-ids.ts): that read forgets the filter too.
+    vi.spyOn(linkedIdsVariant(courseById, ['courseModulesIds']), 'batch').mockImplementation(misScoped.batch);
     const res = await app.inject({ method: 'GET', url: `/courses/${ownId}`, headers: headers('tenancy-own-1') });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().name).toBe('Own course');

@@ -59,6 +59,11 @@ const variantsOf = new WeakMap<Extensible, Map<string, LoaderDefinition<number, 
 /** At most this many variants a by-id loader (subsets of its linked fields); past it, the plain loader. */
 const MAX_VARIANTS = 32;
 
+/** The variant of a by-id loader that reads `fields` (sorted) with its rows (tests: a variant's reads, as the show routes take them). */
+export function linkedIdsVariant<V>(byId: LoaderDefinition<number, V>, fields: readonly string[]): LoaderDefinition<number, V> {
+  return variant(byId as Extensible & LoaderDefinition<number, V>, fields);
+}
+
 function variant<V>(byId: Extensible & LoaderDefinition<number, V>, fields: readonly string[]): LoaderDefinition<number, V> {
   let variants = variantsOf.get(byId);
   if (!variants) variantsOf.set(byId, (variants = new Map()));
