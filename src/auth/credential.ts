@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Queryable } from '../db/client.js';
 import { schools, type SchoolStatus } from '../db/school.table.js';
 import { apiTokens, tokenRole } from './api-token.table.js';
-import { remembered } from '../remembered.js';
+import { remembered } from '../lib/remembered.js';
 
 export type Role = (typeof tokenRole.enumValues)[number];
 

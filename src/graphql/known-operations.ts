@@ -9,7 +9,7 @@ import { inputRefusal } from './input-guard.js';
 import type { ListBounds } from './list-bounds.js';
 import { type GraphqlLimits, priceOperation, reportCost } from './limits.js';
 import Negotiator from 'negotiator';
-import { remembered } from '../remembered.js';
+import { remembered } from '../lib/remembered.js';
 
 /** Documents remembered by their text; past it the oldest is forgotten (Apollo's own store still has it). */
 const MAX_DOCUMENTS = 1_000;

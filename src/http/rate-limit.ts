@@ -10,7 +10,7 @@ import { errorReply, sendErrorReply } from '../errors/reply.js';
 import { rateLimitBuckets } from './rate-limit.table.js';
 import { rowsOf } from '../db/rows.js';
 import { preparedRaw } from '../db/driver-adapter.js';
-import { remembered } from '../remembered.js';
+import { remembered } from '../lib/remembered.js';
 
 export interface RateLimitSettings {
   enabled: boolean;

@@ -14,7 +14,7 @@ import { restFieldName, snake } from './names.js';
 import { requestLocale } from '../errors/i18n.js';
 import { errorReply, type Refusal, type RestError, retryAfterOf, sendErrorReply, sendPage, toRestRefusal, userErrorsRefusal } from '../errors/reply.js';
 import type { Adapt, Method, Route } from './route-table.js';
-import { remembered } from '../remembered.js';
+import { remembered } from '../lib/remembered.js';
 
 export interface RestDeps {
   schema: GraphQLSchema;
