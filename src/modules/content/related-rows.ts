@@ -1,7 +1,7 @@
 import { asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { PRODUCT_IDS, type ProductRanks, productRowsSelect } from '../../content/order.js';
+import { PRODUCT_IDS, type ProductRanks, productRows, productRowsSelect } from '../../content/order.js';
 import { type Context, defineLoader, type LoaderDefinition } from '../../graphql/context.js';
 import { childRowOf, PARENT_KEY } from '../../db/rows.js';
 import { groupedByParent, linkLoader, narrowedVariants, schoolScopedRead } from '../../graphql/loaders.js';
@@ -47,10 +47,11 @@ export function productRowsLoader<T extends Owned>(
     const rowOf = childRowOf<T['$inferSelect']>(Object.keys(selected ?? getTableColumns(table as PgTable)));
     const prepared = schoolScopedRead<Row>(table, loaderName, (db, where) => productRowsSelect(db as Db, ranks, table, PRODUCT_IDS, where, selected), undefined);
     return defineLoader(loaderName, async (ctx: Context, productIds) => {
-      const rows =
-        (await prepared(ctx, { productIds: [...productIds] })) ??
-        ((await productRowsSelect(readerOf(ctx).db as Db, ranks, table, [...productIds], readerOf(ctx).inSchool(table.schoolId), selected)) as Row[]);
-      return groupedByParent(productIds, rows, (r) => r[PARENT_KEY] as number, rowOf);
+      const rows = await prepared(ctx, { productIds: [...productIds] });
+      if (rows) return groupedByParent(productIds, rows, (r) => r[PARENT_KEY] as number, rowOf);
+      // A reader the prepared statements do not serve: the same select, built for it.
+      const read = await productRows(readerOf(ctx), ranks, table, productIds, selected);
+      return groupedByParent(productIds, read, (r) => r.parentId, (r) => r.row);
     });
   };
   return Object.assign(loaderOf(name), { narrowed: narrowedVariants(name, table as PgTable, ['id', 'schoolId'], loaderOf) });

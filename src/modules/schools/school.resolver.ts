@@ -3,7 +3,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { askedColumns } from '../../graphql/asked-columns.js';
-import { builtOnce, narrowedVariants } from '../../graphql/loaders.js';
+import { builtOnce, narrowedTo, narrowedVariants } from '../../graphql/loaders.js';
 import { writeOnlySecret } from '../../auth/secrets.js';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.js';
@@ -48,8 +48,7 @@ function visibleSchools(ctx: Context): SQL | undefined {
 /** One school by id (the placeholder `id`), built once: every column, or only some (askedColumns) with the id. */
 const oneSchool = (name: string, selected?: Record<string, PgColumn>) =>
   builtOnce((db) => (selected ? db.select(selected) : db.select()).from(schools).where(eq(schools.id, sql.placeholder('id'))).prepare(name));
-const everyColumnOfSchool = oneSchool('school.one');
-const narrowedSchool = narrowedVariants('school.one', schools, ['id'], oneSchool);
+const schoolOne = Object.assign(oneSchool('school.one'), { narrowed: narrowedVariants('school.one', schools, ['id'], oneSchool) });
 
 /** The columns the computed fields of a school read, that `school(id)` reads only the asked columns with. */
 const schoolNeeds = { schoolProducts: ['id'], domains: ['id'], organization: ['organizationId'] } as const;
@@ -67,7 +66,7 @@ export class SchoolResolver {
     const scope = schoolScope(ctx);
     if (scope === 'none' || (scope !== 'all' && scope !== schoolId)) throw notFound('School');
     const columns = askedColumns(info, schools, ['id'], schoolNeeds);
-    const [row] = (await (columns ? narrowedSchool(columns) : everyColumnOfSchool)(ctx.db).execute({ id: schoolId })) as SchoolRow[];
+    const [row] = (await narrowedTo(schoolOne, columns)(ctx.db).execute({ id: schoolId })) as SchoolRow[];
     if (!row) throw notFound('School');
     return row;
   }
