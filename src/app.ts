@@ -183,6 +183,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     clearInterval(usageTimer);
     await flushUsage();
   });
+  // Every reply names its request, so a client can quote it and the logs find it; the rest of the
+  // request (the hooks below too) runs with its logger at hand (requestLogger), so errors caught anywhere carry its id.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    requestLogger.run(request.log, done);
+  });
   await registerSecurity(app, { corsOrigins: options.corsOrigins });
   // Keep after the security-header and CORS hooks: a 429 must carry their headers too.
   // One limiter per instance: requests and subscribe frames spend the same leased slices.
@@ -194,12 +200,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Hooks and error replies before any route: a route registered before an awaited plugin keeps
   // the hooks and handlers that existed then.
   registerErrorReplies(app, log);
-  // Every reply names its request, so a client can quote it and the logs find it; the rest of the
-  // request runs with its logger at hand (requestLogger), so errors caught anywhere carry its id.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    requestLogger.run(request.log, done);
-  });
 
   // Every /graphql reply reports its cost, also those refused before the pipeline (401, 429, a malformed body).
   const maximumCost = resolveLimits(options.graphqlLimits).maxCost;

@@ -155,6 +155,35 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*');
   });
 
+  it('given a request without Origin, then its reply carries no CORS header it cannot use: Vary only where the answer depends on the origin', async () => {
+    const bare = { method: 'POST' as const, url: '/graphql', payload: { query: '{ __typename }' } };
+    // No origins allowed: nothing varies by origin, nothing is exposed.
+    const none = await service.app.inject(bare);
+    expect(none.statusCode).toBe(200);
+    for (const name of ['vary', 'access-control-allow-origin', 'access-control-expose-headers']) expect(none.headers[name], name).toBeUndefined();
+    // A list of origins: a cache must not hand this reply to a page of an allowed origin.
+    const listed = await allowing.inject(bare);
+    expect(listed.headers.vary).toBe('Origin');
+    expect(listed.headers['access-control-allow-origin']).toBeUndefined();
+    expect(listed.headers['access-control-expose-headers']).toBeUndefined();
+    // `*`: the same answer for everyone, on every reply.
+    const any = await anyOrigin.inject(bare);
+    expect(any.headers['access-control-allow-origin']).toBe('*');
+    expect(any.headers.vary).toBeUndefined();
+    expect(any.headers['access-control-expose-headers']).toBeUndefined();
+    const named = await anyOrigin.inject({ ...bare, headers: { origin: 'https://anywhere.example' } });
+    expect(named.headers['access-control-allow-origin']).toBe('*');
+    expect(String(named.headers['access-control-expose-headers'])).toMatch(/RateLimit-Remaining/);
+  });
+
+  it('given a preflight to a path no route serves, then it is answered 204 like any other, with the request id', async () => {
+    const res = await preflight(allowing, '/no/such/path', app);
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe(app);
+    expect(res.headers['x-request-id']).toMatch(/\S/);
+    expect(res.headers['content-length']).toBeUndefined();
+  });
+
   it('given CORS_ORIGINS entries that are not origins, then start-up stops naming the entry', () => {
     expect(parseCorsOrigins(['https://a.example', 'http://localhost:3000/'])).toEqual(['https://a.example', 'http://localhost:3000']);
     for (const bad of ['a.example', 'https://a.example/app', 'file:///etc', '']) {

@@ -16,6 +16,9 @@ import { connectionLost } from '../db/read-routing.js';
 import { type BudgetLimits, ExecutionBudget } from './budget.js';
 import { ACTS_ACROSS_SCHOOLS, acrossSchoolsContext, type Context, READS_PRIMARY } from './context.js';
 
+type PromiseOrValue<T> = T | Promise<T>;
+const isPromise = <T>(value: PromiseOrValue<T>): value is Promise<T> => typeof (value as { then?: unknown } | null)?.then === 'function';
+
 /** How an operation runs: the document, which operation of it, the request's context and variables. */
 export type Executor = (
   document: DocumentNode,
@@ -161,7 +164,8 @@ export function compiledExecutor(
     }
     return entry;
   };
-  const once = async (entry: Entry, call: Call, contextValue: Context) => {
+  // Not async: an operation whose resolvers all answer at once (`{ __typename }`) returns its result as is.
+  const once = (entry: Entry, call: Call, contextValue: Context): PromiseOrValue<ExecutionResult> => {
     const { document, operationName, variableValues, options } = call;
     const jit = entry.jit;
     if (!jit) return execute({ schema, document, operationName, contextValue, variableValues });
@@ -198,10 +202,12 @@ export function compiledExecutor(
     // Set before the context is derived, so both share it (Apollo reports it from the request's context).
     const spent = budget ? (contextValue.budget = new ExecutionBudget(budget, !entry.mutation)) : undefined;
     const ctx = entry.acrossSchools ? acrossSchoolsContext(contextValue) : contextValue;
-    if (!budget || !spent) return once(entry, call, ctx);
+    const running = once(entry, call, ctx);
+    // Answered without waiting for anything: no deadline could pass.
+    if (!budget || !spent || !isPromise(running)) return running;
     const timer = entry.mutation ? undefined : deadlines.watch(budget.timeoutMs, spent);
     try {
-      const result = await Promise.race([once(entry, call, ctx), spent.stopped]);
+      const result = await Promise.race([running, spent.stopped]);
       // Stopped: the reply is that one error; the abandoned execution settles no further field.
       return result instanceof GraphQLError ? { errors: [result] } : result;
     } finally {

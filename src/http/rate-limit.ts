@@ -105,9 +105,9 @@ export class RateLimiter {
    * The charge answered from what the instance holds (a token of its slice, or a refusal it knows
    * of), with no statement and no promise; undefined when the bucket must be asked (charge).
    */
-  chargeHeld(caller: Caller, s: RateLimitSettings): Charge | undefined {
+  chargeHeld(caller: Caller, s: RateLimitSettings, at = this.now().getTime()): Charge | undefined {
     const key = keyOf(caller);
-    return this.fromLease(key, this.leases.get(key), caller, s, this.now().getTime());
+    return this.fromLease(key, this.leases.get(key), caller, s, at);
   }
 
   private fromLease(key: string, lease: Lease | undefined, caller: Caller, s: RateLimitSettings, at: number): Charge | undefined {
@@ -275,9 +275,10 @@ export function registerRateLimit(app: FastifyInstance, deps: RateLimitDeps, lim
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'OPTIONS' || UNLIMITED_PATHS.has(request.routeOptions.url ?? '')) return done();
     const now = deps.now();
+    const at = now.getTime();
     const caller = callerOf(request);
     const s = settings.developmentLoopback && onThisMachine(request) ? local : settings;
-    const held = now.getTime() < nextSweep ? limiter.chargeHeld(caller, s) : undefined;
+    const held = at < nextSweep ? limiter.chargeHeld(caller, s, at) : undefined;
     if (held) return charged(request, reply, held, done);
     askBucket(caller, s, now).then(
       (charge) => charged(request, reply, charge, done),

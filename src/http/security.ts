@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { config, ConfigurationError } from '../config.js';
@@ -35,6 +34,7 @@ const HELMET_OPTIONS = { contentSecurityPolicy: { useDefaults: false, directives
 
 /** What a browser page of an allowed origin may send and read. */
 const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-School-Id', 'X-Request-Id', 'Apollo-Require-Preflight', 'X-Apollo-Operation-Name'];
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const CORS_EXPOSED_HEADERS = ['Location', 'Link', 'X-Total-Count', 'X-Page', 'X-Per-Page', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 /** The policy of an HTML page of this service: its own inline scripts, by hash, and nothing from elsewhere. */
@@ -113,24 +113,52 @@ export function withSecurityHeaders<H extends FrameworkErrorHandler>(handler: H)
   }) as H;
 }
 
+/**
+ * The CORS policy, decided once: the service's is fixed (its methods, headers and exposed headers
+ * never change; the origins are CORS_ORIGINS), so a request pays a lookup, not a plugin's options
+ * merged per request. A reply names an origin only when that origin is allowed, and only then
+ * exposes headers (a browser reads nothing of a reply that does not name its origin). `Vary: Origin`
+ * goes on every reply when the answer depends on the origin (a list of origins), so a cache never
+ * hands one origin's reply to another; with `*` every reply says `*`, and with no origins none names one.
+ */
+function corsPolicy(origins: '*' | string[]) {
+  const allowed = new Set(origins === '*' ? [] : origins);
+  const exposed = CORS_EXPOSED_HEADERS.join(', ');
+  return {
+    /** Every reply: `*`, or Vary when the origins are a list. */
+    always: origins === '*' ? { 'access-control-allow-origin': '*' } : allowed.size ? { vary: 'Origin' } : undefined,
+    /** The headers naming a request's origin, or undefined when it is not allowed. */
+    named: (origin: string | undefined) =>
+      origin === undefined || !(origins === '*' || allowed.has(origin))
+        ? undefined
+        : { 'access-control-allow-origin': origins === '*' ? '*' : origin, 'access-control-expose-headers': exposed },
+    preflight: {
+      'access-control-allow-methods': CORS_METHODS.join(', '),
+      'access-control-allow-headers': CORS_ALLOWED_HEADERS.join(', '),
+      'access-control-max-age': '600',
+    },
+  };
+}
+
+/**
+ * One hook before any other: the API's security headers and CORS on every reply; a preflight
+ * (any OPTIONS request: a bare one, without Origin, too) is answered 204 here, before the rate
+ * limit and any credential check, for every path.
+ */
 export async function registerSecurity(app: FastifyInstance, options: { corsOrigins?: readonly string[] } = {}): Promise<void> {
-  const origins = parseCorsOrigins(options.corsOrigins ?? config.corsOrigins);
+  const cors = corsPolicy(parseCorsOrigins(options.corsOrigins ?? config.corsOrigins));
   if (!Object.keys(pageHeaders).length) pageHeaders = await readPageHeaders();
   // The same on every reply: set from one object, without running helmet per request.
-  const headers = Object.fromEntries(API_HEADERS);
-  app.addHook('onRequest', (_request, reply, done) => {
+  const headers = { ...Object.fromEntries(API_HEADERS), ...cors.always };
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
-    done();
+    const named = cors.named(request.headers.origin);
+    if (named) reply.headers(named);
+    if (request.method !== 'OPTIONS') return done();
+    reply.code(204).headers(cors.preflight).send();
   });
-  await app.register(fastifyCors, {
-    origin: origins,
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: CORS_EXPOSED_HEADERS,
-    maxAge: 600,
-    // A bare OPTIONS (no Origin) is answered 204 too, never a 400 in another shape.
-    strictPreflight: false,
-  });
+  // OPTIONS is routed for every path, so the hook above answers it rather than a 404.
+  app.options('*', (_request, reply) => reply.code(204).send());
 
   // The playground page is rendered once per process: hash it once.
   let lastPage: { html: string; policy: string } | undefined;
