@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq, like } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from '../src/app.js';
 import { apiTokens } from '../src/auth/api-token.table.js';
+import { CredentialCache } from '../src/auth/credential-cache.js';
+import { issueToken } from '../src/auth/credential.js';
 import { type Service, startService, type TestSchool } from './support/service.js';
 
 // The credential cache as production runs it (CREDENTIAL_CACHE_SECONDS): a checked token is reused
@@ -90,5 +92,31 @@ describe('credential cache', () => {
     expect((await read(service.app, token, doomed.id)).json().errors[0].extensions.code).toBe('UNAUTHENTICATED');
     // The row is gone: nothing cached it back.
     expect(await service.db.select().from(apiTokens).where(eq(apiTokens.schoolId, doomed.id))).toEqual([]);
+  });
+
+  it('when full, the least recently used token goes first; a token used again within a second keeps its place', async () => {
+    const db = service.database.db;
+    const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map((n) => issueToken(db, { role: 'admin', schoolId: school.id, label: `lru ${n}` })));
+    const cache = new CredentialCache(60_000, 2);
+    let now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      await cache.find(db, a);
+      await cache.find(db, b);
+      // Used again after a second: a moves behind b, so c pushes b out.
+      now += 1_000;
+      await cache.find(db, a);
+      await cache.find(db, c);
+      // Used again within the second: a keeps its place (oldest), so d pushes a out.
+      now += 10;
+      await cache.find(db, a);
+      await cache.find(db, d);
+      // Revoked without a notice: what the cache holds still answers, what it dropped is read again and refused.
+      await db.update(apiTokens).set({ revokedAt: new Date() }).where(like(apiTokens.label, 'lru %'));
+      const held = async (token: string) => (await cache.find(db, token)) !== null;
+      expect({ a: await held(a), b: await held(b), c: await held(c), d: await held(d) }).toEqual({ a: false, b: false, c: true, d: true });
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -6,6 +6,9 @@ import { type Credential, credentialDigest, findCredential } from './credential.
 /** The channel a change of credentials is announced on: every instance drops its cached credentials. */
 export const CREDENTIALS_CHANNEL = 'credentials_changed';
 
+/** How long a use keeps an entry among the recent ones without moving it again. */
+const RECENT_MS = 1000;
+
 type Found = { credential: Credential; schoolStatus: SchoolStatus | null };
 
 /**
@@ -16,7 +19,7 @@ type Found = { credential: Credential; schoolStatus: SchoolStatus | null };
  * NOTIFY it sends at commit empties the cache of every instance, and this process's at once.
  */
 export class CredentialCache {
-  private readonly entries = new Map<string, { found: Found; expires: number }>();
+  private readonly entries = new Map<string, { found: Found; expires: number; used: number }>();
   /** Bumped by every clear: a lookup that started before one does not store what it read. */
   private generation = 0;
 
@@ -30,17 +33,21 @@ export class CredentialCache {
     const key = credentialDigest(token);
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      if (hit.expires > now) {
+    if (hit && hit.expires > now) {
+      // Moved to the recent end at most once a second: a busy token would otherwise delete and
+      // insert its entry on every request (the map compacts under that churn).
+      if (now - hit.used >= RECENT_MS) {
+        this.entries.delete(key);
         this.entries.set(key, hit);
-        return hit.found;
+        hit.used = now;
       }
+      return hit.found;
     }
+    if (hit) this.entries.delete(key);
     const generation = this.generation;
     const found = await findCredential(db, token);
     if (found && generation === this.generation) {
-      this.entries.set(key, { found, expires: now + this.ttlMs });
+      this.entries.set(key, { found, expires: now + this.ttlMs, used: now });
       if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
     }
     return found;
