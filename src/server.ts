@@ -34,14 +34,18 @@ async function developmentToken(database: Database, dataDir: string): Promise<st
   return token;
 }
 
-/** One process serving: the settings and the port are checked by main.ts first, the migrations by its primary when it has workers. */
-export async function serve() {
+/**
+ * One process serving: the settings and the port are checked by main.ts first, the migrations by its
+ * primary when it has workers. `prepared` is the PostgreSQL database main.ts opened (and migrated,
+ * but in a worker) while this module loaded; without it, the database is opened and migrated here.
+ */
+export async function serve(prepared?: Promise<Database>) {
   const dataDir = resolve(config.dataDir ?? '.data');
   const hold = config.databaseUrl ? null : holdEmbedded(dataDir);
-  const database = await open(dataDir);
+  const database = await (prepared ?? open(dataDir));
   // A library version the database adapter was not verified on: it keeps to what needs no internals, and says so.
   for (const warning of database.adapter.warnings) say.warn(warning);
-  if (cluster.isPrimary) await database.migrate();
+  if (!prepared && cluster.isPrimary) await database.migrate();
   const devToken = database.driver === 'pglite' ? await developmentToken(database, dataDir) : undefined;
   // Development: the embedded database outside production. The playground opens with the token, and
   // this machine's clients without one get a credential's rate limit (http/rate-limit.ts).

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import fastifyHelmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { config, ConfigurationError } from '../config.js';
 
 /**
@@ -88,16 +87,19 @@ const apiHeaderNames = new Set(API_HEADERS.map(([name]) => name));
 let pageHeaders: Record<string, string> = {};
 const notHelmets = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 async function readPageHeaders(): Promise<Record<string, string>> {
-  const probe = Fastify();
-  await probe.register(fastifyHelmet, HELMET_OPTIONS);
-  probe.get('/', async () => ({}));
-  const res = await probe.inject('/');
-  await probe.close();
-  return Object.fromEntries(
-    Object.entries(res.headers)
-      .filter(([name]) => !notHelmets.has(name) && !apiHeaderNames.has(name))
-      .map(([name, value]) => [name, String(value)]),
-  );
+  // helmet itself, as @fastify/helmet loads it (its dependency), run once over a reply that only
+  // records: no second Fastify instance at start-up. The plugin calls helmet with the options it was
+  // given, so these are the headers it sets on a page.
+  const { createRequire } = await import('node:module');
+  const fromPlugin = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'));
+  const helmet = fromPlugin('helmet') as (options: typeof HELMET_OPTIONS) => (req: unknown, res: unknown, next: (error?: unknown) => void) => void;
+  const set: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: unknown) => void (set[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete set[name.toLowerCase()],
+  };
+  await new Promise<void>((done, fail) => helmet(HELMET_OPTIONS)({}, res, (error) => (error ? fail(error) : done())));
+  return Object.fromEntries(Object.entries(set).filter(([name]) => !notHelmets.has(name) && !apiHeaderNames.has(name)));
 }
 
 type FrameworkErrorHandler = (error: any, request: FastifyRequest, reply: FastifyReply) => unknown;
