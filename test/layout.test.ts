@@ -123,6 +123,17 @@ describe('layout', () => {
     for (const text of ['process.env.X', 'process?.env', "process['env']", "import { env } from 'node:process';"]) expect(reads.test(text), text).toBe(true);
   });
 
+  // An ESM import of node:http builds the module's namespace, which runs its lazy WebSocket getter:
+  // Node loads undici (fetch) at start-up, about 100 ms. Its values are read with process.getBuiltinModule.
+  it('no file of src/ imports values from node:http (type-only imports are erased)', () => {
+    const valueImport = /^import\s+(?!type\b)[^;]*?\bfrom\s+['"](?:node:)?http['"]/m;
+    const importers = sourceFiles('src').filter((file) => valueImport.test(readFileSync(join(projectRoot, file), 'utf8')));
+    expect(importers).toEqual([]);
+    expect(valueImport.test("import { STATUS_CODES } from 'node:http';")).toBe(true);
+    expect(valueImport.test("import http from 'http';")).toBe(true);
+    expect(valueImport.test("import type { IncomingMessage } from 'node:http';")).toBe(false);
+  });
+
   // src/errors/reply.ts writes every error reply (REST, GraphQL over HTTP, a GraphQL error, a raw socket, a WebSocket close).
   it('no file of src/ but src/errors/reply.ts writes an error reply', () => {
     const writers = [

@@ -1,10 +1,13 @@
-import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { type AppError, raisedErrorOf, type UserError } from './app-error.js';
 import { codeOfGraphql, closeCode, defaultMessage, type ErrorCode, errorCodes, payloadStatus, raisedStatus, refusalGraphqlCode } from './codes.js';
 import { restFieldName } from './field-names.js';
 import { DEFAULT_LOCALE, type Locale, localizedMessage } from './i18n.js';
+
+// Read as Node's own module, not an ESM import: importing node:http builds its namespace, and so
+// runs its lazy WebSocket getter, which loads undici (fetch) at start-up (about 100 ms, 4 MB).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /**
  * The one writer of error replies: `errorReply(face, refusal)` writes a refusal for the face that was

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet from 'helmet';
 import { config, ConfigurationError } from '../config.js';
 
 /**
@@ -87,18 +88,15 @@ const apiHeaderNames = new Set(API_HEADERS.map(([name]) => name));
 let pageHeaders: Record<string, string> = {};
 const notHelmets = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 async function readPageHeaders(): Promise<Record<string, string>> {
-  // helmet itself, as @fastify/helmet loads it (its dependency), run once over a reply that only
-  // records: no second Fastify instance at start-up. The plugin calls helmet with the options it was
-  // given, so these are the headers it sets on a page.
-  const { createRequire } = await import('node:module');
-  const fromPlugin = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'));
-  const helmet = fromPlugin('helmet') as (options: typeof HELMET_OPTIONS) => (req: unknown, res: unknown, next: (error?: unknown) => void) => void;
+  // helmet run once over a reply that only records what it sets: these are the headers it would
+  // set on a page, read without a server.
   const set: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: unknown) => void (set[name.toLowerCase()] = String(value)),
     removeHeader: (name: string) => void delete set[name.toLowerCase()],
   };
-  await new Promise<void>((done, fail) => helmet(HELMET_OPTIONS)({}, res, (error) => (error ? fail(error) : done())));
+  const middleware = helmet(HELMET_OPTIONS) as unknown as (req: unknown, res: unknown, next: (error?: unknown) => void) => void;
+  await new Promise<void>((done, fail) => middleware({}, res, (error) => (error ? fail(error) : done())));
   return Object.fromEntries(Object.entries(set).filter(([name]) => !notHelmets.has(name) && !apiHeaderNames.has(name)));
 }
 

@@ -1,8 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type RequestOptions } from 'node:http';
+import type { RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
+
+// Not an ESM import of node:http, which would load undici at start-up (errors/reply.ts says why).
+const { request: httpRequest } = process.getBuiltinModule('node:http');
 
 /**
  * Sending a webhook without letting an integration probe the network the service runs in: only
