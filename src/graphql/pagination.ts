@@ -210,6 +210,30 @@ function selectedColumns(table: PgTable, keys: readonly string[] | null | undefi
 /** A joined relation's column as the page statement names it. */
 const joinedKey = (relation: string, key: string) => `${relation}.${key}`;
 
+/**
+ * A page row's related row that its statement read (schoolPage's joins), under a key of the relation's
+ * name; beside them, under JOINED_BY, the narrowed loader each was primed into (one record per shape).
+ * The relation's field (relations.ts' resolveRelation) answers it at once when it would read through
+ * that very loader, which would answer it from its cache: no promise, no loader call per row.
+ */
+const joinedKeys = new Map<string, symbol>();
+const joinedRowKey = (relation: string): symbol => {
+  let key = joinedKeys.get(relation);
+  if (!key) joinedKeys.set(relation, (key = Symbol(`joined ${relation}`)));
+  return key;
+};
+const JOINED_BY = Symbol('joined by');
+
+/**
+ * The related row `relation` of a page row that its statement read and primed into `loader` (the
+ * loader the relation's field reads through), or undefined: then the loader answers.
+ */
+export function joinedRowOf(row: object, relation: string, loader: LoaderDefinition<number, unknown>): unknown {
+  const by = (row as { [JOINED_BY]?: Readonly<Record<string, LoaderDefinition<number, unknown>>> })[JOINED_BY];
+  if (by === undefined || by[relation] !== loader) return undefined;
+  return (row as Record<symbol, unknown>)[joinedRowKey(relation)];
+}
+
 /** Page statements one schoolPage keeps (its shapes: columns and joins asked, cursor, count); past it, a new column list reads every column. */
 const MAX_PAGE_SHAPES = 64;
 
@@ -233,8 +257,15 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
         const keysOf = ['id', 'schoolId', ...asked.filter((k) => k !== 'id' && k !== 'schoolId')];
         const relatedColumns = getTableColumns(joins[relation].table as PgTable) as Record<string, PgColumn>;
         for (const k of keysOf) columns[joinedKey(relation, k)] = relatedColumns[k];
-        return { relation, keys: keysOf, names: keysOf.map((k) => joinedKey(relation, k)), loader: joins[relation].loader.narrowed(asked) };
+        return {
+          relation,
+          keys: keysOf,
+          names: keysOf.map((k) => joinedKey(relation, k)),
+          loader: joins[relation].loader.narrowed(asked),
+          symbol: joinedRowKey(relation),
+        };
       });
+      const joinedBy = Object.freeze(Object.fromEntries(related.map((j) => [j.relation, j.loader])));
       const where = and(inSchool ? inSchoolPrepared(table.schoolId) : undefined, after ? gt(table.id, sql.placeholder('afterId')) : undefined);
       const prepared = builtOnce((db) => {
         let query: any = db.select(columns).from(table as PgTable);
@@ -254,13 +285,18 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
         related.length === 0
           ? { execute }
           : {
-              // Each row without the joined columns (a new object: the rows keep one shape), its related rows primed.
+              // Each row without the joined columns (a new object: the rows keep one shape), its related rows
+              // primed and kept on it (joinedRowOf) for the relation's field.
               execute: async (ctx, values) =>
                 (await execute(ctx, values)).map((row) => {
-                  const page: Record<string, unknown> = {};
-                  for (const k of own) page[k] = row[k];
+                  const page: Record<string | symbol, unknown> = {};
+                  for (let i = 0; i < own.length; i++) page[own[i]] = row[own[i]];
                   if (counting) page[TOTAL] = row[TOTAL];
-                  for (const j of related) primeJoined(ctx, j.loader, j.keys, j.names, row);
+                  for (let i = 0; i < related.length; i++) {
+                    const j = related[i];
+                    page[j.symbol] = primeJoined(ctx, j.loader, j.keys, j.names, row);
+                  }
+                  page[JOINED_BY] = joinedBy;
                   return page;
                 }),
             };
@@ -281,15 +317,22 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
 /**
  * Primes `loader` with a page row's joined row (its `keys`, read under `names`). A missing one (a null id)
  * is not primed: the loader answers it as it would have. Nor is a row the request may not see (another
- * school's): the loader reads it, and withholds it, itself.
+ * school's): the loader reads it, and withholds it, itself. Returns the primed row (undefined: none).
  */
-function primeJoined(ctx: Context, loader: LoaderDefinition<number, unknown>, keys: readonly string[], names: readonly string[], row: Record<string, unknown>): void {
+function primeJoined(
+  ctx: Context,
+  loader: LoaderDefinition<number, unknown>,
+  keys: readonly string[],
+  names: readonly string[],
+  row: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const id = row[names[0]];
   const schoolId = row[names[1]];
-  if (typeof id !== 'number' || (typeof schoolId === 'number' && !inSchoolScope(ctx, schoolId))) return;
+  if (typeof id !== 'number' || (typeof schoolId === 'number' && !inSchoolScope(ctx, schoolId))) return undefined;
   const found: Record<string, unknown> = {};
   for (let i = 0; i < keys.length; i++) found[keys[i]] = row[names[i]];
   ctx.loaders.get(loader).prime(id, found);
+  return found;
 }
 
 export interface PageOptions {

@@ -185,6 +185,8 @@ export class EnrollmentResolver {
 
   @FieldResolver(() => EnrollmentStatusEnum, { description: 'The stored status, except that an active or pending enrollment past availableUntil (not unlimited) reads as expired.' })
   status(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    // Only an enrollment that can run out reads the clock (effectiveStatus answers the stored status for the others).
+    if (enrollment.unlimited || enrollment.availableUntil === null) return enrollment.status;
     return effectiveStatus(enrollment, ctx.now());
   }
 }
