@@ -304,13 +304,29 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
     }
     return built;
   };
+  // The shapes found for a column list and a record of joined relations, by their identity (askedNodeColumns and
+  // the resolver's joined record give the same objects for every request of a document), then by their flags.
+  const NONE = {};
+  const byIdentity = new WeakMap<object, WeakMap<object, (Shape | undefined)[]>>();
   return (ctx, window, counting, keys, asked) => {
     const scope = schoolScope(ctx);
     if (scope === 'none') return null;
-    const joined = asked ? Object.keys(joins).filter((j) => asked[j]).map((j) => [j, asked[j]] as [string, readonly string[]]) : [];
     const after = window.afterId !== null;
-    const values = { limit: window.limit + 1, offset: window.offset, ...(after ? { afterId: window.afterId } : {}), ...(scope === 'all' ? {} : { schoolId: scope }) };
-    return shape(scope !== 'all', after, counting, keys, joined).execute(ctx, values);
+    const inSchool = scope !== 'all';
+    let byAsked = byIdentity.get(keys ?? NONE);
+    if (!byAsked) byIdentity.set(keys ?? NONE, (byAsked = new WeakMap()));
+    let shapesOf = byAsked.get(asked ?? NONE);
+    if (!shapesOf) byAsked.set(asked ?? NONE, (shapesOf = []));
+    const flags = (inSchool ? 4 : 0) | (after ? 2 : 0) | (counting ? 1 : 0);
+    let found = shapesOf[flags];
+    if (!found) {
+      const joined = asked ? Object.keys(joins).filter((j) => asked[j]).map((j) => [j, asked[j]] as [string, readonly string[]]) : [];
+      found = shapesOf[flags] = shape(inSchool, after, counting, keys, joined);
+    }
+    const values: Record<string, unknown> = { limit: window.limit + 1, offset: window.offset };
+    if (after) values.afterId = window.afterId;
+    if (inSchool) values.schoolId = scope;
+    return found.execute(ctx, values);
   };
 }
 
