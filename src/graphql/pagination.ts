@@ -4,6 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
 import type { Queryable } from '../db/client.js';
+import { type Decoder, groupedDecoder, type RowDecoderKind, type SelectedField, selectDecoding } from '../db/driver-adapter.js';
 import { columnKey, inListPlaceholder } from '../db/columns.js';
 import { AppError } from './errors.js';
 import { inSchool, inSchoolPrepared, inSchoolScope, schoolScope } from '../auth/tenancy.js';
@@ -267,28 +268,36 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
       });
       const joinedBy = Object.freeze(Object.fromEntries(related.map((j) => [j.relation, j.loader])));
       const where = and(inSchool ? inSchoolPrepared(table.schoolId) : undefined, after ? gt(table.id, sql.placeholder('afterId')) : undefined);
-      const prepared = builtOnce((db) => {
+      type Statement = { execute(values: Record<string, unknown>): Promise<Record<string, unknown>[]> };
+      // With joins, the rows are decoded straight into page rows where the driver adapter decodes rows
+      // (pageDecoder: `decoded`); otherwise each decoded row is copied into one below.
+      const prepared = builtOnce((db): { statement: Statement; decoded: boolean } => {
         let query: any = db.select(columns).from(table as PgTable);
         for (const { relation } of related) {
           const { table: other, key: column, where: condition } = joins[relation];
           query = query.leftJoin(other, and(eq(other.schoolId, table.schoolId), eq(other.id, column), condition));
         }
-        return query
-          .where(where)
-          .orderBy(asc(table.id))
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset'))
-          .prepare(`${name}.${key}`) as { execute(values: Record<string, unknown>): Promise<Record<string, unknown>[]> };
+        query = query.where(where).orderBy(asc(table.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+        const prepare = () => query.prepare(`${name}.${key}`) as Statement;
+        if (related.length === 0) return { statement: prepare(), decoded: false };
+        const { prepared: statement, decoded } = selectDecoding(
+          (fields, kind) => pageDecoder(fields, kind, own, counting, related, joinedBy),
+          prepare,
+        );
+        return { statement, decoded };
       });
-      const execute = (ctx: Context, values: Record<string, unknown>) => prepared(ctx.db).execute(values);
+      const execute = (ctx: Context, values: Record<string, unknown>) => prepared(ctx.db).statement.execute(values);
       built =
         related.length === 0
           ? { execute }
           : {
               // Each row without the joined columns (a new object: the rows keep one shape), its related rows
               // primed and kept on it (joinedRowOf) for the relation's field.
-              execute: async (ctx, values) =>
-                (await execute(ctx, values)).map((row) => {
+              execute: async (ctx, values) => {
+                const { statement, decoded } = prepared(ctx.db);
+                const rows = await statement.execute(values);
+                if (decoded) return primeDecoded(ctx, related, rows);
+                return rows.map((row) => {
                   const page: Record<string | symbol, unknown> = {};
                   for (let i = 0; i < own.length; i++) page[own[i]] = row[own[i]];
                   if (counting) page[TOTAL] = row[TOTAL];
@@ -298,7 +307,8 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
                   }
                   page[JOINED_BY] = joinedBy;
                   return page;
-                }),
+                });
+              },
             };
       shapes.set(key, built);
     }
@@ -328,6 +338,56 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
     if (inSchool) values.schoolId = scope;
     return found.execute(ctx, values);
   };
+}
+
+/** A relation a page statement reads (schoolPage's `related`). */
+interface JoinedRelation {
+  relation: string;
+  keys: readonly string[];
+  names: readonly string[];
+  loader: LoaderDefinition<number, unknown>;
+  symbol: symbol;
+}
+
+/**
+ * The page rows of a statement with joins, made by the driver adapter from its rows (groupedDecoder): each
+ * row's own columns (then the count), and under each relation's key its joined row (`keys`, the id and
+ * school first), or undefined without one (a null id); primeDecoded then primes them. Null (the copy after
+ * decoding stays) when the adapter cannot make them.
+ */
+function pageDecoder(
+  fields: SelectedField[],
+  kind: RowDecoderKind,
+  own: readonly string[],
+  counting: boolean,
+  related: readonly JoinedRelation[],
+  joinedBy: object,
+): Decoder | null {
+  return groupedDecoder(fields, kind, {
+    keys: counting ? [...own, TOTAL] : own,
+    groups: related.map((j) => ({ key: j.symbol, keys: j.keys, names: j.names })),
+    constants: [[JOINED_BY, joinedBy]],
+  });
+}
+
+/**
+ * Primes each relation's loader with the joined rows pageDecoder left on the page rows, as primeJoined
+ * does: a row the request may not see (another school's) is taken off its page row and not primed.
+ */
+function primeDecoded(ctx: Context, related: readonly JoinedRelation[], rows: Record<string | symbol, unknown>[]): Record<string, unknown>[] {
+  for (const j of related) {
+    let loader: ReturnType<Context['loaders']['get']> | undefined;
+    for (const row of rows) {
+      const found = row[j.symbol] as { id: number; schoolId: unknown } | undefined;
+      if (found === undefined) continue;
+      if (typeof found.schoolId === 'number' && !inSchoolScope(ctx, found.schoolId)) {
+        row[j.symbol] = undefined;
+        continue;
+      }
+      (loader ??= ctx.loaders.get(j.loader)).prime(found.id, found);
+    }
+  }
+  return rows as Record<string, unknown>[];
 }
 
 /**
