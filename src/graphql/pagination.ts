@@ -444,7 +444,8 @@ const TOTAL = '__total';
 export async function paginate<TTable extends TableWithId>(
   ctx: Context,
   table: TTable,
-  where: SQL | undefined,
+  /** The rows' condition; a function of it when only a statement not built once reads it (schoolRows'). */
+  condition: SQL | undefined | (() => SQL | undefined),
   args: ConnectionArgs,
   options: PageOptions = {},
 ): Promise<ConnectionData<TTable['$inferSelect'] & { id: number }>> {
@@ -460,19 +461,30 @@ export async function paginate<TTable extends TableWithId>(
     }
     throw error;
   }
-  const conditions = and(where, window.afterId !== null ? gt(table.id, window.afterId) : undefined);
+  let made: SQL | undefined;
+  let whereMade = false;
+  const where = () => {
+    if (!whereMade) [made, whereMade] = [typeof condition === 'function' ? condition() : condition, true];
+    return made;
+  };
+  const conditions = () => and(where(), window.afterId !== null ? gt(table.id, window.afterId) : undefined);
   // With a cursor the page's rows are not all the matching rows: the count is a statement of its own.
   const counting = !!options.count && window.afterId === null;
-  const columns = selectedColumns(table as PgTable, options.columns);
-  if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
+  // The columns of a statement built here (schoolRows' are built once).
+  const selected = () => {
+    const columns = selectedColumns(table as PgTable, options.columns);
+    if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
+    return columns;
+  };
   let rows: Row[];
   let total: number | undefined;
   if (options.parent) {
+    const columns = selected();
     const parent = sql`(select ${options.parent.exists} as found) as parent`;
     const page = ctx.db
       .select(columns)
       .from(table as PgTable)
-      .where(and(sql`parent.found`, conditions))
+      .where(and(sql`parent.found`, conditions()))
       .orderBy(asc(table.id))
       .limit(window.limit + 1)
       .offset(window.offset)
@@ -488,9 +500,9 @@ export async function paginate<TTable extends TableWithId>(
   } else {
     const prepared = options.schoolRows?.(ctx, window, counting, options.columns, options.joined);
     rows = (await (prepared ?? ctx.db
-      .select(columns)
+      .select(selected())
       .from(table as PgTable)
-      .where(conditions)
+      .where(conditions())
       .orderBy(asc(table.id))
       .limit(window.limit + 1)
       .offset(window.offset))) as Row[];
@@ -508,7 +520,7 @@ export async function paginate<TTable extends TableWithId>(
         : ctx.db
             .select({ n: count() })
             .from(table as PgTable)
-            .where(where)
+            .where(where())
             .then(([r]) => Number(r.n)));
   return toConnection(rows, window, totalCount);
 }

@@ -124,8 +124,8 @@ export class EnrollmentResolver {
       const { where, parent } = await enrollmentsWhere(ctx, args);
       return paginate(ctx, enrollments, where, args, { count, parent, columns });
     }
-    // enrollmentsWhere's condition without a filter: the caller's rows (a count past the page reads it).
-    return paginate(ctx, enrollments, visibleEnrollments(ctx), args, { count, columns, schoolRows: enrollmentPage, joined: joinedOf(info) });
+    // enrollmentsWhere's condition without a filter: the caller's rows (only a count past the page reads it).
+    return paginate(ctx, enrollments, () => visibleEnrollments(ctx), args, { count, columns, schoolRows: enrollmentPage, joined: joinedOf(info) });
   }
 
   @Query(() => EnrollmentStatusCheck, {
