@@ -217,22 +217,27 @@ const joinedKey = (relation: string, key: string) => `${relation}.${key}`;
  * The relation's field (relations.ts' resolveRelation) answers it at once when it would read through
  * that very loader, which would answer it from its cache: no promise, no loader call per row.
  */
-const joinedKeys = new Map<string, symbol>();
-const joinedRowKey = (relation: string): symbol => {
+const joinedKeys = new Map<string, JoinedKey>();
+/** The key a relation's joined row is kept under on a page row (joinedRowOf takes it). */
+export interface JoinedKey {
+  relation: string;
+  symbol: symbol;
+}
+export const joinedRowKey = (relation: string): JoinedKey => {
   let key = joinedKeys.get(relation);
-  if (!key) joinedKeys.set(relation, (key = Symbol(`joined ${relation}`)));
+  if (!key) joinedKeys.set(relation, (key = { relation, symbol: Symbol(`joined ${relation}`) }));
   return key;
 };
 const JOINED_BY = Symbol('joined by');
 
 /**
- * The related row `relation` of a page row that its statement read and primed into `loader` (the
- * loader the relation's field reads through), or undefined: then the loader answers.
+ * The related row of a page row (under `key`, joinedRowKey's for the relation) that its statement read
+ * and primed into `loader` (the loader the relation's field reads through), or undefined: then the loader answers.
  */
-export function joinedRowOf(row: object, relation: string, loader: LoaderDefinition<number, unknown>): unknown {
+export function joinedRowOf(row: object, key: JoinedKey, loader: LoaderDefinition<number, unknown>): unknown {
   const by = (row as { [JOINED_BY]?: Readonly<Record<string, LoaderDefinition<number, unknown>>> })[JOINED_BY];
-  if (by === undefined || by[relation] !== loader) return undefined;
-  return (row as Record<symbol, unknown>)[joinedRowKey(relation)];
+  if (by === undefined || by[key.relation] !== loader) return undefined;
+  return (row as Record<symbol, unknown>)[key.symbol];
 }
 
 /** Page statements one schoolPage keeps (its shapes: columns and joins asked, cursor, count); past it, a new column list reads every column. */
@@ -263,7 +268,7 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
           keys: keysOf,
           names: keysOf.map((k) => joinedKey(relation, k)),
           loader: joins[relation].loader.narrowed(asked),
-          symbol: joinedRowKey(relation),
+          symbol: joinedRowKey(relation).symbol,
         };
       });
       const joinedBy = Object.freeze(Object.fromEntries(related.map((j) => [j.relation, j.loader])));
