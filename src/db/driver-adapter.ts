@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Column, getTableName, type SQL } from 'drizzle-orm';
+import { Column, getTableName, is, SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgColumnBuilderBase, PgDialect, UpdateDeleteAction } from 'drizzle-orm/pg-core';
 import { CasingCache } from 'drizzle-orm/casing';
 import type postgres from 'postgres';
@@ -176,6 +176,122 @@ export function decoderFor(fields: SelectedField[] | undefined, kind: Exclude<Ro
   return decoder;
 }
 
+/** The decoder kinds this adapter makes (drizzle's own mapping aside). */
+export type RowDecoderKind = Exclude<RowDecoder, 'drizzle'>;
+
+/** What a field's value is decoded by, as drizzle's mapResultRow decodes it; null for a field it does not read this way. */
+function fieldDecoder(field: unknown): { mapFromDriverValue(value: unknown): unknown } | null {
+  if (is(field, Column)) return field;
+  // drizzle keeps a SQL's decoder (its mapWith) on a private member.
+  if (is(field, SQL)) return (field as unknown as { decoder: { mapFromDriverValue(value: unknown): unknown } }).decoder;
+  if (is(field, SQL.Aliased)) return (field.sql as unknown as { decoder: { mapFromDriverValue(value: unknown): unknown } }).decoder;
+  return null;
+}
+
+/** The shape of the rows groupedDecoder makes. */
+export interface GroupedRows {
+  /** The top-level properties: fields named so (a field's path is its name). */
+  keys: readonly string[];
+  /**
+   * Objects under `key`, of the fields `names` under `keys` (a joined table's columns): undefined when
+   * the first of them (the joined row's id) is not a number (a left join that found no row).
+   */
+  groups: readonly { key: symbol; keys: readonly string[]; names: readonly string[] }[];
+  /** The same value on every row (the rows keep one shape). */
+  constants: readonly (readonly [symbol, unknown])[];
+}
+
+/**
+ * A decoder of a select's rows into objects of one shape (GroupedRows), each value decoded as drizzle
+ * decodes it: generated once (kind `generated`) or a loop (`plain`). Null when the fields are not
+ * exactly those the shape names, each at the top level.
+ */
+export function groupedDecoder(fields: SelectedField[], kind: RowDecoderKind, shape: GroupedRows): Decoder | null {
+  const index = new Map<string, number>();
+  for (const [i, f] of fields.entries()) if (f.path.length === 1) index.set(f.path[0], i);
+  const names = [...shape.keys, ...shape.groups.flatMap((g) => g.names)];
+  if (index.size !== fields.length || names.length !== fields.length || names.some((n) => !index.has(n))) return null;
+  const decoders = fields.map((f) => fieldDecoder(f.field));
+  if (decoders.some((d) => d === null)) return null;
+  const decodes = decoders.map((d) => d!.mapFromDriverValue !== identity);
+  const at = (name: string) => index.get(name)!;
+  if (kind === 'plain') {
+    const own = shape.keys.map(at);
+    const groups = shape.groups.map((g) => ({ key: g.key, keys: g.keys, at: g.names.map(at) }));
+    const value = (row: unknown[], i: number) => (row[i] === null || !decodes[i] ? row[i] : decoders[i]!.mapFromDriverValue(row[i]));
+    return (rows) =>
+      (rows as unknown[][]).map((row) => {
+        const object: Record<string | symbol, unknown> = {};
+        for (let k = 0; k < own.length; k++) object[shape.keys[k]] = value(row, own[k]);
+        for (const g of groups) {
+          const id = value(row, g.at[0]);
+          let found: Record<string, unknown> | undefined;
+          if (typeof id === 'number') {
+            found = { [g.keys[0]]: id };
+            for (let k = 1; k < g.keys.length; k++) found[g.keys[k]] = value(row, g.at[k]);
+          }
+          object[g.key] = found;
+        }
+        for (const [key, constant] of shape.constants) object[key] = constant;
+        return object;
+      });
+  }
+  const value = (name: string) => {
+    const i = at(name);
+    return decodes[i] ? `(r[${i}] === null ? null : d[${i}].mapFromDriverValue(r[${i}]))` : `r[${i}]`;
+  };
+  const lines = shape.groups.map((g, n) => {
+    const entries = g.keys.map((k, i) => `${JSON.stringify(k)}: ${i === 0 ? `id${n}` : value(g.names[i])}`);
+    return `const id${n} = ${value(g.names[0])}; const g${n} = typeof id${n} === 'number' ? { ${entries.join(', ')} } : undefined;`;
+  });
+  const entries = [
+    ...shape.keys.map((k) => `${JSON.stringify(k)}: ${value(k)}`),
+    ...shape.groups.map((_, n) => `[G[${n}]]: g${n}`),
+    ...shape.constants.map((_, n) => `[C[${n}]]: V[${n}]`),
+  ];
+  const decodeRow = new Function('d', 'G', 'C', 'V', `return (r) => { ${lines.join(' ')} return { ${entries.join(', ')} }; };`)(
+    decoders,
+    shape.groups.map((g) => g.key),
+    shape.constants.map(([key]) => key),
+    shape.constants.map(([, constant]) => constant),
+  ) as (row: unknown[]) => object;
+  return (rows) => rows.map(decodeRow);
+}
+
+/**
+ * A decoder that the select being prepared asks for (selectDecoding), in place of decoderFor's: given the
+ * select's fields and the decoder kind in force, it answers a decoder, or null to leave the rows to decoderFor.
+ */
+export type DecoderOfFields = (fields: SelectedField[], kind: RowDecoderKind) => Decoder | null;
+let decoderAsked: DecoderOfFields | null = null;
+let decoderGiven = false;
+
+/**
+ * Runs `prepare` (a drizzle select's `.prepare(name)`, which hands the session its fields at once) with
+ * rows decoded by `decoder`'s answer for the select's fields, where this adapter decodes rows (not under
+ * drizzle's own mapping, nor for a query with a mapper of its own). `decoded` tells whether it did: the
+ * rows are then what that decoder made, else drizzle's or decoderFor's objects.
+ */
+export function selectDecoding<Q>(decoder: DecoderOfFields, prepare: () => Q): { prepared: Q; decoded: boolean } {
+  decoderAsked = decoder;
+  decoderGiven = false;
+  try {
+    const prepared = prepare();
+    return { prepared, decoded: decoderGiven };
+  } finally {
+    decoderAsked = null;
+    decoderGiven = false;
+  }
+}
+
+/** selectDecoding's decoder for the fields, when one is asked for and answers. */
+function askedDecoder(fields: SelectedField[] | undefined, kind: RowDecoderKind): Decoder | null {
+  if (!decoderAsked || !fields?.length) return null;
+  const decoder = decoderAsked(fields, kind);
+  if (decoder) decoderGiven = true;
+  return decoder;
+}
+
 /** A drizzle session class (each driver has its own), whose prepareQuery is given the decoders. */
 export interface SessionClass {
   prototype: { prepareQuery(query: unknown, fields: SelectedField[] | undefined, name: unknown, arrayMode: unknown, customResultMapper?: unknown, ...rest: unknown[]): unknown };
@@ -219,7 +335,7 @@ export function decodeRowsOfSessions(Session: SessionClass, kind = driverPlan().
   const decoder = adaptation.rowDecoder;
   if (decoder === 'drizzle') return adaptation;
   Session.prototype.prepareQuery = function (query, fields, name, arrayMode, customResultMapper, ...rest) {
-    return prepareQuery.call(this, query, fields, name, arrayMode, customResultMapper ?? decoderFor(fields, decoder) ?? undefined, ...rest);
+    return prepareQuery.call(this, query, fields, name, arrayMode, customResultMapper ?? askedDecoder(fields, decoder) ?? decoderFor(fields, decoder) ?? undefined, ...rest);
   };
   return adaptation;
 }

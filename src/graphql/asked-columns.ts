@@ -142,8 +142,8 @@ function nodeColumnsOf(info: GraphQLResolveInfo, table: PgTable, keep: readonly 
   return [...names].sort();
 }
 
-/** The node field of a relation by the connection field's node (as `asked`), then by relation name. */
-const relationNodes = new WeakMap<FieldNode, Map<string, FieldNode | null>>();
+/** nodeRelationColumns' answers by the connection field's node (as `asked`), then by relation name and table. */
+const relationColumns = new WeakMap<FieldNode, Map<string, Map<PgTable, string[] | null>>>();
 
 /**
  * The columns of `table` a to-one relation of a connection's nodes (`student` of enrollments) asks for,
@@ -154,10 +154,17 @@ const relationNodes = new WeakMap<FieldNode, Map<string, FieldNode | null>>();
 export function nodeRelationColumns(info: GraphQLResolveInfo, relation: string, table: PgTable): string[] | null {
   if (info.fieldNodes.length !== 1) return null;
   const connection = info.fieldNodes[0];
-  let byRelation = relationNodes.get(connection);
-  if (!byRelation) relationNodes.set(connection, (byRelation = new Map()));
-  let node = byRelation.get(relation);
-  if (node === undefined) byRelation.set(relation, (node = relationNode(connection, relation)));
+  let byRelation = relationColumns.get(connection);
+  if (!byRelation) relationColumns.set(connection, (byRelation = new Map()));
+  let byTable = byRelation.get(relation);
+  if (!byTable) byRelation.set(relation, (byTable = new Map()));
+  let columns = byTable.get(table);
+  if (columns === undefined) byTable.set(table, (columns = relationColumnsOf(info, connection, relation, table)));
+  return columns;
+}
+
+function relationColumnsOf(info: GraphQLResolveInfo, connection: FieldNode, relation: string, table: PgTable): string[] | null {
+  const node = relationNode(connection, relation);
   if (!node) return null;
   const connectionType = getNamedType(info.returnType);
   const nodeType = isObjectType(connectionType) ? connectionType.getFields().nodes?.type : undefined;

@@ -4,6 +4,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
 import type { Queryable } from '../db/client.js';
+import { type Decoder, groupedDecoder, type RowDecoderKind, type SelectedField, selectDecoding } from '../db/driver-adapter.js';
 import { columnKey, inListPlaceholder } from '../db/columns.js';
 import { AppError } from './errors.js';
 import { inSchool, inSchoolPrepared, inSchoolScope, schoolScope } from '../auth/tenancy.js';
@@ -210,6 +211,35 @@ function selectedColumns(table: PgTable, keys: readonly string[] | null | undefi
 /** A joined relation's column as the page statement names it. */
 const joinedKey = (relation: string, key: string) => `${relation}.${key}`;
 
+/**
+ * A page row's related row that its statement read (schoolPage's joins), under a key of the relation's
+ * name; beside them, under JOINED_BY, the narrowed loader each was primed into (one record per shape).
+ * The relation's field (relations.ts' resolveRelation) answers it at once when it would read through
+ * that very loader, which would answer it from its cache: no promise, no loader call per row.
+ */
+const joinedKeys = new Map<string, JoinedKey>();
+/** The key a relation's joined row is kept under on a page row (joinedRowOf takes it). */
+export interface JoinedKey {
+  relation: string;
+  symbol: symbol;
+}
+export const joinedRowKey = (relation: string): JoinedKey => {
+  let key = joinedKeys.get(relation);
+  if (!key) joinedKeys.set(relation, (key = { relation, symbol: Symbol(`joined ${relation}`) }));
+  return key;
+};
+const JOINED_BY = Symbol('joined by');
+
+/**
+ * The related row of a page row (under `key`, joinedRowKey's for the relation) that its statement read
+ * and primed into `loader` (the loader the relation's field reads through), or undefined: then the loader answers.
+ */
+export function joinedRowOf(row: object, key: JoinedKey, loader: LoaderDefinition<number, unknown>): unknown {
+  const by = (row as { [JOINED_BY]?: Readonly<Record<string, LoaderDefinition<number, unknown>>> })[JOINED_BY];
+  if (by === undefined || by[key.relation] !== loader) return undefined;
+  return (row as Record<symbol, unknown>)[key.symbol];
+}
+
 /** Page statements one schoolPage keeps (its shapes: columns and joins asked, cursor, count); past it, a new column list reads every column. */
 const MAX_PAGE_SHAPES = 64;
 
@@ -233,63 +263,157 @@ export function schoolPage<TTable extends TableWithId & { schoolId: PgColumn }>(
         const keysOf = ['id', 'schoolId', ...asked.filter((k) => k !== 'id' && k !== 'schoolId')];
         const relatedColumns = getTableColumns(joins[relation].table as PgTable) as Record<string, PgColumn>;
         for (const k of keysOf) columns[joinedKey(relation, k)] = relatedColumns[k];
-        return { relation, keys: keysOf, names: keysOf.map((k) => joinedKey(relation, k)), loader: joins[relation].loader.narrowed(asked) };
+        return {
+          relation,
+          keys: keysOf,
+          names: keysOf.map((k) => joinedKey(relation, k)),
+          loader: joins[relation].loader.narrowed(asked),
+          symbol: joinedRowKey(relation).symbol,
+        };
       });
+      const joinedBy = Object.freeze(Object.fromEntries(related.map((j) => [j.relation, j.loader])));
       const where = and(inSchool ? inSchoolPrepared(table.schoolId) : undefined, after ? gt(table.id, sql.placeholder('afterId')) : undefined);
-      const prepared = builtOnce((db) => {
+      type Statement = { execute(values: Record<string, unknown>): Promise<Record<string, unknown>[]> };
+      // With joins, the rows are decoded straight into page rows where the driver adapter decodes rows
+      // (pageDecoder: `decoded`); otherwise each decoded row is copied into one below.
+      const prepared = builtOnce((db): { statement: Statement; decoded: boolean } => {
         let query: any = db.select(columns).from(table as PgTable);
         for (const { relation } of related) {
           const { table: other, key: column, where: condition } = joins[relation];
           query = query.leftJoin(other, and(eq(other.schoolId, table.schoolId), eq(other.id, column), condition));
         }
-        return query
-          .where(where)
-          .orderBy(asc(table.id))
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset'))
-          .prepare(`${name}.${key}`) as { execute(values: Record<string, unknown>): Promise<Record<string, unknown>[]> };
+        query = query.where(where).orderBy(asc(table.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+        const prepare = () => query.prepare(`${name}.${key}`) as Statement;
+        if (related.length === 0) return { statement: prepare(), decoded: false };
+        const { prepared: statement, decoded } = selectDecoding(
+          (fields, kind) => pageDecoder(fields, kind, own, counting, related, joinedBy),
+          prepare,
+        );
+        return { statement, decoded };
       });
-      const execute = (ctx: Context, values: Record<string, unknown>) => prepared(ctx.db).execute(values);
+      const execute = (ctx: Context, values: Record<string, unknown>) => prepared(ctx.db).statement.execute(values);
       built =
         related.length === 0
           ? { execute }
           : {
-              // Each row without the joined columns (a new object: the rows keep one shape), its related rows primed.
-              execute: async (ctx, values) =>
-                (await execute(ctx, values)).map((row) => {
-                  const page: Record<string, unknown> = {};
-                  for (const k of own) page[k] = row[k];
+              // Each row without the joined columns (a new object: the rows keep one shape), its related rows
+              // primed and kept on it (joinedRowOf) for the relation's field.
+              execute: async (ctx, values) => {
+                const { statement, decoded } = prepared(ctx.db);
+                const rows = await statement.execute(values);
+                if (decoded) return primeDecoded(ctx, related, rows);
+                return rows.map((row) => {
+                  const page: Record<string | symbol, unknown> = {};
+                  for (let i = 0; i < own.length; i++) page[own[i]] = row[own[i]];
                   if (counting) page[TOTAL] = row[TOTAL];
-                  for (const j of related) primeJoined(ctx, j.loader, j.keys, j.names, row);
+                  for (let i = 0; i < related.length; i++) {
+                    const j = related[i];
+                    page[j.symbol] = primeJoined(ctx, j.loader, j.keys, j.names, row);
+                  }
+                  page[JOINED_BY] = joinedBy;
                   return page;
-                }),
+                });
+              },
             };
       shapes.set(key, built);
     }
     return built;
   };
+  // The shapes found for a column list and a record of joined relations, by their identity (askedNodeColumns and
+  // the resolver's joined record give the same objects for every request of a document), then by their flags.
+  const NONE = {};
+  const byIdentity = new WeakMap<object, WeakMap<object, (Shape | undefined)[]>>();
   return (ctx, window, counting, keys, asked) => {
     const scope = schoolScope(ctx);
     if (scope === 'none') return null;
-    const joined = asked ? Object.keys(joins).filter((j) => asked[j]).map((j) => [j, asked[j]] as [string, readonly string[]]) : [];
     const after = window.afterId !== null;
-    const values = { limit: window.limit + 1, offset: window.offset, ...(after ? { afterId: window.afterId } : {}), ...(scope === 'all' ? {} : { schoolId: scope }) };
-    return shape(scope !== 'all', after, counting, keys, joined).execute(ctx, values);
+    const inSchool = scope !== 'all';
+    let byAsked = byIdentity.get(keys ?? NONE);
+    if (!byAsked) byIdentity.set(keys ?? NONE, (byAsked = new WeakMap()));
+    let shapesOf = byAsked.get(asked ?? NONE);
+    if (!shapesOf) byAsked.set(asked ?? NONE, (shapesOf = []));
+    const flags = (inSchool ? 4 : 0) | (after ? 2 : 0) | (counting ? 1 : 0);
+    let found = shapesOf[flags];
+    if (!found) {
+      const joined = asked ? Object.keys(joins).filter((j) => asked[j]).map((j) => [j, asked[j]] as [string, readonly string[]]) : [];
+      found = shapesOf[flags] = shape(inSchool, after, counting, keys, joined);
+    }
+    const values: Record<string, unknown> = { limit: window.limit + 1, offset: window.offset };
+    if (after) values.afterId = window.afterId;
+    if (inSchool) values.schoolId = scope;
+    return found.execute(ctx, values);
   };
+}
+
+/** A relation a page statement reads (schoolPage's `related`). */
+interface JoinedRelation {
+  relation: string;
+  keys: readonly string[];
+  names: readonly string[];
+  loader: LoaderDefinition<number, unknown>;
+  symbol: symbol;
+}
+
+/**
+ * The page rows of a statement with joins, made by the driver adapter from its rows (groupedDecoder): each
+ * row's own columns (then the count), and under each relation's key its joined row (`keys`, the id and
+ * school first), or undefined without one (a null id); primeDecoded then primes them. Null (the copy after
+ * decoding stays) when the adapter cannot make them.
+ */
+function pageDecoder(
+  fields: SelectedField[],
+  kind: RowDecoderKind,
+  own: readonly string[],
+  counting: boolean,
+  related: readonly JoinedRelation[],
+  joinedBy: object,
+): Decoder | null {
+  return groupedDecoder(fields, kind, {
+    keys: counting ? [...own, TOTAL] : own,
+    groups: related.map((j) => ({ key: j.symbol, keys: j.keys, names: j.names })),
+    constants: [[JOINED_BY, joinedBy]],
+  });
+}
+
+/**
+ * Primes each relation's loader with the joined rows pageDecoder left on the page rows, as primeJoined
+ * does: a row the request may not see (another school's) is taken off its page row and not primed.
+ */
+function primeDecoded(ctx: Context, related: readonly JoinedRelation[], rows: Record<string | symbol, unknown>[]): Record<string, unknown>[] {
+  for (const j of related) {
+    let loader: ReturnType<Context['loaders']['get']> | undefined;
+    for (const row of rows) {
+      const found = row[j.symbol] as { id: number; schoolId: unknown } | undefined;
+      if (found === undefined) continue;
+      if (typeof found.schoolId === 'number' && !inSchoolScope(ctx, found.schoolId)) {
+        row[j.symbol] = undefined;
+        continue;
+      }
+      (loader ??= ctx.loaders.get(j.loader)).prime(found.id, found);
+    }
+  }
+  return rows as Record<string, unknown>[];
 }
 
 /**
  * Primes `loader` with a page row's joined row (its `keys`, read under `names`). A missing one (a null id)
  * is not primed: the loader answers it as it would have. Nor is a row the request may not see (another
- * school's): the loader reads it, and withholds it, itself.
+ * school's): the loader reads it, and withholds it, itself. Returns the primed row (undefined: none).
  */
-function primeJoined(ctx: Context, loader: LoaderDefinition<number, unknown>, keys: readonly string[], names: readonly string[], row: Record<string, unknown>): void {
+function primeJoined(
+  ctx: Context,
+  loader: LoaderDefinition<number, unknown>,
+  keys: readonly string[],
+  names: readonly string[],
+  row: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   const id = row[names[0]];
   const schoolId = row[names[1]];
-  if (typeof id !== 'number' || (typeof schoolId === 'number' && !inSchoolScope(ctx, schoolId))) return;
+  if (typeof id !== 'number' || (typeof schoolId === 'number' && !inSchoolScope(ctx, schoolId))) return undefined;
   const found: Record<string, unknown> = {};
   for (let i = 0; i < keys.length; i++) found[keys[i]] = row[names[i]];
   ctx.loaders.get(loader).prime(id, found);
+  return found;
 }
 
 export interface PageOptions {
@@ -325,7 +449,8 @@ const TOTAL = '__total';
 export async function paginate<TTable extends TableWithId>(
   ctx: Context,
   table: TTable,
-  where: SQL | undefined,
+  /** The rows' condition; a function of it when only a statement not built once reads it (schoolRows'). */
+  condition: SQL | undefined | (() => SQL | undefined),
   args: ConnectionArgs,
   options: PageOptions = {},
 ): Promise<ConnectionData<TTable['$inferSelect'] & { id: number }>> {
@@ -341,19 +466,30 @@ export async function paginate<TTable extends TableWithId>(
     }
     throw error;
   }
-  const conditions = and(where, window.afterId !== null ? gt(table.id, window.afterId) : undefined);
+  let made: SQL | undefined;
+  let whereMade = false;
+  const where = () => {
+    if (!whereMade) [made, whereMade] = [typeof condition === 'function' ? condition() : condition, true];
+    return made;
+  };
+  const conditions = () => and(where(), window.afterId !== null ? gt(table.id, window.afterId) : undefined);
   // With a cursor the page's rows are not all the matching rows: the count is a statement of its own.
   const counting = !!options.count && window.afterId === null;
-  const columns = selectedColumns(table as PgTable, options.columns);
-  if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
+  // The columns of a statement built here (schoolRows' are built once).
+  const selected = () => {
+    const columns = selectedColumns(table as PgTable, options.columns);
+    if (counting) columns[TOTAL] = sql<number>`count(*) over ()`.as(TOTAL);
+    return columns;
+  };
   let rows: Row[];
   let total: number | undefined;
   if (options.parent) {
+    const columns = selected();
     const parent = sql`(select ${options.parent.exists} as found) as parent`;
     const page = ctx.db
       .select(columns)
       .from(table as PgTable)
-      .where(and(sql`parent.found`, conditions))
+      .where(and(sql`parent.found`, conditions()))
       .orderBy(asc(table.id))
       .limit(window.limit + 1)
       .offset(window.offset)
@@ -369,9 +505,9 @@ export async function paginate<TTable extends TableWithId>(
   } else {
     const prepared = options.schoolRows?.(ctx, window, counting, options.columns, options.joined);
     rows = (await (prepared ?? ctx.db
-      .select(columns)
+      .select(selected())
       .from(table as PgTable)
-      .where(conditions)
+      .where(conditions())
       .orderBy(asc(table.id))
       .limit(window.limit + 1)
       .offset(window.offset))) as Row[];
@@ -389,7 +525,7 @@ export async function paginate<TTable extends TableWithId>(
         : ctx.db
             .select({ n: count() })
             .from(table as PgTable)
-            .where(where)
+            .where(where())
             .then(([r]) => Number(r.n)));
   return toConnection(rows, window, totalCount);
 }

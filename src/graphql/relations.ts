@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import type { GraphQLResolveInfo } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { type ClassType, Ctx, Extensions, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import { askedColumns } from './asked-columns.js';
 import type { Context, LoaderDefinition } from './context.js';
 import { loadMany, narrowedTo } from './loaders.js';
 import { registerLinkedIdsField } from './linked-ids.js';
+import { joinedRowKey, joinedRowOf } from './pagination.js';
 
 /** A type function as `@FieldResolver` takes it. */
 type ReturnTypeFunc = NonNullable<Parameters<typeof FieldResolver>[0]>;
@@ -38,7 +39,7 @@ const narrowable = (loader: LoaderDefinition<number, unknown>): loader is Narrow
 /** Whether the relation's field reads its row through a loader narrowed to the columns the selection asks for (it then takes the info). */
 const readsAskedColumns = <TRow>({ loader, through }: Relation<TRow>) => !through && narrowable(loader);
 
-function resolveRelation<TRow>(relation: Relation<TRow>) {
+function resolveRelation<TRow>(field: string, relation: Relation<TRow>) {
   const { loader, key, through, nullable } = relation;
   if (through) {
     return async (row: TRow, ctx: Context) =>
@@ -46,11 +47,26 @@ function resolveRelation<TRow>(relation: Relation<TRow>) {
   }
   if (readsAskedColumns(relation) && narrowable(loader)) {
     // Only the columns the selection asks for (plain column fields; every column otherwise, or called without the info), with the id and school.
+    // A page row whose statement read the related row into that very loader (pagination.ts' joinedRowOf) hands it over at once.
+    // The narrowed loader by the field's one node (askedColumns gives the same columns for it every time).
+    const byNode = new WeakMap<FieldNode, LoaderDefinition<number, unknown>>();
+    const narrowedFor = (info: GraphQLResolveInfo | undefined) => {
+      if (!info) return loader;
+      const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
+      let narrowed = node && byNode.get(node);
+      if (!narrowed) {
+        narrowed = narrowedTo<LoaderDefinition<number, unknown>>(loader, askedColumns(info, loader.table, []));
+        if (node) byNode.set(node, narrowed);
+      }
+      return narrowed;
+    };
+    const joinedKey = joinedRowKey(field);
     return (row: TRow, ctx: Context, info?: GraphQLResolveInfo) => {
       const id = row[key] as number | null;
       if (nullable && id === null) return null;
-      const columns = info ? askedColumns(info, loader.table, []) : null;
-      return ctx.loaders.get(narrowedTo<LoaderDefinition<number, unknown>>(loader, columns)).load(id as number);
+      const narrowed = narrowedFor(info);
+      const joined = joinedRowOf(row as object, joinedKey, narrowed);
+      return joined !== undefined ? joined : ctx.loaders.get(narrowed).load(id as number);
     };
   }
   return (row: TRow, ctx: Context) => {
@@ -69,7 +85,7 @@ export function RelationFields<TRow>(relations: Record<string, Relation<TRow>>) 
     const proto = target.prototype as Record<string, unknown>;
     for (const [field, relation] of Object.entries(relations)) {
       const { type, nullable, description, embed } = relation;
-      proto[field] = resolveRelation(relation);
+      proto[field] = resolveRelation(field, relation);
       // A by-id read of the parent asked for this field may read the linked ids in its own statement (linked-ids.ts).
       if (relation.key === 'id' && !relation.through) registerLinkedIdsField(field, relation.loader);
       const options = { ...(nullable ? { nullable } : {}), ...(description ? { description } : {}) };

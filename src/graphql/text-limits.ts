@@ -118,6 +118,8 @@ function check(value: unknown, type: GraphQLInputType, path: (string | number)[]
   }
   // Ids are no text: parseId judges them (a malformed one is not found).
   if (!isScalarType(t) || t.name === 'ID') return null;
+  // Only text has a length, and JSON of any kind: a number or a boolean of another scalar passes.
+  if (typeof value !== 'string' && !JSON_FAMILY.claims(field, t.name)) return null;
   const family = limitFor(field, t.name);
   if (family === JSON_FAMILY) return jsonLongerThan(value, family.max) ? tooLong(path, family) : null;
   return typeof value === 'string' && longerThan(value, family.max) ? tooLong(path, family) : null;

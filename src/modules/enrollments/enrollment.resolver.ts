@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { GraphQLResolveInfo } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { oneSchool, ownStudentId, writeSchool } from '../../auth/tenancy.js';
 import { replaceLinks } from '../../db/links.js';
@@ -63,12 +63,19 @@ const enrollmentNeeds = {
   courseClasses: ['id'],
 } as const;
 
+/** joinedOf's answers by the field's one node (nodeRelationColumns gives the same lists for it every time). */
+const joinedByNode = new WeakMap<FieldNode, Record<string, readonly string[]> | null>();
+
 /** The student and product the page's statement reads (enrollmentPage), with the columns their selections ask for. */
 function joinedOf(info: GraphQLResolveInfo): Record<string, readonly string[]> | undefined {
+  const node = info.fieldNodes.length === 1 ? info.fieldNodes[0] : undefined;
+  const known = node && joinedByNode.get(node);
+  if (known !== undefined) return known ?? undefined;
   const student = nodeRelationColumns(info, 'student', users);
   const schoolProduct = nodeRelationColumns(info, 'schoolProduct', schoolProducts);
-  if (!student && !schoolProduct) return undefined;
-  return { ...(student ? { student } : {}), ...(schoolProduct ? { schoolProduct } : {}) };
+  const joined = !student && !schoolProduct ? null : { ...(student ? { student } : {}), ...(schoolProduct ? { schoolProduct } : {}) };
+  if (node) joinedByNode.set(node, joined);
+  return joined ?? undefined;
 }
 
 /** Exactly one of id and code names an enrollment. */
@@ -104,13 +111,21 @@ export class EnrollmentResolver {
     description: 'Enrollments of the school, narrowed by student, course class, school product and status. A student credential sees only its own.',
   })
   async enrollments(@Args(() => EnrollmentsArgs) args: EnrollmentsArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    const { where, parent } = await enrollmentsWhere(ctx, args);
     // Without a filter, staff read the school's enrollments: the page's statements are built once.
-    const unfiltered = [args.studentId, args.courseClassId, args.schoolProductId, args.status].every((f) => f === undefined || f === null) && ownStudentId(ctx) === null;
+    const unfiltered =
+      (args.studentId === undefined || args.studentId === null) &&
+      (args.courseClassId === undefined || args.courseClassId === null) &&
+      (args.schoolProductId === undefined || args.schoolProductId === null) &&
+      (args.status === undefined || args.status === null) &&
+      ownStudentId(ctx) === null;
     const columns = askedNodeColumns(info, enrollments, ['id', 'schoolId'], enrollmentNeeds);
     const count = asksFor(info, 'totalCount');
-    if (!unfiltered) return paginate(ctx, enrollments, where, args, { count, parent, columns });
-    return paginate(ctx, enrollments, where, args, { count, columns, schoolRows: enrollmentPage, joined: joinedOf(info) });
+    if (!unfiltered) {
+      const { where, parent } = await enrollmentsWhere(ctx, args);
+      return paginate(ctx, enrollments, where, args, { count, parent, columns });
+    }
+    // enrollmentsWhere's condition without a filter: the caller's rows (only a count past the page reads it).
+    return paginate(ctx, enrollments, () => visibleEnrollments(ctx), args, { count, columns, schoolRows: enrollmentPage, joined: joinedOf(info) });
   }
 
   @Query(() => EnrollmentStatusCheck, {
@@ -185,6 +200,8 @@ export class EnrollmentResolver {
 
   @FieldResolver(() => EnrollmentStatusEnum, { description: 'The stored status, except that an active or pending enrollment past availableUntil (not unlimited) reads as expired.' })
   status(@Root() enrollment: EnrollmentRow, @Ctx() ctx: Context) {
+    // Only an enrollment that can run out reads the clock (effectiveStatus answers the stored status for the others).
+    if (enrollment.unlimited || enrollment.availableUntil === null) return enrollment.status;
     return effectiveStatus(enrollment, ctx.now());
   }
 }
