@@ -35,7 +35,8 @@ export type Renderer = (value: any) => any;
 
 export interface CompiledRoute {
   route: Route;
-  document: DocumentNode;
+  /** The row's operation, parsed and validated when first read (the same object every time after). */
+  readonly document: DocumentNode;
   /** Argument name → where it comes from and its GraphQL type. */
   args: { name: string; source: ArgSource; arg: GraphQLArgument }[];
   /** The result's shape: a payload (`{ x, errors }`), a connection, an object or a scalar. */
@@ -132,7 +133,7 @@ function isUserErrorList(type: GraphQLOutputType): boolean {
  * The rules a generated operation can break: a field, an argument or a type the table names that
  * the schema lacks, a required argument the row leaves out, a variable of the wrong type or place,
  * an object left without a selection. The others (fragments, directives, names of operations,
- * overlapping fields: a third of start-up's validation) judge what the generator never writes;
+ * overlapping fields: a third of the validation's time) judge what the generator never writes;
  * test/rest-compile.test.ts runs graphql-js' whole set on every row.
  */
 export const GENERATED_OPERATION_RULES = [
@@ -152,7 +153,7 @@ export const GENERATED_OPERATION_RULES = [
 /** Each schema's compiled rows: the schema and the route table are built once per process, and so is each row. */
 const compiledRoutes = new WeakMap<GraphQLSchema, WeakMap<Route, CompiledRoute>>();
 
-/** One row's operation, built and validated once per process: at start-up, so a broken row stops the service. */
+/** One row's operation, built once per process (its document parsed and validated at its first use). */
 export function compileRoute(schema: GraphQLSchema, route: Route): CompiledRoute {
   let bySchema = compiledRoutes.get(schema);
   if (!bySchema) compiledRoutes.set(schema, (bySchema = new WeakMap()));
@@ -183,13 +184,30 @@ function buildRoute(schema: GraphQLSchema, route: Route): CompiledRoute {
   const variables = declared.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
   const callArgs = declared.map((a) => `${a.name}: $${a.name}`).join(', ');
   const text = `${operation} Rest${variables ? `(${variables})` : ''} { result: ${route.field}${callArgs ? `(${callArgs})` : ''} ${selection} }`;
-  const document = parse(text);
-  const errors = validate(schema, document, GENERATED_OPERATION_RULES);
-  if (errors.length) throw new Error(`REST ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
+  // Parsed and validated at the row's first request, not at start-up (a sixth of it for 361 rows):
+  // the rows are code, and test/rest-compile.test.ts validates every one before a release.
+  let document: DocumentNode | undefined;
+  const checkedDocument = () => {
+    const parsed = parse(text);
+    const errors = validate(schema, parsed, GENERATED_OPERATION_RULES);
+    if (errors.length) throw new Error(`REST ${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
+    return parsed;
+  };
   const named = getNamedType(field.type);
   // A connection renders as the array of its nodes.
   const render = rendererFor(shape === 'connection' ? (named as GraphQLObjectType).getFields().nodes.type : field.type);
-  return { route, document, args: args.map((a) => ({ ...a })), shape, payloadKeys, render, paged, queryParams: queryParamsOf(route, args, paged) };
+  return {
+    route,
+    get document() {
+      return (document ??= checkedDocument());
+    },
+    args: args.map((a) => ({ ...a })),
+    shape,
+    payloadKeys,
+    render,
+    paged,
+    queryParams: queryParamsOf(route, args, paged),
+  };
 }
 
 /**
