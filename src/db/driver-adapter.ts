@@ -125,32 +125,6 @@ export type Decoder = (rows: unknown[][]) => object[];
 
 const identity = Column.prototype.mapFromDriverValue;
 
-function generated(fields: SelectedField[]): Decoder {
-  const columns = fields.map((f) => f.field as Column);
-  const values = fields.map((f, i) => {
-    const value = `r[${i}]`;
-    const decoded = columns[i].mapFromDriverValue === identity ? value : `(${value} === null ? null : c[${i}].mapFromDriverValue(${value}))`;
-    return `${JSON.stringify(f.path[0])}: ${decoded}`;
-  });
-  const decodeRow = new Function('c', `return (r) => ({ ${values.join(', ')} });`)(columns) as (row: unknown[]) => object;
-  return (rows) => rows.map(decodeRow);
-}
-
-function plain(fields: SelectedField[]): Decoder {
-  const keys = fields.map((f) => f.path[0]);
-  const columns = fields.map((f) => f.field as Column);
-  const decodes = columns.map((c) => c.mapFromDriverValue !== identity);
-  return (rows) =>
-    rows.map((row) => {
-      const object: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i++) {
-        const value = row[i];
-        object[keys[i]] = value === null || !decodes[i] ? value : columns[i].mapFromDriverValue(value);
-      }
-      return object;
-    });
-}
-
 /** Decoders by kind, then by the first column of their select, then by the whole list's signature (the columns are the table's own objects). */
 const decoders = { generated: new WeakMap<Column, Map<string, Decoder>>(), plain: new WeakMap<Column, Map<string, Decoder>>() };
 
@@ -171,9 +145,12 @@ export function decoderFor(fields: SelectedField[] | undefined, kind: Exclude<Ro
   const first = fields[0].field as Column;
   let known = decoders[kind].get(first);
   if (!known) decoders[kind].set(first, (known = new Map()));
-  let decoder = known.get(signature);
-  if (!decoder) known.set(signature, (decoder = kind === 'generated' ? generated(fields) : plain(fields)));
-  return decoder;
+  const decoder = known.get(signature);
+  if (decoder) return decoder;
+  // A flat row: each field under its name (groupedDecoder's shape with no joined rows); null for a key named twice.
+  const made = groupedDecoder(fields, kind, { keys: fields.map((f) => f.path[0]), groups: [], constants: [] });
+  if (made) known.set(signature, made);
+  return made;
 }
 
 /** The decoder kinds this adapter makes (drizzle's own mapping aside). */
